@@ -1,0 +1,11 @@
+//! The project's browser front end: a hash-routed Yew app hosting the games.
+
+pub mod app;
+pub mod components;
+pub mod duel_state;
+pub mod i18n;
+pub mod route;
+pub mod save;
+pub mod storage;
+
+pub use app::App;
