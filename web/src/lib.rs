@@ -7,5 +7,6 @@ pub mod i18n;
 pub mod route;
 pub mod save;
 pub mod storage;
+pub mod test_seeds;
 
 pub use app::App;
