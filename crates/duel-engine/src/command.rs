@@ -21,6 +21,9 @@ pub enum Command {
     ActivateEffect { card: CardId },
     /// Decline to chain: the chain starts resolving.
     PassChain,
+    /// Move on to the next phase (Draw -> Standby -> Main 1 -> End). The duel starts in
+    /// Main Phase 1, so in play this is the same as `EndTurn`.
+    AdvancePhase,
     /// Go to the End Phase and end the turn.
     EndTurn,
     /// Answer the pending prompt.

@@ -170,9 +170,10 @@ impl Duel {
         Ok(())
     }
 
-    /// Deals the opening hands and moves through the Draw and Standby Phases to Main
-    /// Phase 1. The first player does not draw in the first Draw Phase.
-    pub(crate) fn open(&mut self, opening_hand: usize) {
+    /// Deals the opening hands and moves through the Draw and Standby Phases up to
+    /// `stop_at` (Main Phase 1 in play). The first player does not draw in the first
+    /// Draw Phase.
+    pub(crate) fn open(&mut self, opening_hand: usize, stop_at: Phase) {
         for p in [Player::You, Player::Opponent] {
             self.draw(p, opening_hand);
         }
@@ -180,9 +181,20 @@ impl Duel {
         for phase in [Phase::Draw, Phase::Standby, Phase::Main1] {
             self.phase = phase;
             self.events.push(Event::PhaseChanged { phase });
+            if phase == stop_at {
+                break;
+            }
         }
         // Exodia in the opening hand wins at once.
         self.state_check();
+    }
+
+    fn enter(&mut self, phase: Phase) {
+        self.phase = phase;
+        if phase == Phase::End {
+            self.end_step = EndStep::Delayed(0);
+        }
+        self.events.push(Event::PhaseChanged { phase });
     }
 
     // ------------------------------------------------------------- commands
@@ -208,11 +220,12 @@ impl Duel {
                 }
             }
             Command::PassChain => self.resolving = true,
-            Command::EndTurn => {
-                self.phase = Phase::End;
-                self.end_step = EndStep::Delayed(0);
-                self.events.push(Event::PhaseChanged { phase: Phase::End });
-            }
+            Command::AdvancePhase => match self.phase {
+                Phase::Draw => self.enter(Phase::Standby),
+                Phase::Standby => self.enter(Phase::Main1),
+                Phase::Main1 | Phase::End => self.enter(Phase::End),
+            },
+            Command::EndTurn => self.enter(Phase::End),
             Command::Respond(r) => self.respond(r),
         }
         self.run();
@@ -244,10 +257,10 @@ impl Duel {
                     Ok(())
                 }
             }
-            Command::EndTurn => {
+            Command::EndTurn | Command::AdvancePhase => {
                 if !self.chain.is_empty() {
                     Err(RuleError::ChainOpen)
-                } else if self.phase != Phase::Main1 {
+                } else if self.phase == Phase::End {
                     Err(RuleError::WrongPhase)
                 } else {
                     Ok(())
@@ -299,7 +312,7 @@ impl Duel {
                     .cloned(),
             );
         }
-        for cmd in [Command::PassChain, Command::EndTurn] {
+        for cmd in [Command::PassChain, Command::AdvancePhase, Command::EndTurn] {
             if self.validate(&cmd).is_ok() {
                 out.push(cmd);
             }

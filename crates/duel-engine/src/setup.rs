@@ -7,7 +7,7 @@ use crate::card::Code;
 use crate::command::Command;
 use crate::deck::{deck, opponent_deck};
 use crate::error::RuleError;
-use crate::state::{Duel, Face, Location, OPENING_HAND, Player, STARTING_LP, Settings};
+use crate::state::{Duel, Face, Location, OPENING_HAND, Phase, Player, STARTING_LP, Settings};
 
 /// Why a duel could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
@@ -69,7 +69,7 @@ impl Duel {
             [STARTING_LP; 2],
             true,
         )?;
-        duel.open(OPENING_HAND);
+        duel.open(OPENING_HAND, Phase::Main1);
         Ok(duel)
     }
 
@@ -119,6 +119,8 @@ pub struct Setup {
     pub lp: Option<[u32; 2]>,
     /// Cards in the opponent's hand and deck (vanilla monsters); `None` means 5 and 35.
     pub opponent: Option<(usize, usize)>,
+    /// The phase the duel stops in (`None`: Main Phase 1).
+    pub phase: Option<Phase>,
 }
 
 impl Setup {
@@ -163,7 +165,7 @@ impl Setup {
                 }
             }
         }
-        duel.open(0);
+        duel.open(0, self.phase.unwrap_or(Phase::Main1));
         Ok(duel)
     }
 }
