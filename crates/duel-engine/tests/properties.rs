@@ -10,22 +10,20 @@ use proptest::prelude::*;
 /// Picks a random valid answer for the pending prompt, or a random legal command.
 fn random_command(d: &Duel, pick: &mut impl FnMut(usize) -> usize) -> Option<Command> {
     let view = d.view();
-    if let Some(p) = view.prompt {
-        if let PromptKind::Cards {
-            candidates,
-            min,
-            max,
-            ..
-        } = p.kind
-        {
-            let n = usize::from(min) + pick(usize::from(max - min) + 1);
-            let mut pool: Vec<CardId> = candidates.iter().map(|c| c.id).collect();
-            let mut chosen = Vec::new();
-            for _ in 0..n {
-                chosen.push(pool.remove(pick(pool.len())));
-            }
-            return Some(Command::Respond(Response::Cards(chosen)));
+    if let Some(PromptKind::Cards {
+        candidates,
+        min,
+        max,
+        ..
+    }) = view.prompt.map(|p| p.kind)
+    {
+        let n = usize::from(min) + pick(usize::from(max - min) + 1);
+        let mut pool: Vec<CardId> = candidates.iter().map(|c| c.id).collect();
+        let mut chosen = Vec::new();
+        for _ in 0..n {
+            chosen.push(pool.remove(pick(pool.len())));
         }
+        return Some(Command::Respond(Response::Cards(chosen)));
     }
     // Ending the turn ends the game, so it is picked rarely to play deeper.
     let all = d.legal_commands();
