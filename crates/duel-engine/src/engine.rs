@@ -1411,3 +1411,78 @@ fn opt_key(id: CardId, code: Code, idx: u8, opt: Option<OncePerTurn>) -> Option<
         OncePerTurn::Name => Some(OptKey::Name(code)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Setup;
+
+    const CHICKEN_GAME: Code = 67616300;
+
+    fn blank(lp: [u32; 2], field: Vec<Code>) -> Duel {
+        Setup {
+            lp: Some(lp),
+            face_up_spells: field,
+            ..Setup::default()
+        }
+        .build()
+        .expect("valid setup")
+    }
+
+    #[test]
+    fn damage_lowers_lp_and_zero_lp_wins_at_once() {
+        let mut d = blank([8000, 8000], vec![]);
+        d.damage(Player::Opponent, 3000);
+        assert_eq!(d.lp(Player::Opponent), 5000);
+        assert_eq!(d.outcome, None);
+        d.damage(Player::Opponent, 9000);
+        assert_eq!(d.lp(Player::Opponent), 0);
+        assert_eq!(d.outcome, Some(Outcome::Win(Reason::Lp0)));
+    }
+
+    #[test]
+    fn a_no_damage_restriction_prevents_damage_to_its_player_only() {
+        let mut d = blank([8000, 8000], vec![]);
+        // Card of Demise: the opponent takes no damage for the rest of the turn.
+        d.restrictions.push(ActiveRestriction {
+            controller: Player::You,
+            restriction: Restriction::NoDamage {
+                who: crate::effect::Who::Opponent,
+                until_opponent_turn_end: false,
+            },
+            until_turn: d.turn,
+        });
+        d.damage(Player::Opponent, 1000);
+        assert_eq!(d.lp(Player::Opponent), 8000);
+        d.damage(Player::You, 1000);
+        assert_eq!(d.lp(Player::You), 7000);
+    }
+
+    #[test]
+    fn chicken_game_protects_the_player_with_less_lp() {
+        let mut d = blank([8000, 7000], vec![CHICKEN_GAME]);
+        d.damage(Player::Opponent, 500);
+        assert_eq!(d.lp(Player::Opponent), 7000, "the opponent has less LP");
+        d.damage(Player::You, 500);
+        assert_eq!(d.lp(Player::You), 7500, "you have more LP");
+        let mut even = blank([8000, 8000], vec![CHICKEN_GAME]);
+        even.damage(Player::Opponent, 500);
+        assert_eq!(even.lp(Player::Opponent), 7500, "equal LP: nobody is protected");
+    }
+
+    #[test]
+    fn restrictions_expire_after_their_last_turn() {
+        let mut d = blank([8000, 8000], vec![]);
+        d.restrictions.push(ActiveRestriction {
+            controller: Player::You,
+            restriction: Restriction::NoDamage {
+                who: crate::effect::Who::You,
+                until_opponent_turn_end: true,
+            },
+            until_turn: 2,
+        });
+        assert!(d.damage_prevented(Player::You));
+        d.turn = 3;
+        assert!(!d.damage_prevented(Player::You));
+    }
+}

@@ -19,6 +19,7 @@ mod engine;
 pub mod error;
 pub mod event;
 pub mod setup;
+pub mod solver;
 pub mod state;
 pub mod text;
 pub mod view;
