@@ -186,7 +186,7 @@ fn complete(troops: &[Troop], wilds: &[Tactic], n: usize, fog: bool, available: 
     }
     wedge(troops, wilds, n, available)
         .or_else(|| phalanx(troops, wilds, k, n, available))
-        .or_else(|| battalion(troops, wilds, k, base, available))
+        .or_else(|| battalion(troops, k, base, available))
         .or_else(|| skirmish_line(troops, wilds, n, available))
         .or_else(|| host(FormationKind::Host))
 }
@@ -252,7 +252,7 @@ fn phalanx(troops: &[Troop], wilds: &[Tactic], k: usize, n: usize, available: Tr
     None
 }
 
-fn battalion(troops: &[Troop], wilds: &[Tactic], k: usize, base: u8, available: TroopSet) -> Option<Completion> {
+fn battalion(troops: &[Troop], k: usize, base: u8, available: TroopSet) -> Option<Completion> {
     let mut best: Option<Completion> = None;
     for color in Color::ALL {
         if troops.iter().any(|t| t.color != color) {

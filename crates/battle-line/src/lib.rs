@@ -2,3 +2,15 @@
 
 pub mod card;
 pub mod formation;
+pub mod error;
+pub mod game;
+pub mod view;
+
+pub use card::{Card, Color, Tactic, TacticKind, Troop, TroopSet};
+pub use error::{ClaimRefusal, ReplayError, RuleError};
+pub use formation::{Completion, FormationKind, Judging, Strength, best_formation};
+pub use game::{
+    ClaimTiming, Command, Deck, Destination, Event, FLAGS, Flag, Game, GameRecord, HAND_SIZE, Phase, Player,
+    Prompt, Settings, TOTAL_CARDS, Target, Victory, command_card,
+};
+pub use view::{HiddenHand, PlayerView};
