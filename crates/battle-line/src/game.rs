@@ -134,6 +134,9 @@ pub enum Phase {
     Finish { may_draw: bool },
     /// The game is won.
     GameOver { winner: Player, by: Victory },
+    /// Neither player can ever act again (both passed in turn with no play and no
+    /// claim possible): the game is drawn.
+    Stalemate,
 }
 
 /// One flag and the cards at it.
@@ -219,6 +222,7 @@ pub enum Event {
     HandSorted { player: Player },
     TurnEnded { next: Player },
     GameWon { player: Player, by: Victory },
+    Stalemate,
 }
 
 /// What the current player is asked to do (the UI's guide line).
@@ -233,6 +237,7 @@ pub enum Prompt {
     DrawCard,
     EndTurn,
     GameOver { winner: Player },
+    Stalemate,
 }
 
 impl std::fmt::Display for Prompt {
@@ -249,6 +254,7 @@ impl std::fmt::Display for Prompt {
             Prompt::DrawCard => f.write_str("Draw a card to end your turn"),
             Prompt::EndTurn => f.write_str("End your turn"),
             Prompt::GameOver { winner } => write!(f, "{winner:?} wins"),
+            Prompt::Stalemate => f.write_str("Stalemate: neither player can act, the game is drawn"),
         }
     }
 }
@@ -288,6 +294,8 @@ pub struct Game {
     tactics_played: [u8; 2],
     leader_played: [bool; 2],
     tick: u32,
+    /// Consecutive passes by players who had nothing else they could do.
+    stuck_passes: u8,
     log: Vec<Command>,
 }
 
@@ -343,6 +351,7 @@ impl Game {
             tactics_played: [0, 0],
             leader_played: [false, false],
             tick: 0,
+            stuck_passes: 0,
             log: Vec::new(),
         }
     }
@@ -421,6 +430,11 @@ impl Game {
     pub fn log(&self) -> &[Command] {
         &self.log
     }
+    /// Whether the game has ended (won or stalemate).
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::GameOver { .. } | Phase::Stalemate)
+    }
+
     pub fn winner(&self) -> Option<Player> {
         match self.phase {
             Phase::GameOver { winner, .. } => Some(winner),
@@ -475,6 +489,7 @@ impl Game {
                 if may_draw && self.any_deck() { Prompt::DrawCard } else { Prompt::EndTurn }
             }
             Phase::GameOver { winner, .. } => Prompt::GameOver { winner },
+            Phase::Stalemate => Prompt::Stalemate,
         }
     }
 
@@ -598,7 +613,7 @@ impl Game {
             self.hands[player.index()].sort();
             return Ok(vec![Event::HandSorted { player }]);
         }
-        if matches!(self.phase, Phase::GameOver { .. }) {
+        if self.is_over() {
             return Err(RuleError::GameOver);
         }
         match cmd {
@@ -635,6 +650,7 @@ impl Game {
         let me = self.current;
         self.check_claim(flag, me).map_err(|reason| RuleError::ClaimRefused { flag, reason })?;
         self.flags[i].owner = Some(me);
+        self.stuck_passes = 0;
         let mut events = vec![Event::FlagClaimed { player: me, flag }];
         if let Some(by) = self.victory(me) {
             self.phase = Phase::GameOver { winner: me, by };
@@ -702,6 +718,7 @@ impl Game {
             _ => return Err(RuleError::WrongPlace { card }),
         };
         // Validation done: mutate.
+        self.stuck_passes = 0;
         self.hands[me.index()].remove(pos);
         self.cards_played_this_turn.push(card);
         if let Card::Tactic(t) = card {
@@ -970,8 +987,18 @@ impl Game {
         if self.troop_playable() {
             return Err(RuleError::TroopPlayable);
         }
+        let player = self.current;
+        let stuck = self.provable_flags(player).is_empty()
+            && self.legal_commands().iter().all(|c| matches!(c, Command::Pass | Command::SortHand { .. }));
+        self.stuck_passes = if stuck { self.stuck_passes.saturating_add(1) } else { 0 };
+        if self.stuck_passes >= 2 {
+            // The position repeats forever: nothing the other player did since its own
+            // stuck pass changed the table.
+            self.phase = Phase::Stalemate;
+            return Ok(vec![Event::Passed { player }, Event::Stalemate]);
+        }
         self.phase = Phase::Finish { may_draw: false };
-        Ok(vec![Event::Passed { player: self.current }])
+        Ok(vec![Event::Passed { player }])
     }
 
     fn draw_and_end(&mut self, deck: Deck) -> Result<Vec<Event>, RuleError> {
@@ -1009,7 +1036,7 @@ impl Game {
     /// `SortHand` is listed for the current player only, though it is always accepted.
     pub fn legal_commands(&self) -> Vec<Command> {
         let mut out = Vec::new();
-        if matches!(self.phase, Phase::GameOver { .. }) {
+        if self.is_over() {
             return out;
         }
         let me = self.current;
@@ -1103,7 +1130,7 @@ impl Game {
                     out.push(Command::EndTurn);
                 }
             }
-            Phase::GameOver { .. } => {}
+            Phase::GameOver { .. } | Phase::Stalemate => {}
         }
         out
     }

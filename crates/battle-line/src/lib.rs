@@ -14,3 +14,4 @@ pub use game::{
     Prompt, Settings, TOTAL_CARDS, Target, Victory, command_card,
 };
 pub use view::{HiddenHand, PlayerView};
+pub mod bot;

@@ -62,7 +62,7 @@ impl Game {
             cards_played_this_turn: self.cards_played_this_turn().to_vec(),
             active_guile_tactic: self.active_guile_tactic(),
             tactics_played: [self.tactics_played(Player::P0), self.tactics_played(Player::P1)],
-            claimable: if self.winner().is_none() { self.provable_flags(viewer) } else { Vec::new() },
+            claimable: if !self.is_over() { self.provable_flags(viewer) } else { Vec::new() },
             legal: if self.current() == viewer { self.legal_commands() } else { Vec::new() },
             winner: self.winner(),
         }
