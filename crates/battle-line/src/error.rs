@@ -133,6 +133,8 @@ pub enum ReplayError {
     Refused { index: usize, error: RuleError },
     /// There is no command to undo.
     NothingToUndo,
+    /// The recorded deck order is not a full set of cards.
+    BadDeal(crate::game::DealError),
 }
 
 impl fmt::Display for ReplayError {
@@ -140,6 +142,7 @@ impl fmt::Display for ReplayError {
         match self {
             ReplayError::Refused { index, error } => write!(f, "command {index} of the log was refused: {error}"),
             ReplayError::NothingToUndo => f.write_str("there is nothing to undo"),
+            ReplayError::BadDeal(e) => write!(f, "the recorded deal is invalid: {e}"),
         }
     }
 }

@@ -259,12 +259,60 @@ impl std::fmt::Display for Prompt {
     }
 }
 
-/// What a save needs: the game is rebuilt by replaying the log from the seed.
+/// A chosen deck order (instead of a shuffle), for tutorials, puzzles and tests.
+/// The last element of each deck is its top card; hands are dealt from the troop
+/// deck's top, alternating P0, P1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deal {
+    pub troops: Vec<Troop>,
+    pub tactics: Vec<Tactic>,
+}
+
+/// Why a [`Deal`] is not a valid pair of decks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DealError {
+    /// The troop deck must hold each of the 60 troops exactly once.
+    TroopsNotComplete,
+    /// The tactic deck must hold each of the 10 tactics exactly once.
+    TacticsNotComplete,
+}
+
+impl std::fmt::Display for DealError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DealError::TroopsNotComplete => "the troop deck must hold each of the 60 troops exactly once",
+            DealError::TacticsNotComplete => "the tactic deck must hold each of the 10 tactics exactly once",
+        })
+    }
+}
+
+impl std::error::Error for DealError {}
+
+impl Deal {
+    fn check(&self) -> Result<(), DealError> {
+        let mut troops = self.troops.clone();
+        troops.sort();
+        if troops != Troop::all().collect::<Vec<_>>() {
+            return Err(DealError::TroopsNotComplete);
+        }
+        let mut tactics = self.tactics.clone();
+        tactics.sort();
+        if tactics != Tactic::ALL.to_vec() {
+            return Err(DealError::TacticsNotComplete);
+        }
+        Ok(())
+    }
+}
+
+/// What a save needs: the game is rebuilt by replaying the log from the seed (or the
+/// chosen deal).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     pub seed: u64,
     #[serde(default)]
     pub settings: Settings,
+    #[serde(default)]
+    pub deal: Option<Deal>,
     #[serde(default)]
     pub log: Vec<Command>,
 }
@@ -277,6 +325,8 @@ pub struct GameRecord {
 pub struct Game {
     seed: u64,
     settings: Settings,
+    /// Set when the decks were chosen rather than shuffled (kept for replays).
+    deal: Option<Deal>,
     troop_deck: Vec<Troop>,
     tactic_deck: Vec<Tactic>,
     hands: [Vec<Card>; 2],
@@ -326,6 +376,23 @@ impl Game {
         let mut tactic_deck: Vec<Tactic> = Tactic::ALL.to_vec();
         rng.shuffle(&mut troop_deck);
         rng.shuffle(&mut tactic_deck);
+        Game::deal_from(seed, settings, None, troop_deck, tactic_deck)
+    }
+
+    /// A game with the decks in the given order instead of shuffled.
+    pub fn with_deal(settings: Settings, deal: Deal) -> Result<Game, DealError> {
+        deal.check()?;
+        let (troops, tactics) = (deal.troops.clone(), deal.tactics.clone());
+        Ok(Game::deal_from(0, settings, Some(deal), troops, tactics))
+    }
+
+    fn deal_from(
+        seed: u64,
+        settings: Settings,
+        deal: Option<Deal>,
+        mut troop_deck: Vec<Troop>,
+        tactic_deck: Vec<Tactic>,
+    ) -> Game {
         let mut hands: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
         for _ in 0..HAND_SIZE {
             for hand in hands.iter_mut() {
@@ -337,6 +404,7 @@ impl Game {
         Game {
             seed,
             settings,
+            deal,
             troop_deck,
             tactic_deck,
             hands,
@@ -358,7 +426,10 @@ impl Game {
 
     /// Rebuilds a game from its seed and command log.
     pub fn replay(record: &GameRecord) -> Result<Game, ReplayError> {
-        let mut g = Game::new(record.seed, record.settings);
+        let mut g = match &record.deal {
+            None => Game::new(record.seed, record.settings),
+            Some(deal) => Game::with_deal(record.settings, deal.clone()).map_err(ReplayError::BadDeal)?,
+        };
         for (index, cmd) in record.log.iter().enumerate() {
             g.apply(*cmd).map_err(|error| ReplayError::Refused { index, error })?;
         }
@@ -367,7 +438,7 @@ impl Game {
 
     /// The seed, settings and log: enough to rebuild this game.
     pub fn record(&self) -> GameRecord {
-        GameRecord { seed: self.seed, settings: self.settings, log: self.log.clone() }
+        GameRecord { seed: self.seed, settings: self.settings, deal: self.deal.clone(), log: self.log.clone() }
     }
 
     /// The game as it was before the last command (replay minus the last command).

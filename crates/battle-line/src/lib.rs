@@ -10,7 +10,7 @@ pub use card::{Card, Color, Tactic, TacticKind, Troop, TroopSet};
 pub use error::{ClaimRefusal, ReplayError, RuleError};
 pub use formation::{Completion, FormationKind, Judging, Strength, best_formation};
 pub use game::{
-    ClaimTiming, Command, Deck, Destination, Event, FLAGS, Flag, Game, GameRecord, HAND_SIZE, Phase, Player,
+    ClaimTiming, Command, Deal, DealError, Deck, Destination, Event, FLAGS, Flag, Game, GameRecord, HAND_SIZE, Phase, Player,
     Prompt, Settings, TOTAL_CARDS, Target, Victory, command_card,
 };
 pub use view::{HiddenHand, PlayerView};
