@@ -21,7 +21,10 @@ fn positions() -> Vec<(Game, u8, Player)> {
             if step % 7 == 0 {
                 for (i, f) in g.flags().iter().enumerate() {
                     for p in Player::BOTH {
-                        if f.owner.is_none() && f.slots(p).len() >= f.capacity() && f.slots(p.opponent()).len() < f.capacity() {
+                        if f.owner.is_none()
+                            && f.slots(p).len() >= f.capacity()
+                            && f.slots(p.opponent()).len() < f.capacity()
+                        {
                             out.push((g.clone(), i as u8, p));
                         }
                     }
@@ -75,5 +78,8 @@ fn main() {
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     let p99 = times[times.len() * 99 / 100];
     let max = times[times.len() - 1];
-    println!("bot decisions: {} (bot vs bot, 40 games): mean {mean:.3} ms, p99 {p99:.3} ms, max {max:.3} ms", times.len());
+    println!(
+        "bot decisions: {} (bot vs bot, 40 games): mean {mean:.3} ms, p99 {p99:.3} ms, max {max:.3} ms",
+        times.len()
+    );
 }

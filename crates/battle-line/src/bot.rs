@@ -68,13 +68,22 @@ impl Scorer {
         for t in hand.iter_high_first() {
             mine.insert(t);
         }
-        Scorer { me, mine, hand, theirs: unseen }
+        Scorer {
+            me,
+            mine,
+            hand,
+            theirs: unseen,
+        }
     }
 
     fn potential(&self, c: Option<Completion>, cards: usize, hand: Option<TroopSet>) -> f64 {
         let Some(c) = c else { return 0.0 };
         let factor = c.added.iter().fold(1.0, |acc, t| {
-            if hand.is_some_and(|h| h.contains(*t)) { acc * HAND_DISCOUNT } else { acc * UNSEEN_DISCOUNT }
+            if hand.is_some_and(|h| h.contains(*t)) {
+                acc * HAND_DISCOUNT
+            } else {
+                acc * UNSEEN_DISCOUNT
+            }
         });
         strength_value(c.strength, cards) * factor
     }
@@ -89,8 +98,16 @@ impl Scorer {
             None => {}
         }
         let rules = f.judging();
-        let mine = self.potential(best_formation(f.slots(self.me), rules, self.mine), rules.cards, Some(self.hand));
-        let theirs = self.potential(best_formation(f.slots(opp), rules, self.theirs), rules.cards, None);
+        let mine = self.potential(
+            best_formation(f.slots(self.me), rules, self.mine),
+            rules.cards,
+            Some(self.hand),
+        );
+        let theirs = self.potential(
+            best_formation(f.slots(opp), rules, self.theirs),
+            rules.cards,
+            None,
+        );
         let mut score = mine - theirs;
         let flag = i as u8;
         if f.slots(self.me).len() >= rules.cards && game.check_claim(flag, self.me).is_ok() {
@@ -106,7 +123,9 @@ impl Scorer {
 impl Bot {
     /// A bot whose tie-breaks follow `seed`.
     pub fn new(seed: u64) -> Bot {
-        Bot { rng: Rng::new(seed) }
+        Bot {
+            rng: Rng::new(seed),
+        }
     }
 
     /// The next command for the player whose turn it is, or `None` when the game is over.
@@ -115,24 +134,36 @@ impl Bot {
         if legal.is_empty() {
             return None;
         }
-        if let Some(claim) = legal.iter().find(|c| matches!(c, Command::ClaimFlag { .. })) {
+        if let Some(claim) = legal
+            .iter()
+            .find(|c| matches!(c, Command::ClaimFlag { .. }))
+        {
             return Some(*claim);
         }
         let me = game.current();
         let choice = match game.phase() {
             Phase::Play | Phase::Guile { .. } => self.best_play(game, &legal),
             Phase::ScoutDraw { .. } => {
-                let deck = if game.troop_deck_len() > 0 { Deck::Troop } else { Deck::Tactic };
+                let deck = if game.troop_deck_len() > 0 {
+                    Deck::Troop
+                } else {
+                    Deck::Tactic
+                };
                 Some(Command::ScoutDraw { deck })
             }
-            Phase::ScoutReturn { .. } => self.worst_card(game, me).map(|card| Command::ScoutReturn { card }),
+            Phase::ScoutReturn { .. } => self
+                .worst_card(game, me)
+                .map(|card| Command::ScoutReturn { card }),
             Phase::Finish { .. } => Some(self.draw_choice(game, me)),
             Phase::GameOver { .. } | Phase::Stalemate => None,
         };
         // Whatever the heuristics pick, only a listed command is returned.
-        choice
-            .filter(|c| legal.contains(c))
-            .or_else(|| legal.iter().copied().find(|c| !matches!(c, Command::SortHand { .. })))
+        choice.filter(|c| legal.contains(c)).or_else(|| {
+            legal
+                .iter()
+                .copied()
+                .find(|c| !matches!(c, Command::SortHand { .. }))
+        })
     }
 
     fn noise(&mut self) -> f64 {
@@ -150,18 +181,21 @@ impl Bot {
     fn best_play(&mut self, game: &Game, legal: &[Command]) -> Option<Command> {
         let me = game.current();
         let scorer = Scorer::new(game, me);
-        let base: Vec<f64> = (0..game.flags().len()).map(|i| scorer.flag(game, i)).collect();
+        let base: Vec<f64> = (0..game.flags().len())
+            .map(|i| scorer.flag(game, i))
+            .collect();
         let mut best: Option<(f64, Command)> = None;
         for &cmd in legal {
             let cost = match cmd {
-                Command::PlayCard { card: Card::Tactic(t), .. } => {
-                    TACTIC_COST + if t.is_leader() { LEADER_COST } else { 0.0 }
-                }
+                Command::PlayCard {
+                    card: Card::Tactic(t),
+                    ..
+                } => TACTIC_COST + if t.is_leader() { LEADER_COST } else { 0.0 },
                 Command::PlayCard { .. } => 0.0,
                 Command::Pass => PASS_COST,
-                Command::ResolveRedeploy { .. } | Command::ResolveDeserter { .. } | Command::ResolveTraitor { .. } => {
-                    0.0
-                }
+                Command::ResolveRedeploy { .. }
+                | Command::ResolveDeserter { .. }
+                | Command::ResolveTraitor { .. } => 0.0,
                 _ => continue,
             };
             let mut g = game.clone();
@@ -199,7 +233,13 @@ impl Bot {
             .map(|c| {
                 let keep = match c {
                     Card::Troop(t) => f64::from(t.value),
-                    Card::Tactic(t) if ahead => 2.0 + if t.kind() == TacticKind::Morale { 1.0 } else { 0.0 },
+                    Card::Tactic(t) if ahead => {
+                        2.0 + if t.kind() == TacticKind::Morale {
+                            1.0
+                        } else {
+                            0.0
+                        }
+                    }
                     Card::Tactic(Tactic::Alexander | Tactic::Darius) => 11.0,
                     Card::Tactic(_) => 7.5,
                 };
@@ -213,7 +253,11 @@ impl Bot {
         let Phase::Finish { may_draw: true } = game.phase() else {
             return Command::EndTurn;
         };
-        let tactics_in_hand = game.hand(me).iter().filter(|c| c.tactic().is_some()).count();
+        let tactics_in_hand = game
+            .hand(me)
+            .iter()
+            .filter(|c| c.tactic().is_some())
+            .count();
         // Holding one tactic keeps a way to lift the opponent's tactic limit (and so
         // avoid a stalemate); more than that crowds out troops.
         let behind = game.tactics_played(me) < game.tactics_played(me.opponent());
@@ -237,12 +281,17 @@ pub struct RandomPlayer {
 
 impl RandomPlayer {
     pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer { rng: Rng::new(seed) }
+        RandomPlayer {
+            rng: Rng::new(seed),
+        }
     }
 
     pub fn choose(&mut self, game: &Game) -> Option<Command> {
-        let legal: Vec<Command> =
-            game.legal_commands().into_iter().filter(|c| !matches!(c, Command::SortHand { .. })).collect();
+        let legal: Vec<Command> = game
+            .legal_commands()
+            .into_iter()
+            .filter(|c| !matches!(c, Command::SortHand { .. }))
+            .collect();
         (!legal.is_empty()).then(|| legal[self.rng.index(legal.len())])
     }
 }
@@ -265,7 +314,11 @@ pub fn play_bot_vs_random(seed: u64, bot_seat: Player, max_commands: usize) -> M
         if game.is_over() {
             break;
         }
-        let cmd = if game.current() == bot_seat { bot.choose(&game) } else { random.choose(&game) };
+        let cmd = if game.current() == bot_seat {
+            bot.choose(&game)
+        } else {
+            random.choose(&game)
+        };
         let Some(cmd) = cmd else { break };
         if game.apply(cmd).is_err() {
             break;

@@ -102,9 +102,10 @@ impl Tactic {
     /// The family of this tactic.
     pub fn kind(self) -> TacticKind {
         match self {
-            Tactic::Alexander | Tactic::Darius | Tactic::CompanionCavalry | Tactic::ShieldBearers => {
-                TacticKind::Morale
-            }
+            Tactic::Alexander
+            | Tactic::Darius
+            | Tactic::CompanionCavalry
+            | Tactic::ShieldBearers => TacticKind::Morale,
             Tactic::Fog | Tactic::Mud => TacticKind::Environment,
             Tactic::Scout | Tactic::Redeploy | Tactic::Deserter | Tactic::Traitor => {
                 TacticKind::Guile
@@ -135,7 +136,9 @@ impl Tactic {
             }
             Tactic::CompanionCavalry => "Any colour, value 8, chosen when the flag is judged.",
             Tactic::ShieldBearers => "Any colour, value 1, 2 or 3, chosen when the flag is judged.",
-            Tactic::Fog => "This flag is decided by the sum of values only; formations do not count.",
+            Tactic::Fog => {
+                "This flag is decided by the sum of values only; formations do not count."
+            }
             Tactic::Mud => "Both sides of this flag need 4 cards; formations are of 4 cards.",
             Tactic::Scout => {
                 "Draw 3 cards from any mix of the decks, then put 2 cards from your hand back on top of their decks."
@@ -304,7 +307,10 @@ mod tests {
         assert_eq!(Troop::new(Color::Red, 0), None);
         assert_eq!(Troop::new(Color::Red, 11), None);
         let mut s = TroopSet::EMPTY;
-        s.insert(Troop { color: Color::Red, value: 11 });
+        s.insert(Troop {
+            color: Color::Red,
+            value: 11,
+        });
         assert!(s.is_empty());
     }
 

@@ -63,7 +63,11 @@ pub enum ClaimRefusal {
     /// Both formations are equal and the opponent completed theirs first.
     TieCompletedLater { strength: Strength },
     /// The opponent could still beat you: `cards`, not yet on the table, would give them `theirs`.
-    OpponentCanBeat { mine: Strength, theirs: Strength, cards: Vec<Troop> },
+    OpponentCanBeat {
+        mine: Strength,
+        theirs: Strength,
+        cards: Vec<Troop>,
+    },
 }
 
 impl fmt::Display for ClaimRefusal {
@@ -74,9 +78,16 @@ impl fmt::Display for ClaimRefusal {
                 write!(f, "the opponent's {theirs} beats your {mine}")
             }
             ClaimRefusal::TieCompletedLater { strength } => {
-                write!(f, "both sides have a {strength} and the opponent completed theirs first")
+                write!(
+                    f,
+                    "both sides have a {strength} and the opponent completed theirs first"
+                )
             }
-            ClaimRefusal::OpponentCanBeat { mine, theirs, cards } => {
+            ClaimRefusal::OpponentCanBeat {
+                mine,
+                theirs,
+                cards,
+            } => {
                 let list: Vec<String> = cards.iter().map(ToString::to_string).collect();
                 write!(
                     f,
@@ -104,7 +115,10 @@ impl fmt::Display for RuleError {
             RuleError::SecondLeader => f.write_str("you have already played a leader"),
             RuleError::NoTarget { tactic } => write!(f, "{tactic} would have nothing to act on"),
             RuleError::NotPlayedThisTurn { card } => {
-                write!(f, "{card} was played on an earlier turn and cannot be moved")
+                write!(
+                    f,
+                    "{card} was played on an earlier turn and cannot be moved"
+                )
             }
             RuleError::NotOnBoard { card } => write!(f, "{card} is not on a flag"),
             RuleError::NotYourCard { card } => write!(f, "{card} is not yours"),
@@ -115,7 +129,10 @@ impl fmt::Display for RuleError {
             RuleError::MustDraw => f.write_str("draw a card to end your turn"),
             RuleError::TroopPlayable => f.write_str("you can still play a troop card"),
             RuleError::ClaimTiming { timing } => {
-                write!(f, "flags are claimed at another moment of the turn ({timing:?})")
+                write!(
+                    f,
+                    "flags are claimed at another moment of the turn ({timing:?})"
+                )
             }
             RuleError::ClaimRefused { flag, reason } => {
                 write!(f, "flag {flag} cannot be claimed: {reason}")
@@ -140,7 +157,9 @@ pub enum ReplayError {
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplayError::Refused { index, error } => write!(f, "command {index} of the log was refused: {error}"),
+            ReplayError::Refused { index, error } => {
+                write!(f, "command {index} of the log was refused: {error}")
+            }
             ReplayError::NothingToUndo => f.write_str("there is nothing to undo"),
             ReplayError::BadDeal(e) => write!(f, "the recorded deal is invalid: {e}"),
         }

@@ -64,7 +64,10 @@ pub struct Judging {
 
 impl Judging {
     /// The ordinary rules: 3 cards, formations count.
-    pub const NORMAL: Judging = Judging { cards: 3, fog: false };
+    pub const NORMAL: Judging = Judging {
+        cards: 3,
+        fog: false,
+    };
 }
 
 /// The best formation a side reaches, and which unseen troops it had to add.
@@ -145,7 +148,11 @@ fn top_k(set: TroopSet, k: usize, color: Option<Color>) -> Option<Vec<Troop>> {
 
 /// Assigns each wild to a distinct missing value it can stand for; every value left
 /// must be supplied by `supply`. Returns the supplied troops.
-fn fill(missing: &[u8], wilds: &[Tactic], supply: &dyn Fn(u8) -> Option<Troop>) -> Option<Vec<Troop>> {
+fn fill(
+    missing: &[u8],
+    wilds: &[Tactic],
+    supply: &dyn Fn(u8) -> Option<Troop>,
+) -> Option<Vec<Troop>> {
     match wilds.split_first() {
         None => missing.iter().map(|v| supply(*v)).collect(),
         Some((w, rest)) => {
@@ -168,7 +175,13 @@ fn sum_of(troops: &[Troop]) -> u8 {
 }
 
 /// The best completion of exactly `n` cards from `troops`, `wilds` and `available`.
-fn complete(troops: &[Troop], wilds: &[Tactic], n: usize, fog: bool, available: TroopSet) -> Option<Completion> {
+fn complete(
+    troops: &[Troop],
+    wilds: &[Tactic],
+    n: usize,
+    fog: bool,
+    available: TroopSet,
+) -> Option<Completion> {
     let have = troops.len() + wilds.len();
     if have > n {
         return None;
@@ -177,7 +190,10 @@ fn complete(troops: &[Troop], wilds: &[Tactic], n: usize, fog: bool, available: 
     let base = sum_of(troops) + wilds.iter().map(|w| wild_max(*w)).sum::<u8>();
     let host = |kind| {
         top_k(available, k, None).map(|added| Completion {
-            strength: Strength { kind, sum: base + sum_of(&added) },
+            strength: Strength {
+                kind,
+                sum: base + sum_of(&added),
+            },
             added,
         })
     };
@@ -225,7 +241,10 @@ fn wedge(troops: &[Troop], wilds: &[Tactic], n: usize, available: TroopSet) -> O
                 available.contains(t).then_some(t)
             };
             if let Some(added) = fill(&missing, wilds, &supply) {
-                let strength = Strength { kind: FormationKind::Wedge, sum: run_sum(start, n) };
+                let strength = Strength {
+                    kind: FormationKind::Wedge,
+                    sum: run_sum(start, n),
+                };
                 if best.as_ref().is_none_or(|b| strength > b.strength) {
                     best = Some(Completion { strength, added });
                 }
@@ -236,15 +255,28 @@ fn wedge(troops: &[Troop], wilds: &[Tactic], n: usize, available: TroopSet) -> O
     best
 }
 
-fn phalanx(troops: &[Troop], wilds: &[Tactic], k: usize, n: usize, available: TroopSet) -> Option<Completion> {
+fn phalanx(
+    troops: &[Troop],
+    wilds: &[Tactic],
+    k: usize,
+    n: usize,
+    available: TroopSet,
+) -> Option<Completion> {
     for v in (1..=10u8).rev() {
         if troops.iter().any(|t| t.value != v) || wilds.iter().any(|w| !wild_accepts(*w, v)) {
             continue;
         }
-        let added: Vec<Troop> = available.iter_high_first().filter(|t| t.value == v).take(k).collect();
+        let added: Vec<Troop> = available
+            .iter_high_first()
+            .filter(|t| t.value == v)
+            .take(k)
+            .collect();
         if added.len() == k {
             return Some(Completion {
-                strength: Strength { kind: FormationKind::Phalanx, sum: v * n as u8 },
+                strength: Strength {
+                    kind: FormationKind::Phalanx,
+                    sum: v * n as u8,
+                },
                 added,
             });
         }
@@ -259,7 +291,10 @@ fn battalion(troops: &[Troop], k: usize, base: u8, available: TroopSet) -> Optio
             continue;
         }
         if let Some(added) = top_k(available, k, Some(color)) {
-            let strength = Strength { kind: FormationKind::Battalion, sum: base + sum_of(&added) };
+            let strength = Strength {
+                kind: FormationKind::Battalion,
+                sum: base + sum_of(&added),
+            };
             if best.as_ref().is_none_or(|b| strength > b.strength) {
                 best = Some(Completion { strength, added });
             }
@@ -268,7 +303,12 @@ fn battalion(troops: &[Troop], k: usize, base: u8, available: TroopSet) -> Optio
     best
 }
 
-fn skirmish_line(troops: &[Troop], wilds: &[Tactic], n: usize, available: TroopSet) -> Option<Completion> {
+fn skirmish_line(
+    troops: &[Troop],
+    wilds: &[Tactic],
+    n: usize,
+    available: TroopSet,
+) -> Option<Completion> {
     for start in (1..=(11 - n as u8)).rev() {
         let Some(missing) = missing_in_run(troops, start, n) else {
             continue;
@@ -276,7 +316,10 @@ fn skirmish_line(troops: &[Troop], wilds: &[Tactic], n: usize, available: TroopS
         let supply = |v| available.iter_high_first().find(|t| t.value == v);
         if let Some(added) = fill(&missing, wilds, &supply) {
             return Some(Completion {
-                strength: Strength { kind: FormationKind::SkirmishLine, sum: run_sum(start, n) },
+                strength: Strength {
+                    kind: FormationKind::SkirmishLine,
+                    sum: run_sum(start, n),
+                },
                 added,
             });
         }
@@ -302,8 +345,14 @@ mod tests {
     }
 
     use FormationKind::*;
-    const MUD: Judging = Judging { cards: 4, fog: false };
-    const FOG: Judging = Judging { cards: 3, fog: true };
+    const MUD: Judging = Judging {
+        cards: 4,
+        fog: false,
+    };
+    const FOG: Judging = Judging {
+        cards: 3,
+        fog: true,
+    };
 
     #[test]
     fn formation_ranking_table() {
@@ -311,34 +360,101 @@ mod tests {
         let cav = Card::Tactic(Tactic::CompanionCavalry);
         let sb = Card::Tactic(Tactic::ShieldBearers);
         let cases: Vec<(Vec<Card>, Judging, Option<Strength>)> = vec![
-            (vec![t(Red, 1), t(Red, 2), t(Red, 3)], Judging::NORMAL, s(Wedge, 6)),
-            (vec![t(Red, 10), t(Red, 8), t(Red, 9)], Judging::NORMAL, s(Wedge, 27)),
-            (vec![t(Red, 7), t(Blue, 7), t(Green, 7)], Judging::NORMAL, s(Phalanx, 21)),
-            (vec![t(Red, 1), t(Red, 5), t(Red, 9)], Judging::NORMAL, s(Battalion, 15)),
-            (vec![t(Red, 4), t(Blue, 5), t(Red, 6)], Judging::NORMAL, s(SkirmishLine, 15)),
-            (vec![t(Red, 4), t(Blue, 5), t(Red, 7)], Judging::NORMAL, s(Host, 16)),
+            (
+                vec![t(Red, 1), t(Red, 2), t(Red, 3)],
+                Judging::NORMAL,
+                s(Wedge, 6),
+            ),
+            (
+                vec![t(Red, 10), t(Red, 8), t(Red, 9)],
+                Judging::NORMAL,
+                s(Wedge, 27),
+            ),
+            (
+                vec![t(Red, 7), t(Blue, 7), t(Green, 7)],
+                Judging::NORMAL,
+                s(Phalanx, 21),
+            ),
+            (
+                vec![t(Red, 1), t(Red, 5), t(Red, 9)],
+                Judging::NORMAL,
+                s(Battalion, 15),
+            ),
+            (
+                vec![t(Red, 4), t(Blue, 5), t(Red, 6)],
+                Judging::NORMAL,
+                s(SkirmishLine, 15),
+            ),
+            (
+                vec![t(Red, 4), t(Blue, 5), t(Red, 7)],
+                Judging::NORMAL,
+                s(Host, 16),
+            ),
             (vec![t(Red, 1), t(Blue, 2)], Judging::NORMAL, None),
             // Wild cards take their best value.
-            (vec![t(Red, 9), t(Red, 10), a], Judging::NORMAL, s(Wedge, 27)),
+            (
+                vec![t(Red, 9), t(Red, 10), a],
+                Judging::NORMAL,
+                s(Wedge, 27),
+            ),
             (vec![t(Red, 1), t(Red, 3), a], Judging::NORMAL, s(Wedge, 6)),
-            (vec![t(Red, 9), t(Red, 10), cav], Judging::NORMAL, s(Wedge, 27)),
+            (
+                vec![t(Red, 9), t(Red, 10), cav],
+                Judging::NORMAL,
+                s(Wedge, 27),
+            ),
             (vec![t(Red, 1), t(Red, 2), sb], Judging::NORMAL, s(Wedge, 6)),
-            (vec![t(Blue, 3), t(Green, 3), sb], Judging::NORMAL, s(Phalanx, 9)),
-            (vec![t(Blue, 8), t(Green, 8), cav], Judging::NORMAL, s(Phalanx, 24)),
-            (vec![t(Blue, 1), t(Blue, 6), cav], Judging::NORMAL, s(Battalion, 15)),
+            (
+                vec![t(Blue, 3), t(Green, 3), sb],
+                Judging::NORMAL,
+                s(Phalanx, 9),
+            ),
+            (
+                vec![t(Blue, 8), t(Green, 8), cav],
+                Judging::NORMAL,
+                s(Phalanx, 24),
+            ),
+            (
+                vec![t(Blue, 1), t(Blue, 6), cav],
+                Judging::NORMAL,
+                s(Battalion, 15),
+            ),
             (vec![a, cav, sb], Judging::NORMAL, s(Battalion, 21)),
-            (vec![t(Red, 5), t(Blue, 9), sb], Judging::NORMAL, s(Host, 17)),
+            (
+                vec![t(Red, 5), t(Blue, 9), sb],
+                Judging::NORMAL,
+                s(Host, 17),
+            ),
             // Mud: four cards.
-            (vec![t(Red, 1), t(Red, 2), t(Red, 3), t(Red, 4)], MUD, s(Wedge, 10)),
-            (vec![t(Red, 1), t(Blue, 1), t(Green, 1), t(Purple, 1)], MUD, s(Phalanx, 4)),
+            (
+                vec![t(Red, 1), t(Red, 2), t(Red, 3), t(Red, 4)],
+                MUD,
+                s(Wedge, 10),
+            ),
+            (
+                vec![t(Red, 1), t(Blue, 1), t(Green, 1), t(Purple, 1)],
+                MUD,
+                s(Phalanx, 4),
+            ),
             (vec![t(Red, 1), t(Red, 2), t(Red, 3)], MUD, None),
             // Fog: sum only.
             (vec![t(Red, 1), t(Red, 2), t(Red, 3)], FOG, s(Host, 6)),
             (vec![t(Red, 9), t(Blue, 2), a], FOG, s(Host, 21)),
             // Fog + Mud: four-card sum.
-            (vec![t(Red, 9), t(Blue, 2), t(Red, 3), t(Red, 4)], Judging { cards: 4, fog: true }, s(Host, 18)),
+            (
+                vec![t(Red, 9), t(Blue, 2), t(Red, 3), t(Red, 4)],
+                Judging {
+                    cards: 4,
+                    fog: true,
+                },
+                s(Host, 18),
+            ),
             // Mud removed with 4 cards down: the best 3 count.
-            (vec![t(Red, 1), t(Red, 9), t(Red, 10), t(Red, 8)], Judging::NORMAL, s(Wedge, 27)),
+            (
+                vec![t(Red, 1), t(Red, 9), t(Red, 10), t(Red, 8)],
+                Judging::NORMAL,
+                s(Wedge, 27),
+            ),
         ];
         for (cards, rules, expected) in cases {
             assert_eq!(judge(&cards, rules), expected, "{cards:?} under {rules:?}");
@@ -347,21 +463,65 @@ mod tests {
 
     #[test]
     fn kinds_outrank_sums() {
-        let wedge = Strength { kind: Wedge, sum: 6 };
-        let phalanx = Strength { kind: Phalanx, sum: 30 };
+        let wedge = Strength {
+            kind: Wedge,
+            sum: 6,
+        };
+        let phalanx = Strength {
+            kind: Phalanx,
+            sum: 30,
+        };
         assert!(wedge > phalanx);
-        assert!(Strength { kind: Host, sum: 27 } < Strength { kind: SkirmishLine, sum: 6 });
-        assert!(Strength { kind: Battalion, sum: 20 } > Strength { kind: Battalion, sum: 19 });
+        assert!(
+            Strength {
+                kind: Host,
+                sum: 27
+            } < Strength {
+                kind: SkirmishLine,
+                sum: 6
+            }
+        );
+        assert!(
+            Strength {
+                kind: Battalion,
+                sum: 20
+            } > Strength {
+                kind: Battalion,
+                sum: 19
+            }
+        );
     }
 
     #[test]
     fn completion_uses_available_cards_and_reports_them() {
-        let available: TroopSet = [Troop { color: Blue, value: 5 }, Troop { color: Red, value: 6 }]
-            .into_iter()
-            .collect();
-        let c = best_formation(&[t(Red, 4), t(Red, 5)], Judging::NORMAL, available).expect("completable");
-        assert_eq!(c.strength, Strength { kind: Wedge, sum: 15 });
-        assert_eq!(c.added, vec![Troop { color: Red, value: 6 }]);
+        let available: TroopSet = [
+            Troop {
+                color: Blue,
+                value: 5,
+            },
+            Troop {
+                color: Red,
+                value: 6,
+            },
+        ]
+        .into_iter()
+        .collect();
+        let c = best_formation(&[t(Red, 4), t(Red, 5)], Judging::NORMAL, available)
+            .expect("completable");
+        assert_eq!(
+            c.strength,
+            Strength {
+                kind: Wedge,
+                sum: 15
+            }
+        );
+        assert_eq!(
+            c.added,
+            vec![Troop {
+                color: Red,
+                value: 6
+            }]
+        );
         assert!(best_formation(&[t(Red, 4), t(Red, 5)], MUD, available).is_some());
         assert!(best_formation(&[t(Red, 4)], MUD, available).is_none());
     }

@@ -194,7 +194,10 @@ impl Flag {
 
     /// How this flag is judged now.
     pub fn judging(&self) -> Judging {
-        Judging { cards: self.capacity(), fog: self.has(Tactic::Fog) }
+        Judging {
+            cards: self.capacity(),
+            fog: self.has(Tactic::Fog),
+        }
     }
 
     /// Cards a side needs (and may hold): 3, or 4 with Mud.
@@ -212,16 +215,46 @@ impl Flag {
 /// shown to both players.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
-    FlagClaimed { player: Player, flag: u8 },
-    CardPlayed { player: Player, card: Card, target: Target },
-    CardMoved { player: Player, card: Card, from: u8, to: u8 },
-    CardDiscarded { card: Card, from: u8 },
-    CardDrawn { player: Player, deck: Deck },
-    CardReturned { player: Player, deck: Deck },
-    Passed { player: Player },
-    HandSorted { player: Player },
-    TurnEnded { next: Player },
-    GameWon { player: Player, by: Victory },
+    FlagClaimed {
+        player: Player,
+        flag: u8,
+    },
+    CardPlayed {
+        player: Player,
+        card: Card,
+        target: Target,
+    },
+    CardMoved {
+        player: Player,
+        card: Card,
+        from: u8,
+        to: u8,
+    },
+    CardDiscarded {
+        card: Card,
+        from: u8,
+    },
+    CardDrawn {
+        player: Player,
+        deck: Deck,
+    },
+    CardReturned {
+        player: Player,
+        deck: Deck,
+    },
+    Passed {
+        player: Player,
+    },
+    HandSorted {
+        player: Player,
+    },
+    TurnEnded {
+        next: Player,
+    },
+    GameWon {
+        player: Player,
+        by: Victory,
+    },
     Stalemate,
 }
 
@@ -247,14 +280,21 @@ impl std::fmt::Display for Prompt {
             Prompt::Redeploy => f.write_str("REDEPLOY: Select your card to move or discard"),
             Prompt::Deserter => f.write_str("DESERTER: Select an opponent's card to discard"),
             Prompt::Traitor => f.write_str("TRAITOR: Select an opponent's troop to take"),
-            Prompt::ScoutDraw { left } => write!(f, "SCOUT: Draw {left} more card(s) from either deck"),
+            Prompt::ScoutDraw { left } => {
+                write!(f, "SCOUT: Draw {left} more card(s) from either deck")
+            }
             Prompt::ScoutReturn { left } => {
-                write!(f, "SCOUT: Return {left} card(s) from your hand to the top of their decks")
+                write!(
+                    f,
+                    "SCOUT: Return {left} card(s) from your hand to the top of their decks"
+                )
             }
             Prompt::DrawCard => f.write_str("Draw a card to end your turn"),
             Prompt::EndTurn => f.write_str("End your turn"),
             Prompt::GameOver { winner } => write!(f, "{winner:?} wins"),
-            Prompt::Stalemate => f.write_str("Stalemate: neither player can act, the game is drawn"),
+            Prompt::Stalemate => {
+                f.write_str("Stalemate: neither player can act, the game is drawn")
+            }
         }
     }
 }
@@ -280,8 +320,12 @@ pub enum DealError {
 impl std::fmt::Display for DealError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            DealError::TroopsNotComplete => "the troop deck must hold each of the 60 troops exactly once",
-            DealError::TacticsNotComplete => "the tactic deck must hold each of the 10 tactics exactly once",
+            DealError::TroopsNotComplete => {
+                "the troop deck must hold each of the 60 troops exactly once"
+            }
+            DealError::TacticsNotComplete => {
+                "the tactic deck must hold each of the 10 tactics exactly once"
+            }
         })
     }
 }
@@ -357,7 +401,11 @@ impl TryFrom<GameRecord> for Game {
 }
 
 fn flag_index(flag: u8) -> Result<usize, RuleError> {
-    if flag < FLAGS { Ok(usize::from(flag)) } else { Err(RuleError::NoSuchFlag { flag }) }
+    if flag < FLAGS {
+        Ok(usize::from(flag))
+    } else {
+        Err(RuleError::NoSuchFlag { flag })
+    }
 }
 
 /// Where a card sits on the table.
@@ -428,17 +476,25 @@ impl Game {
     pub fn replay(record: &GameRecord) -> Result<Game, ReplayError> {
         let mut g = match &record.deal {
             None => Game::new(record.seed, record.settings),
-            Some(deal) => Game::with_deal(record.settings, deal.clone()).map_err(ReplayError::BadDeal)?,
+            Some(deal) => {
+                Game::with_deal(record.settings, deal.clone()).map_err(ReplayError::BadDeal)?
+            }
         };
         for (index, cmd) in record.log.iter().enumerate() {
-            g.apply(*cmd).map_err(|error| ReplayError::Refused { index, error })?;
+            g.apply(*cmd)
+                .map_err(|error| ReplayError::Refused { index, error })?;
         }
         Ok(g)
     }
 
     /// The seed, settings and log: enough to rebuild this game.
     pub fn record(&self) -> GameRecord {
-        GameRecord { seed: self.seed, settings: self.settings, deal: self.deal.clone(), log: self.log.clone() }
+        GameRecord {
+            seed: self.seed,
+            settings: self.settings,
+            deal: self.deal.clone(),
+            log: self.log.clone(),
+        }
     }
 
     /// The game as it was before the last command (replay minus the last command).
@@ -521,7 +577,9 @@ impl Game {
             + self
                 .flags
                 .iter()
-                .map(|f| f.p0_slots.len() + f.p1_slots.len() + f.p0_tactic.len() + f.p1_tactic.len())
+                .map(|f| {
+                    f.p0_slots.len() + f.p1_slots.len() + f.p0_tactic.len() + f.p1_tactic.len()
+                })
                 .sum::<usize>()
             + self.field.iter().map(Vec::len).sum::<usize>()
             + self.troop_discard.len()
@@ -543,7 +601,11 @@ impl Game {
         self.troop_deck
             .iter()
             .copied()
-            .chain(self.hands[viewer.opponent().index()].iter().filter_map(|c| c.troop()))
+            .chain(
+                self.hands[viewer.opponent().index()]
+                    .iter()
+                    .filter_map(|c| c.troop()),
+            )
             .collect()
     }
 
@@ -551,13 +613,23 @@ impl Game {
     pub fn prompt(&self) -> Prompt {
         match self.phase {
             Phase::Play => Prompt::PlayCard,
-            Phase::Guile { tactic: Tactic::Redeploy } => Prompt::Redeploy,
-            Phase::Guile { tactic: Tactic::Deserter } => Prompt::Deserter,
+            Phase::Guile {
+                tactic: Tactic::Redeploy,
+            } => Prompt::Redeploy,
+            Phase::Guile {
+                tactic: Tactic::Deserter,
+            } => Prompt::Deserter,
             Phase::Guile { .. } => Prompt::Traitor,
-            Phase::ScoutDraw { drawn } => Prompt::ScoutDraw { left: 3u8.saturating_sub(drawn) },
+            Phase::ScoutDraw { drawn } => Prompt::ScoutDraw {
+                left: 3u8.saturating_sub(drawn),
+            },
             Phase::ScoutReturn { left } => Prompt::ScoutReturn { left },
             Phase::Finish { may_draw } => {
-                if may_draw && self.any_deck() { Prompt::DrawCard } else { Prompt::EndTurn }
+                if may_draw && self.any_deck() {
+                    Prompt::DrawCard
+                } else {
+                    Prompt::EndTurn
+                }
             }
             Phase::GameOver { winner, .. } => Prompt::GameOver { winner },
             Phase::Stalemate => Prompt::Stalemate,
@@ -618,7 +690,8 @@ impl Game {
         let opp = player.opponent();
         let theirs_cards = f.slots(opp);
         if theirs_cards.len() >= rules.cards {
-            let Some(theirs) = best_formation(theirs_cards, rules, TroopSet::EMPTY).map(|c| c.strength)
+            let Some(theirs) =
+                best_formation(theirs_cards, rules, TroopSet::EMPTY).map(|c| c.strength)
             else {
                 return Ok(mine);
             };
@@ -629,15 +702,21 @@ impl Game {
             } else {
                 let me_at = f.completed_at[player.index()].unwrap_or(u32::MAX);
                 let them_at = f.completed_at[opp.index()].unwrap_or(u32::MAX);
-                if me_at < them_at { Ok(mine) } else { Err(ClaimRefusal::TieCompletedLater { strength: mine }) }
+                if me_at < them_at {
+                    Ok(mine)
+                } else {
+                    Err(ClaimRefusal::TieCompletedLater { strength: mine })
+                }
             };
         }
         // The opponent is incomplete: they would complete later, so only a strictly
         // stronger completion beats us.
         match best_formation(theirs_cards, rules, self.unplayed_troops()) {
-            Some(c) if c.strength > mine => {
-                Err(ClaimRefusal::OpponentCanBeat { mine, theirs: c.strength, cards: c.added })
-            }
+            Some(c) if c.strength > mine => Err(ClaimRefusal::OpponentCanBeat {
+                mine,
+                theirs: c.strength,
+                cards: c.added,
+            }),
             _ => Ok(mine),
         }
     }
@@ -645,17 +724,19 @@ impl Game {
     /// Unclaimed flags `player` could prove now (ignoring turn and timing).
     pub fn provable_flags(&self, player: Player) -> Vec<u8> {
         (0..FLAGS)
-            .filter(|&f| self.flags[usize::from(f)].owner.is_none() && self.check_claim(f, player).is_ok())
+            .filter(|&f| {
+                self.flags[usize::from(f)].owner.is_none() && self.check_claim(f, player).is_ok()
+            })
             .collect()
     }
 
     fn claim_allowed_now(&self) -> bool {
-        match (self.settings.claim_timing, self.phase) {
-            (ClaimTiming::StartOfTurn, Phase::Play) => true,
-            (ClaimTiming::AfterPlaying, Phase::Finish { .. }) => true,
-            (ClaimTiming::Anytime, Phase::Play | Phase::Finish { .. }) => true,
-            _ => false,
-        }
+        matches!(
+            (self.settings.claim_timing, self.phase),
+            (ClaimTiming::StartOfTurn, Phase::Play)
+                | (ClaimTiming::AfterPlaying, Phase::Finish { .. })
+                | (ClaimTiming::Anytime, Phase::Play | Phase::Finish { .. })
+        )
     }
 
     fn victory(&self, p: Player) -> Option<Victory> {
@@ -711,7 +792,9 @@ impl Game {
         let i = flag_index(flag)?;
         if !self.claim_allowed_now() {
             return Err(match self.phase {
-                Phase::Play | Phase::Finish { .. } => RuleError::ClaimTiming { timing: self.settings.claim_timing },
+                Phase::Play | Phase::Finish { .. } => RuleError::ClaimTiming {
+                    timing: self.settings.claim_timing,
+                },
                 _ => self.wrong_phase(),
             });
         }
@@ -719,7 +802,8 @@ impl Game {
             return Err(RuleError::FlagClaimed { flag });
         }
         let me = self.current;
-        self.check_claim(flag, me).map_err(|reason| RuleError::ClaimRefused { flag, reason })?;
+        self.check_claim(flag, me)
+            .map_err(|reason| RuleError::ClaimRefused { flag, reason })?;
         self.flags[i].owner = Some(me);
         self.stuck_passes = 0;
         let mut events = vec![Event::FlagClaimed { player: me, flag }];
@@ -776,7 +860,9 @@ impl Game {
             Field(Tactic),
         }
         let place = match (card, target) {
-            (c, Target::Flag { flag }) if c.fits_troop_slot() => Place::Slot(self.open_slot(flag, me)?),
+            (c, Target::Flag { flag }) if c.fits_troop_slot() => {
+                Place::Slot(self.open_slot(flag, me)?)
+            }
             (Card::Tactic(t), Target::Flag { flag }) if t.kind() == TacticKind::Environment => {
                 Place::TacticSlot(self.open_flag(flag)?)
             }
@@ -821,7 +907,11 @@ impl Game {
                 }
             }
         }
-        Ok(vec![Event::CardPlayed { player: me, card, target }])
+        Ok(vec![Event::CardPlayed {
+            player: me,
+            card,
+            target,
+        }])
     }
 
     /// Whether a guile tactic would have something to act on for the current player.
@@ -831,14 +921,21 @@ impl Game {
         let open = |f: &&Flag| f.owner.is_none();
         match t {
             Tactic::Scout => self.any_deck(),
-            Tactic::Redeploy => {
-                self.flags.iter().filter(open).any(|f| !f.slots(me).is_empty() || !f.tactic(me).is_empty())
-            }
-            Tactic::Deserter => {
-                self.flags.iter().filter(open).any(|f| !f.slots(opp).is_empty() || !f.tactic(opp).is_empty())
-            }
+            Tactic::Redeploy => self
+                .flags
+                .iter()
+                .filter(open)
+                .any(|f| !f.slots(me).is_empty() || !f.tactic(me).is_empty()),
+            Tactic::Deserter => self
+                .flags
+                .iter()
+                .filter(open)
+                .any(|f| !f.slots(opp).is_empty() || !f.tactic(opp).is_empty()),
             Tactic::Traitor => {
-                self.flags.iter().filter(open).any(|f| f.slots(opp).iter().any(|c| c.troop().is_some()))
+                self.flags
+                    .iter()
+                    .filter(open)
+                    .any(|f| f.slots(opp).iter().any(|c| c.troop().is_some()))
                     && self.flags.iter().any(|f| f.open_for(me))
             }
             _ => false,
@@ -865,7 +962,9 @@ impl Game {
     /// Removes a card from its flag spot (the caller has validated the spot).
     fn take_from(&mut self, spot: Spot, card: Card) {
         match (spot, card) {
-            (Spot::Slot { flag, owner }, _) => self.flags[flag].slots_mut(owner).retain(|c| *c != card),
+            (Spot::Slot { flag, owner }, _) => {
+                self.flags[flag].slots_mut(owner).retain(|c| *c != card)
+            }
             (Spot::TacticSlot { flag, owner }, Card::Tactic(t)) => {
                 self.flags[flag].tactic_mut(owner).retain(|x| *x != t)
             }
@@ -879,19 +978,31 @@ impl Game {
     /// Puts a card at flag `i` on `owner`'s side, into the slot its kind uses.
     fn put_at(&mut self, i: usize, owner: Player, card: Card) {
         match card {
-            Card::Tactic(t) if t.kind() == TacticKind::Environment => self.flags[i].tactic_mut(owner).push(t),
+            Card::Tactic(t) if t.kind() == TacticKind::Environment => {
+                self.flags[i].tactic_mut(owner).push(t)
+            }
             _ => self.flags[i].slots_mut(owner).push(card),
         }
         self.refresh(i);
     }
 
     /// Checks that `card` may go to flag `flag` on `owner`'s side, coming from flag `from`.
-    fn check_destination(&self, card: Card, flag: u8, from: usize, owner: Player) -> Result<usize, RuleError> {
+    fn check_destination(
+        &self,
+        card: Card,
+        flag: u8,
+        from: usize,
+        owner: Player,
+    ) -> Result<usize, RuleError> {
         let i = flag_index(flag)?;
         if i == from {
             return Err(RuleError::SameFlag { flag });
         }
-        if card.fits_troop_slot() { self.open_slot(flag, owner) } else { self.open_flag(flag) }
+        if card.fits_troop_slot() {
+            self.open_slot(flag, owner)
+        } else {
+            self.open_flag(flag)
+        }
     }
 
     /// A card on `owner`'s side of an unclaimed flag: its spot and flag index.
@@ -926,7 +1037,12 @@ impl Game {
         let to = self.check_destination(card, flag, from, me)?;
         self.take_from(spot, card);
         self.put_at(to, me, card);
-        Ok(vec![Event::CardMoved { player: me, card, from: from as u8, to: flag }])
+        Ok(vec![Event::CardMoved {
+            player: me,
+            card,
+            from: from as u8,
+            to: flag,
+        }])
     }
 
     fn finish_guile(&mut self) {
@@ -942,7 +1058,11 @@ impl Game {
     }
 
     fn redeploy(&mut self, card: Card, to: Destination) -> Result<Vec<Event>, RuleError> {
-        if self.phase != (Phase::Guile { tactic: Tactic::Redeploy }) {
+        if self.phase
+            != (Phase::Guile {
+                tactic: Tactic::Redeploy,
+            })
+        {
             return Err(self.wrong_phase());
         }
         let me = self.current;
@@ -951,13 +1071,21 @@ impl Game {
             Destination::Discard => {
                 self.take_from(spot, card);
                 self.discard(card);
-                Event::CardDiscarded { card, from: from as u8 }
+                Event::CardDiscarded {
+                    card,
+                    from: from as u8,
+                }
             }
             Destination::Flag { flag } => {
                 let i = self.check_destination(card, flag, from, me)?;
                 self.take_from(spot, card);
                 self.put_at(i, me, card);
-                Event::CardMoved { player: me, card, from: from as u8, to: flag }
+                Event::CardMoved {
+                    player: me,
+                    card,
+                    from: from as u8,
+                    to: flag,
+                }
             }
         };
         self.finish_guile();
@@ -965,18 +1093,29 @@ impl Game {
     }
 
     fn desert(&mut self, card: Card) -> Result<Vec<Event>, RuleError> {
-        if self.phase != (Phase::Guile { tactic: Tactic::Deserter }) {
+        if self.phase
+            != (Phase::Guile {
+                tactic: Tactic::Deserter,
+            })
+        {
             return Err(self.wrong_phase());
         }
         let (spot, from) = self.board_spot(card, self.current.opponent())?;
         self.take_from(spot, card);
         self.discard(card);
         self.finish_guile();
-        Ok(vec![Event::CardDiscarded { card, from: from as u8 }])
+        Ok(vec![Event::CardDiscarded {
+            card,
+            from: from as u8,
+        }])
     }
 
     fn betray(&mut self, troop: Troop, flag: u8) -> Result<Vec<Event>, RuleError> {
-        if self.phase != (Phase::Guile { tactic: Tactic::Traitor }) {
+        if self.phase
+            != (Phase::Guile {
+                tactic: Tactic::Traitor,
+            })
+        {
             return Err(self.wrong_phase());
         }
         let me = self.current;
@@ -987,7 +1126,12 @@ impl Game {
         self.take_from(spot, card);
         self.put_at(i, me, card);
         self.finish_guile();
-        Ok(vec![Event::CardMoved { player: me, card, from: from as u8, to: flag }])
+        Ok(vec![Event::CardMoved {
+            player: me,
+            card,
+            from: from as u8,
+            to: flag,
+        }])
     }
 
     fn draw(&mut self, deck: Deck) -> Option<Card> {
@@ -1017,7 +1161,10 @@ impl Game {
         } else {
             Phase::ScoutDraw { drawn }
         };
-        Ok(vec![Event::CardDrawn { player: self.current, deck }])
+        Ok(vec![Event::CardDrawn {
+            player: self.current,
+            deck,
+        }])
     }
 
     fn scout_return(&mut self, card: Card) -> Result<Vec<Event>, RuleError> {
@@ -1040,14 +1187,20 @@ impl Game {
                 Deck::Tactic
             }
         };
-        self.phase = if left <= 1 { Phase::Finish { may_draw: false } } else { Phase::ScoutReturn { left: left - 1 } };
+        self.phase = if left <= 1 {
+            Phase::Finish { may_draw: false }
+        } else {
+            Phase::ScoutReturn { left: left - 1 }
+        };
         Ok(vec![Event::CardReturned { player: me, deck }])
     }
 
     /// Whether the current player could play some troop card (the pass rule).
     pub fn troop_playable(&self) -> bool {
         let me = self.current;
-        self.hands[me.index()].iter().any(|c| matches!(c, Card::Troop(_)))
+        self.hands[me.index()]
+            .iter()
+            .any(|c| matches!(c, Card::Troop(_)))
             && self.flags.iter().any(|f| f.open_for(me))
     }
 
@@ -1060,8 +1213,15 @@ impl Game {
         }
         let player = self.current;
         let stuck = self.provable_flags(player).is_empty()
-            && self.legal_commands().iter().all(|c| matches!(c, Command::Pass | Command::SortHand { .. }));
-        self.stuck_passes = if stuck { self.stuck_passes.saturating_add(1) } else { 0 };
+            && self
+                .legal_commands()
+                .iter()
+                .all(|c| matches!(c, Command::Pass | Command::SortHand { .. }));
+        self.stuck_passes = if stuck {
+            self.stuck_passes.saturating_add(1)
+        } else {
+            0
+        };
         if self.stuck_passes >= 2 {
             // The position repeats forever: nothing the other player did since its own
             // stuck pass changed the table.
@@ -1087,7 +1247,9 @@ impl Game {
 
     fn end_turn_command(&mut self) -> Result<Vec<Event>, RuleError> {
         match self.phase {
-            Phase::Finish { may_draw } if !may_draw || !self.any_deck() => Ok(vec![self.end_turn()]),
+            Phase::Finish { may_draw } if !may_draw || !self.any_deck() => {
+                Ok(vec![self.end_turn()])
+            }
             Phase::Finish { .. } => Err(RuleError::MustDraw),
             _ => Err(self.wrong_phase()),
         }
@@ -1114,10 +1276,18 @@ impl Game {
         let opp = me.opponent();
         out.push(Command::SortHand { player: me });
         if self.claim_allowed_now() {
-            out.extend(self.provable_flags(me).into_iter().map(|flag| Command::ClaimFlag { flag }));
+            out.extend(
+                self.provable_flags(me)
+                    .into_iter()
+                    .map(|flag| Command::ClaimFlag { flag }),
+            );
         }
-        let open_flags: Vec<u8> = (0..FLAGS).filter(|&f| self.flags[usize::from(f)].owner.is_none()).collect();
-        let slot_flags: Vec<u8> = (0..FLAGS).filter(|&f| self.flags[usize::from(f)].open_for(me)).collect();
+        let open_flags: Vec<u8> = (0..FLAGS)
+            .filter(|&f| self.flags[usize::from(f)].owner.is_none())
+            .collect();
+        let slot_flags: Vec<u8> = (0..FLAGS)
+            .filter(|&f| self.flags[usize::from(f)].open_for(me))
+            .collect();
         let decks = [Deck::Troop, Deck::Tactic];
         match self.phase {
             Phase::Play => {
@@ -1131,15 +1301,24 @@ impl Game {
                         continue;
                     }
                     match card {
-                        c if c.fits_troop_slot() => out.extend(
-                            slot_flags.iter().map(|&flag| Command::PlayCard { card, target: Target::Flag { flag } }),
-                        ),
-                        Card::Tactic(t) if t.kind() == TacticKind::Environment => out.extend(
-                            open_flags.iter().map(|&flag| Command::PlayCard { card, target: Target::Flag { flag } }),
-                        ),
+                        c if c.fits_troop_slot() => {
+                            out.extend(slot_flags.iter().map(|&flag| Command::PlayCard {
+                                card,
+                                target: Target::Flag { flag },
+                            }))
+                        }
+                        Card::Tactic(t) if t.kind() == TacticKind::Environment => {
+                            out.extend(open_flags.iter().map(|&flag| Command::PlayCard {
+                                card,
+                                target: Target::Flag { flag },
+                            }))
+                        }
                         Card::Tactic(t) => {
                             if self.guile_has_target(t) {
-                                out.push(Command::PlayCard { card, target: Target::Field });
+                                out.push(Command::PlayCard {
+                                    card,
+                                    target: Target::Field,
+                                });
                             }
                         }
                         Card::Troop(_) => {}
@@ -1162,17 +1341,30 @@ impl Game {
                     for card in cards {
                         match tactic {
                             Tactic::Redeploy => {
-                                out.push(Command::ResolveRedeploy { card, to: Destination::Discard });
-                                let dests = if card.fits_troop_slot() { &slot_flags } else { &open_flags };
-                                out.extend(dests.iter().filter(|&&d| d != flag).map(|&d| Command::ResolveRedeploy {
+                                out.push(Command::ResolveRedeploy {
                                     card,
-                                    to: Destination::Flag { flag: d },
+                                    to: Destination::Discard,
+                                });
+                                let dests = if card.fits_troop_slot() {
+                                    &slot_flags
+                                } else {
+                                    &open_flags
+                                };
+                                out.extend(dests.iter().filter(|&&d| d != flag).map(|&d| {
+                                    Command::ResolveRedeploy {
+                                        card,
+                                        to: Destination::Flag { flag: d },
+                                    }
                                 }));
                             }
                             Tactic::Deserter => out.push(Command::ResolveDeserter { card }),
                             _ => {
                                 if let Card::Troop(t) = card {
-                                    out.extend(slot_flags.iter().map(|&d| Command::ResolveTraitor { card: t, flag: d }));
+                                    out.extend(
+                                        slot_flags
+                                            .iter()
+                                            .map(|&d| Command::ResolveTraitor { card: t, flag: d }),
+                                    );
                                 }
                             }
                         }
@@ -1180,22 +1372,43 @@ impl Game {
                 }
             }
             Phase::ScoutDraw { .. } => {
-                out.extend(decks.into_iter().filter(|d| self.deck_len(*d) > 0).map(|deck| Command::ScoutDraw { deck }));
+                out.extend(
+                    decks
+                        .into_iter()
+                        .filter(|d| self.deck_len(*d) > 0)
+                        .map(|deck| Command::ScoutDraw { deck }),
+                );
             }
             Phase::ScoutReturn { .. } => {
-                out.extend(self.hands[me.index()].iter().map(|&card| Command::ScoutReturn { card }));
+                out.extend(
+                    self.hands[me.index()]
+                        .iter()
+                        .map(|&card| Command::ScoutReturn { card }),
+                );
             }
             Phase::Finish { may_draw } => {
                 for &card in &self.cards_played_this_turn {
-                    let Ok((_, from)) = self.board_spot(card, me) else { continue };
-                    let dests = if card.fits_troop_slot() { &slot_flags } else { &open_flags };
+                    let Ok((_, from)) = self.board_spot(card, me) else {
+                        continue;
+                    };
+                    let dests = if card.fits_troop_slot() {
+                        &slot_flags
+                    } else {
+                        &open_flags
+                    };
                     out.extend(
-                        dests.iter().filter(|&&d| usize::from(d) != from).map(|&flag| Command::MoveCard { card, flag }),
+                        dests
+                            .iter()
+                            .filter(|&&d| usize::from(d) != from)
+                            .map(|&flag| Command::MoveCard { card, flag }),
                     );
                 }
                 if may_draw && self.any_deck() {
                     out.extend(
-                        decks.into_iter().filter(|d| self.deck_len(*d) > 0).map(|deck| Command::DrawAndEndTurn { deck }),
+                        decks
+                            .into_iter()
+                            .filter(|d| self.deck_len(*d) > 0)
+                            .map(|deck| Command::DrawAndEndTurn { deck }),
                     );
                 } else {
                     out.push(Command::EndTurn);
@@ -1209,13 +1422,20 @@ impl Game {
     /// The legal commands that act on `card` (play it, move it, or target it): what
     /// the page highlights as valid targets once the card is selected.
     pub fn commands_for_card(&self, card: Card) -> Vec<Command> {
-        self.legal_commands().into_iter().filter(|c| command_card(*c) == Some(card)).collect()
+        self.legal_commands()
+            .into_iter()
+            .filter(|c| command_card(*c) == Some(card))
+            .collect()
     }
 
     /// Cards the current player may select now. Cards played on earlier turns are not
     /// selectable unless a guile tactic targets them (seed 001).
     pub fn selectable_cards(&self) -> Vec<Card> {
-        let mut cards: Vec<Card> = self.legal_commands().into_iter().filter_map(command_card).collect();
+        let mut cards: Vec<Card> = self
+            .legal_commands()
+            .into_iter()
+            .filter_map(command_card)
+            .collect();
         cards.sort();
         cards.dedup();
         cards

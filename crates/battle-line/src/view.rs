@@ -52,18 +52,35 @@ impl Game {
             prompt: self.prompt(),
             settings: self.settings(),
             hand: self.hand(viewer).to_vec(),
-            opponent_hand: HiddenHand { troops: other.len() - tactics, tactics },
+            opponent_hand: HiddenHand {
+                troops: other.len() - tactics,
+                tactics,
+            },
             troop_deck: self.troop_deck_len(),
             tactic_deck: self.tactic_deck_len(),
             flags: self.flags().to_vec(),
-            field: [self.field(Player::P0).to_vec(), self.field(Player::P1).to_vec()],
+            field: [
+                self.field(Player::P0).to_vec(),
+                self.field(Player::P1).to_vec(),
+            ],
             troop_discard: self.troop_discard().to_vec(),
             tactic_discard: self.tactic_discard().to_vec(),
             cards_played_this_turn: self.cards_played_this_turn().to_vec(),
             active_guile_tactic: self.active_guile_tactic(),
-            tactics_played: [self.tactics_played(Player::P0), self.tactics_played(Player::P1)],
-            claimable: if !self.is_over() { self.provable_flags(viewer) } else { Vec::new() },
-            legal: if self.current() == viewer { self.legal_commands() } else { Vec::new() },
+            tactics_played: [
+                self.tactics_played(Player::P0),
+                self.tactics_played(Player::P1),
+            ],
+            claimable: if !self.is_over() {
+                self.provable_flags(viewer)
+            } else {
+                Vec::new()
+            },
+            legal: if self.current() == viewer {
+                self.legal_commands()
+            } else {
+                Vec::new()
+            },
             winner: self.winner(),
         }
     }
@@ -79,7 +96,13 @@ mod tests {
         let g = Game::new(5, Settings::default());
         let v = g.view(Player::P1);
         assert_eq!(v.hand, g.hand(Player::P1));
-        assert_eq!(v.opponent_hand, HiddenHand { troops: 7, tactics: 0 });
+        assert_eq!(
+            v.opponent_hand,
+            HiddenHand {
+                troops: 7,
+                tactics: 0
+            }
+        );
         assert_eq!(v.troop_deck, 46);
         assert_eq!(v.tactic_deck, 10);
         assert!(v.legal.is_empty(), "not P1's turn");
@@ -90,6 +113,9 @@ mod tests {
             let needle = serde_json::to_string(t).expect("troops serialize");
             assert!(!json.contains(&needle), "{t} leaked into P1's view");
         }
-        assert!(!json.contains("troop_deck\":["), "deck order must not be serialized");
+        assert!(
+            !json.contains("troop_deck\":["),
+            "deck order must not be serialized"
+        );
     }
 }

@@ -1,13 +1,18 @@
 //! Property tests: random legal play from random seeds keeps the game consistent.
 
-use battle_line::{Card, Color, Command, Deck, Destination, Game, Player, Settings, Tactic, Target, Troop};
+use battle_line::{
+    Card, Color, Command, Deck, Destination, Game, Player, Settings, Tactic, Target, Troop,
+};
 use proptest::prelude::*;
 use seeded_rng::Rng;
 
 fn random_card(rng: &mut Rng) -> Card {
     let i = rng.index(70);
     if i < 60 {
-        Card::Troop(Troop { color: Color::ALL[i / 10], value: (i % 10) as u8 + 1 })
+        Card::Troop(Troop {
+            color: Color::ALL[i / 10],
+            value: (i % 10) as u8 + 1,
+        })
     } else {
         Card::Tactic(Tactic::ALL[i - 60])
     }
@@ -16,15 +21,30 @@ fn random_card(rng: &mut Rng) -> Card {
 /// Any command at all, legal or not, including out-of-range flags.
 fn random_command(rng: &mut Rng) -> Command {
     let flag = rng.index(10) as u8;
-    let deck = if rng.chance(0.5) { Deck::Troop } else { Deck::Tactic };
+    let deck = if rng.chance(0.5) {
+        Deck::Troop
+    } else {
+        Deck::Tactic
+    };
     let card = random_card(rng);
     match rng.index(10) {
         0 => Command::ClaimFlag { flag },
-        1 => Command::PlayCard { card, target: if rng.chance(0.2) { Target::Field } else { Target::Flag { flag } } },
+        1 => Command::PlayCard {
+            card,
+            target: if rng.chance(0.2) {
+                Target::Field
+            } else {
+                Target::Flag { flag }
+            },
+        },
         2 => Command::MoveCard { card, flag },
         3 => Command::ResolveRedeploy {
             card,
-            to: if rng.chance(0.3) { Destination::Discard } else { Destination::Flag { flag } },
+            to: if rng.chance(0.3) {
+                Destination::Discard
+            } else {
+                Destination::Flag { flag }
+            },
         },
         4 => Command::ResolveDeserter { card },
         5 => match card {
@@ -39,11 +59,21 @@ fn random_command(rng: &mut Rng) -> Command {
 }
 
 fn frozen(g: &Game) -> Vec<(usize, battle_line::Flag)> {
-    g.flags().iter().enumerate().filter(|(_, f)| f.owner.is_some()).map(|(i, f)| (i, f.clone())).collect()
+    g.flags()
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.owner.is_some())
+        .map(|(i, f)| (i, f.clone()))
+        .collect()
 }
 
 fn play_random_game(seed: u64, timing: battle_line::ClaimTiming, steps: usize) {
-    let mut g = Game::new(seed, Settings { claim_timing: timing });
+    let mut g = Game::new(
+        seed,
+        Settings {
+            claim_timing: timing,
+        },
+    );
     let mut rng = Rng::new(seed ^ 0x5eed);
     for _ in 0..steps {
         if g.is_over() {
@@ -55,7 +85,11 @@ fn play_random_game(seed: u64, timing: battle_line::ClaimTiming, steps: usize) {
             let legal = g.legal_commands();
             if !legal.contains(&cmd) {
                 let before = g.clone();
-                assert!(g.apply(cmd).is_err(), "unlisted {cmd:?} was accepted in {:?}", before.phase());
+                assert!(
+                    g.apply(cmd).is_err(),
+                    "unlisted {cmd:?} was accepted in {:?}",
+                    before.phase()
+                );
                 assert_eq!(g, before, "refused {cmd:?} changed the game");
             }
         }
@@ -69,7 +103,10 @@ fn play_random_game(seed: u64, timing: battle_line::ClaimTiming, steps: usize) {
         assert_eq!(g.card_count(), battle_line::TOTAL_CARDS);
         let after = frozen(&g);
         for (i, f) in before_frozen {
-            assert!(after.iter().any(|(j, h)| *j == i && *h == f), "claimed flag {i} changed");
+            assert!(
+                after.iter().any(|(j, h)| *j == i && *h == f),
+                "claimed flag {i} changed"
+            );
         }
         for p in Player::BOTH {
             assert!(g.hand(p).len() <= 9);

@@ -16,7 +16,13 @@ pub fn c(color: Color, value: u8) -> Card {
 /// A game whose hands are `p0` and `p1`, whose troop draws come in the order of
 /// `draws` (P0 draws `draws[0]`, then P1 `draws[1]`, ... if both draw troops), and
 /// whose tactic deck yields `tactics` first.
-pub fn stacked(settings: Settings, p0: &[Troop], p1: &[Troop], draws: &[Troop], tactics: &[Tactic]) -> Game {
+pub fn stacked(
+    settings: Settings,
+    p0: &[Troop],
+    p1: &[Troop],
+    draws: &[Troop],
+    tactics: &[Tactic],
+) -> Game {
     assert_eq!((p0.len(), p1.len()), (7, 7), "hands are 7 cards");
     let mut top_first: Vec<Troop> = Vec::new();
     for i in 0..7 {
@@ -37,7 +43,14 @@ pub fn stacked(settings: Settings, p0: &[Troop], p1: &[Troop], draws: &[Troop], 
         }
     }
     tac.reverse();
-    Game::with_deal(settings, Deal { troops: top_first, tactics: tac }).expect("a full deal")
+    Game::with_deal(
+        settings,
+        Deal {
+            troops: top_first,
+            tactics: tac,
+        },
+    )
+    .expect("a full deal")
 }
 
 /// The standard scenario: P0 holds the red and blue high cards, P1 greens and yellows.
@@ -48,23 +61,61 @@ pub fn scenario() -> Game {
 pub fn scenario_with(settings: Settings, tactics: &[Tactic]) -> Game {
     stacked(
         settings,
-        &[t(Red, 10), t(Red, 9), t(Red, 8), t(Red, 5), t(Blue, 1), t(Blue, 2), t(Blue, 3)],
-        &[t(Green, 1), t(Green, 2), t(Green, 3), t(Green, 4), t(Yellow, 5), t(Yellow, 6), t(Yellow, 7)],
-        &[t(Orange, 1), t(Purple, 1), t(Orange, 2), t(Purple, 2), t(Orange, 3), t(Purple, 3), t(Orange, 4), t(Purple, 4)],
+        &[
+            t(Red, 10),
+            t(Red, 9),
+            t(Red, 8),
+            t(Red, 5),
+            t(Blue, 1),
+            t(Blue, 2),
+            t(Blue, 3),
+        ],
+        &[
+            t(Green, 1),
+            t(Green, 2),
+            t(Green, 3),
+            t(Green, 4),
+            t(Yellow, 5),
+            t(Yellow, 6),
+            t(Yellow, 7),
+        ],
+        &[
+            t(Orange, 1),
+            t(Purple, 1),
+            t(Orange, 2),
+            t(Purple, 2),
+            t(Orange, 3),
+            t(Purple, 3),
+            t(Orange, 4),
+            t(Purple, 4),
+        ],
         tactics,
     )
 }
 
 pub fn ok(g: &mut Game, cmd: Command) -> Vec<Event> {
-    g.apply(cmd).unwrap_or_else(|e| panic!("{cmd:?} refused: {e}"))
+    g.apply(cmd)
+        .unwrap_or_else(|e| panic!("{cmd:?} refused: {e}"))
 }
 
 pub fn play(g: &mut Game, card: impl Into<Card>, flag: u8) {
-    ok(g, Command::PlayCard { card: card.into(), target: Target::Flag { flag } });
+    ok(
+        g,
+        Command::PlayCard {
+            card: card.into(),
+            target: Target::Flag { flag },
+        },
+    );
 }
 
 pub fn play_field(g: &mut Game, tactic: Tactic) {
-    ok(g, Command::PlayCard { card: Card::Tactic(tactic), target: Target::Field });
+    ok(
+        g,
+        Command::PlayCard {
+            card: Card::Tactic(tactic),
+            target: Target::Field,
+        },
+    );
 }
 
 pub fn end(g: &mut Game, deck: Deck) {
