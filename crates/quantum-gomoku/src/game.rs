@@ -530,9 +530,9 @@ impl Game {
                 turn,
                 ..
             }) => {
-                if self.state.status == GameStatus::Finished {
-                    return Err(RuleError::GameOver(GameStatus::Finished));
-                }
+                // Only reset leaves a finished or drawn game (the state machine
+                // of the specification), so undo does not.
+                self.check_playing()?;
                 // A log that disagrees with the board (only possible through
                 // a hand-edited save) must not be acted upon.
                 match self.state.stone_at(position) {
@@ -551,8 +551,8 @@ impl Game {
 
     /// Takes back the latest stone (hot-seat play). Refused when nothing was
     /// placed since the start or reset, or when an observation followed the
-    /// stone (undoing it would hand back an observation and allow re-rolls).
-    /// A draw reached by that stone becomes play again.
+    /// stone (undoing it would hand back an observation and allow re-rolls),
+    /// and once the game is over (only reset leaves `finished`/`draw`).
     pub fn undo(&mut self) -> Result<LogEntry, RuleError> {
         let (player, position, turn) = self.check_undo()?;
         let entry = self.log.pop().ok_or(RuleError::NothingToUndo)?;
@@ -567,7 +567,6 @@ impl Game {
         self.state.turn_count = turn - 1;
         self.state.current_player = player;
         self.state.last_mover = (self.state.turn_count > 0).then_some(player.opponent());
-        self.state.status = GameStatus::Playing;
         Ok(entry)
     }
 
