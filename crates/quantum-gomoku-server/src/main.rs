@@ -84,11 +84,9 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(dir) = &args.config.static_dir {
-        if !dir.is_dir() {
-            eprintln!("error: --static-dir {} is not a directory", dir.display());
-            return ExitCode::from(2);
-        }
+    if let Some(dir) = args.config.static_dir.as_ref().filter(|d| !d.is_dir()) {
+        eprintln!("error: --static-dir {} is not a directory", dir.display());
+        return ExitCode::from(2);
     }
     let listener = match tokio::net::TcpListener::bind(args.addr).await {
         Ok(l) => l,

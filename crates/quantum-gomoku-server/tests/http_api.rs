@@ -428,13 +428,16 @@ async fn qgm_040_draw_over_http() {
     assert_eq!(last["gameState"]["winner"], Value::Null);
 }
 
+/// A named request: headers and body.
+type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [u8]);
+
 #[tokio::test]
 async fn malformed_requests_are_400_in_the_error_model() {
     let addr = server().await;
     let id = create(addr).await;
     let moves = format!("{API}/games/{id}/moves");
     let ct = [("Content-Type", "application/json")];
-    let cases: [(&str, &[(&str, &str)], &[u8]); 8] = [
+    let cases: [Case; 8] = [
         ("malformed JSON", &ct, b"{\"playerId\": \"BLACK\", "),
         (
             "wrong type",

@@ -99,6 +99,46 @@ impl Geometry {
         out
     }
 
+    /// `b << shift` over the words in use.
+    fn shl(&self, b: &Bits, shift: usize) -> Bits {
+        let mut out = Bits::default();
+        let word_shift = shift >> 6;
+        let bit_shift = shift & 63;
+        for i in word_shift..self.words {
+            let src = i - word_shift;
+            let mut w = b.0[src] << bit_shift;
+            if bit_shift != 0 && src > 0 {
+                w |= b.0[src - 1] >> (64 - bit_shift);
+            }
+            out.0[i] = w;
+        }
+        out
+    }
+
+    /// The four line directions as bit steps.
+    #[inline]
+    fn steps(&self) -> [usize; 4] {
+        [1, self.stride, self.stride + 1, self.stride - 1]
+    }
+
+    /// The cells of `b` that start a run of `win_length` along `step`.
+    #[inline]
+    fn run_starts(&self, b: &Bits, step: usize) -> Bits {
+        // `m` keeps the cells that start a run of `run` so far; doubling the
+        // run length each round needs only log2(n) shifts.
+        let mut m = *b;
+        let mut run = 1;
+        while run < self.win_length {
+            let add = run.min(self.win_length - run);
+            let shifted = self.shr(&m, add * step);
+            for i in 0..self.words {
+                m.0[i] &= shifted.0[i];
+            }
+            run += add;
+        }
+        m
+    }
+
     /// Whether `b` holds `win_length` or more cells in a row in any of the four
     /// directions (horizontal, vertical, both diagonals).
     #[inline]
@@ -106,24 +146,33 @@ impl Geometry {
         if !b.any() {
             return false;
         }
-        for step in [1, self.stride, self.stride + 1, self.stride - 1] {
-            // `m` keeps the cells that start a run of `k + 1` so far; doubling
-            // the run length each round needs only log2(n) shifts.
-            let mut m = *b;
-            let mut run = 1;
-            while run < self.win_length {
-                let add = run.min(self.win_length - run);
-                let shifted = self.shr(&m, add * step);
-                for i in 0..self.words {
-                    m.0[i] &= shifted.0[i];
-                }
-                run += add;
-            }
-            if m.0[..self.words].iter().any(|&w| w != 0) {
-                return true;
+        self.steps().into_iter().any(|step| {
+            self.run_starts(b, step).0[..self.words]
+                .iter()
+                .any(|&w| w != 0)
+        })
+    }
+
+    /// The cells of `b` that lie on some run of `win_length` cells of `b`.
+    /// A one-colour line is a run of occupied cells, so stones outside this
+    /// set cannot affect whether anyone has a line.
+    pub(crate) fn on_runs(&self, b: &Bits) -> Bits {
+        let mut cover = Bits::default();
+        for step in self.steps() {
+            let starts = self.run_starts(b, step);
+            cover = cover.or(&starts);
+            for k in 1..self.win_length {
+                cover = cover.or(&self.shl(&starts, k * step));
             }
         }
-        false
+        cover
+    }
+
+    /// Whether bit `index` is set in `b`.
+    #[inline]
+    pub(crate) fn contains(b: &Bits, index: usize) -> bool {
+        b.0.get(index >> 6)
+            .is_some_and(|w| w & (1u64 << (index & 63)) != 0)
     }
 }
 
@@ -156,6 +205,29 @@ mod tests {
         assert!(!g.has_line(&bits(&g, &[(0, 14), (1, 0), (2, 1)])));
         assert!(!g.has_line(&bits(&g, &[(0, 0), (0, 1), (0, 3)])));
         assert!(!g.has_line(&Bits::default()));
+    }
+
+    #[test]
+    fn on_runs_keeps_only_stones_that_can_be_in_a_line() {
+        let g = Geometry::new(15, 3);
+        let b = bits(
+            &g,
+            &[
+                (0, 0),
+                (0, 1),
+                (0, 2),
+                (5, 5),
+                (7, 7),
+                (7, 8),
+                (14, 13),
+                (14, 14),
+                (13, 14),
+            ],
+        );
+        let want = bits(&g, &[(0, 0), (0, 1), (0, 2)]);
+        assert_eq!(g.on_runs(&b), want);
+        let diag = bits(&g, &[(12, 2), (13, 1), (14, 0)]);
+        assert_eq!(g.on_runs(&diag), diag);
     }
 
     #[test]

@@ -686,7 +686,7 @@ impl TryFrom<SavedGame> for Game {
         if u32::try_from(count).ok() != Some(state.turn_count) {
             return Err(Bad("turnCount differs from the number of stones"));
         }
-        let expected_player = if state.turn_count % 2 == 0 {
+        let expected_player = if state.turn_count.is_multiple_of(2) {
             Player::Black
         } else {
             Player::White
@@ -789,8 +789,8 @@ mod tests {
             })
         };
         let mut board: Board = vec![vec![None; 5]; 5];
-        for c in 0..4 {
-            board[2][c] = stone(Player::White);
+        for cell in &mut board[2][..4] {
+            *cell = stone(Player::White);
         }
         board[0][0] = stone(Player::Black);
         let line = find_line(&board, Player::White, 3).expect("a run of four");

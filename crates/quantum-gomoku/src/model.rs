@@ -81,7 +81,7 @@ impl ProbabilityType {
     /// The type a player's `nth` stone (0-based, counted since the game
     /// started or was reset) gets: black alternates P90, P70; white P10, P30.
     pub const fn for_move(player: Player, nth: u32) -> ProbabilityType {
-        let first = nth % 2 == 0;
+        let first = nth.is_multiple_of(2);
         match (player, first) {
             (Player::Black, true) => ProbabilityType::P90,
             (Player::Black, false) => ProbabilityType::P70,

@@ -66,7 +66,8 @@ pub struct WinProbability {
     pub both: f64,
     /// Neither colour has a line (the board would go back to unobserved).
     pub neither: f64,
-    /// Number of unobserved stones considered.
+    /// Number of unobserved stones that could be part of a line (the others
+    /// cannot change the outcome and are left out).
     pub stones: usize,
     /// Exact or sampled.
     pub method: ProbabilityMethod,
@@ -125,12 +126,19 @@ impl Prepared {
         let mut occupied = Bits::default();
         let mut fixed_black = Bits::default();
         let mut free = Vec::new();
+        for (pos, _) in game.state().stones() {
+            occupied.set(geometry.index(pos.row, pos.col));
+        }
+        let relevant = geometry.on_runs(&occupied);
         for (pos, stone) in game.state().stones() {
             let bit = geometry.index(pos.row, pos.col);
-            occupied.set(bit);
             match stone.observed_color {
                 Some(Player::Black) => fixed_black.set(bit),
                 Some(Player::White) => {}
+                // A stone on no run of occupied cells cannot be part of a
+                // line whatever its colour: leaving it out keeps the result
+                // exact and shrinks the enumeration.
+                None if !Geometry::contains(&relevant, bit) => {}
                 None => {
                     let p_black = stone.probability_type.black_probability();
                     // p is one of 0.1..0.9, so the product is inside u32.

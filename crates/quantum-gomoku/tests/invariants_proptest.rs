@@ -45,7 +45,7 @@ fn check_invariants(g: &Game) {
     assert!(st.black_observations_remaining <= OBSERVATIONS_PER_PLAYER);
     assert!(st.white_observations_remaining <= OBSERVATIONS_PER_PLAYER);
     assert_eq!(st.stone_count(), st.turn_count as usize);
-    let expected = if st.turn_count % 2 == 0 {
+    let expected = if st.turn_count.is_multiple_of(2) {
         Player::Black
     } else {
         Player::White
