@@ -59,7 +59,10 @@ fn main() {
     for stones in [16, 20] {
         let g = board_with(stones);
         let n = g.state().stone_count();
-        let cfg = ProbabilityConfig::default();
+        let cfg = ProbabilityConfig {
+            exact_max_stones: 20,
+            ..ProbabilityConfig::default()
+        };
         // Stones on no run of occupied cells are left out of the enumeration.
         let k = win_probability(&g, &cfg).stones;
         time(

@@ -18,8 +18,9 @@ pub const EXACT_LIMIT: usize = 24;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ProbabilityConfig {
-    /// Enumerate exactly when at most this many stones are unobserved
-    /// (capped at [`EXACT_LIMIT`]); sample otherwise.
+    /// Enumerate exactly when at most this many unobserved stones could be on
+    /// a line (capped at [`EXACT_LIMIT`]); sample otherwise. The default, 17,
+    /// is where 2^17 assignments cost about as much as 100,000 samples.
     pub exact_max_stones: usize,
     /// Monte-Carlo sample count (at least 1 is drawn).
     pub samples: u32,
@@ -30,7 +31,7 @@ pub struct ProbabilityConfig {
 impl Default for ProbabilityConfig {
     fn default() -> Self {
         ProbabilityConfig {
-            exact_max_stones: 20,
+            exact_max_stones: 17,
             samples: 100_000,
             seed: 0x5EED_0B5E_47A7_10A5,
         }
