@@ -1,0 +1,85 @@
+//! Benchmarks: claim proofs per second (exhaustive over unseen troops) and the bot's time per move.
+//!
+//! `cargo run --profile fast -p battle-line --example bench`
+
+use battle_line::bot::{Bot, RandomPlayer};
+use battle_line::{Command, Game, Player, Settings};
+use std::time::Instant;
+
+/// Positions from random play, with the flags that have one complete side (so the
+/// proof has to search the unseen cards).
+fn positions() -> Vec<(Game, u8, Player)> {
+    let mut out = Vec::new();
+    for seed in 0..200u64 {
+        let mut g = Game::new(seed, Settings::default());
+        let mut r = RandomPlayer::new(seed);
+        for step in 0..400 {
+            let Some(c) = r.choose(&g) else { break };
+            if g.apply(c).is_err() || g.is_over() {
+                break;
+            }
+            if step % 7 == 0 {
+                for (i, f) in g.flags().iter().enumerate() {
+                    for p in Player::BOTH {
+                        if f.owner.is_none()
+                            && f.slots(p).len() >= f.capacity()
+                            && f.slots(p.opponent()).len() < f.capacity()
+                        {
+                            out.push((g.clone(), i as u8, p));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn main() {
+    let pos = positions();
+    let start = Instant::now();
+    let mut proven = 0usize;
+    let rounds = 20;
+    for _ in 0..rounds {
+        for (g, flag, p) in &pos {
+            if g.check_claim(*flag, *p).is_ok() {
+                proven += 1;
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let checks = pos.len() * rounds;
+    println!(
+        "claim proofs: {checks} checks in {secs:.3} s = {:.0} checks/s ({:.2} us each; {} of {} positions provable)",
+        checks as f64 / secs,
+        secs * 1e6 / checks as f64,
+        proven / rounds,
+        pos.len()
+    );
+
+    let mut times = Vec::new();
+    for seed in 0..40u64 {
+        let mut g = Game::new(seed, Settings::default());
+        let mut bots = [Bot::new(seed), Bot::new(seed + 1000)];
+        while !g.is_over() && g.log().len() < 3000 {
+            let p = g.current().index();
+            let t = Instant::now();
+            let Some(c) = bots[p].choose(&g) else { break };
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            if g.apply(c).is_err() {
+                break;
+            }
+            if matches!(c, Command::EndTurn) && g.log().len() > 2900 {
+                break;
+            }
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let p99 = times[times.len() * 99 / 100];
+    let max = times[times.len() - 1];
+    println!(
+        "bot decisions: {} (bot vs bot, 40 games): mean {mean:.3} ms, p99 {p99:.3} ms, max {max:.3} ms",
+        times.len()
+    );
+}

@@ -1,0 +1,84 @@
+//! Searches seeds of `exodia-deck` for lines of play reaching an outcome and prints them
+//! as scripts (card codes, not ids) for the full-game tests.
+//!
+//! `cargo run --release -p duel-engine --example find_lines -- win 0 50`
+//! `cargo run --release -p duel-engine --example find_lines -- deck-out 0 50`
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use duel_engine::effect::Purpose;
+use duel_engine::solver::{Search, search_with};
+use duel_engine::{Command, Duel, Outcome, PromptKind, Reason, Response};
+
+const PIECES: [u32; 5] = [33396948, 70903634, 7902349, 8124921, 44519536];
+const CHICKEN_GAME: u32 = 67616300;
+
+/// An Exodia player's instincts: never put pieces on the field, keep pieces in hand,
+/// take pieces when adding cards, and pay Chicken Game only to draw.
+fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Vec<Command> {
+    let code = |id| d.instance(id).map(|c| c.code).unwrap_or(0);
+    let pieces = |ids: &[duel_engine::CardId]| ids.iter().filter(|&&id| PIECES.contains(&code(id))).count();
+    let purpose = match d.view().prompt.map(|p| p.kind) {
+        Some(PromptKind::Cards { purpose, .. }) => Some(purpose),
+        _ => None,
+    };
+    let mut cmds: Vec<Command> = cmds
+        .into_iter()
+        .filter(|c| !matches!(c, Command::SummonMonster { .. } | Command::SetMonster { .. } | Command::SetSpellTrap { .. }))
+        .filter(|c| !(matches!(c, Command::Respond(Response::Option(i)) if *i != 0)
+            && d.view().prompt.is_some_and(|p| p.source == CHICKEN_GAME)))
+        .collect();
+    cmds.sort_by_key(|c| match (c, purpose) {
+        (Command::Respond(Response::Cards(ids)), Some(Purpose::AddToHand | Purpose::Target)) => {
+            -(pieces(ids) as i64)
+        }
+        (Command::Respond(Response::Cards(ids)), Some(_)) => pieces(ids) as i64,
+        _ => 0,
+    });
+    cmds
+}
+
+fn script(start: &Duel, line: &[Command]) -> Vec<String> {
+    let mut d = start.clone();
+    let mut out = Vec::new();
+    for cmd in line {
+        let code = |id| d.instance(id).map(|c| c.code).unwrap_or(0);
+        out.push(match cmd {
+            Command::ActivateSpell { card } => format!("Activate({})", code(*card)),
+            Command::ActivateEffect { card } => format!("Effect({})", code(*card)),
+            Command::SummonMonster { card } => format!("Summon({})", code(*card)),
+            Command::SetMonster { card } => format!("SetMonster({})", code(*card)),
+            Command::SetSpellTrap { card } => format!("SetSpell({})", code(*card)),
+            Command::PassChain => "Pass".to_string(),
+            Command::EndTurn | Command::AdvancePhase => "EndTurn".to_string(),
+            Command::Respond(Response::Option(i)) => format!("Mode({i})"),
+            Command::Respond(Response::Cards(ids)) => {
+                let codes: Vec<String> = ids.iter().map(|&id| code(id).to_string()).collect();
+                format!("Pick(&[{}])", codes.join(", "))
+            }
+        });
+        d.apply(cmd.clone()).unwrap();
+    }
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let goal = match args.get(1).map(String::as_str) {
+        Some("deck-out") => Outcome::Lose(Reason::DeckOut),
+        _ => Outcome::Win(Reason::Exodia),
+    };
+    let from: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let to: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let budget: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    for seed in from..to {
+        let d = Duel::new("exodia-deck", seed).unwrap();
+        match search_with(&d, goal, budget, &exodia_policy) {
+            Search::Found(line) => {
+                println!("seed {seed}: {} commands", line.len());
+                println!("  {}", script(&d, &line).join(", "));
+            }
+            Search::Impossible => println!("seed {seed}: impossible"),
+            Search::GaveUp => println!("seed {seed}: gave up"),
+        }
+    }
+}

@@ -1,0 +1,368 @@
+//! The duel's plain-data state: card instances, zones, players, chain and running effects.
+
+use std::collections::BTreeMap;
+
+use seeded_rng::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::card::Code;
+use crate::command::Command;
+use crate::effect::{Purpose, Reg, Restriction, Step};
+
+/// Number of main monster zones and of spell & trap zones.
+pub const ZONE_SLOTS: usize = 5;
+/// Starting life points of each player.
+pub const STARTING_LP: u32 = 8000;
+/// Cards in the opening hand.
+pub const OPENING_HAND: usize = 5;
+/// Hand size limit checked at the end of the End Phase.
+pub const HAND_LIMIT: usize = 6;
+
+/// One card instance of this duel. Ids are shuffled at set-up, so an id says nothing
+/// about which card it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CardId(pub u16);
+
+impl CardId {
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// A player, seen from the simulator's user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Player {
+    You,
+    Opponent,
+}
+
+impl Player {
+    pub fn other(self) -> Player {
+        match self {
+            Player::You => Player::Opponent,
+            Player::Opponent => Player::You,
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Player::You => 0,
+            Player::Opponent => 1,
+        }
+    }
+
+    /// Resolves a card's point of view (`you` = its controller) to a player.
+    pub(crate) fn resolve(self, who: crate::effect::Who) -> Player {
+        match who {
+            crate::effect::Who::You => self,
+            crate::effect::Who::Opponent => self.other(),
+        }
+    }
+}
+
+/// Phases of the first turn. The first player skips the Battle Phase, so Main Phase 2
+/// never comes either.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Draw,
+    Standby,
+    Main1,
+    End,
+}
+
+/// Whether a card shows its face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Face {
+    Up,
+    Down,
+}
+
+/// Battle position of a monster on the field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Position {
+    Attack,
+    Defense,
+}
+
+/// Where a card is. Zone names follow the specification (`mainMonsterZone`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "zone", content = "slot")]
+pub enum Location {
+    Deck,
+    Hand,
+    MainMonsterZone(u8),
+    SpellTrapZone(u8),
+    FieldZone,
+    Graveyard,
+    Banished,
+    ExtraDeck,
+}
+
+impl Location {
+    pub fn is_field(self) -> bool {
+        matches!(
+            self,
+            Location::MainMonsterZone(_) | Location::SpellTrapZone(_) | Location::FieldZone
+        )
+    }
+
+    /// The zone's name as the specification spells it.
+    pub fn zone_name(self) -> &'static str {
+        match self {
+            Location::Deck => "deck",
+            Location::Hand => "hand",
+            Location::MainMonsterZone(_) => "mainMonsterZone",
+            Location::SpellTrapZone(_) => "spellTrapZone",
+            Location::FieldZone => "fieldZone",
+            Location::Graveyard => "graveyard",
+            Location::Banished => "banished",
+            Location::ExtraDeck => "extraDeck",
+        }
+    }
+}
+
+/// A card in this duel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardInstance {
+    pub code: Code,
+    pub owner: Player,
+    pub location: Location,
+    pub face: Face,
+    /// Set exactly while the card is in a main monster zone.
+    pub position: Option<Position>,
+    /// Placed on the field this turn (quick-plays and traps set this turn cannot be activated).
+    pub placed_this_turn: bool,
+}
+
+/// One player's zones and per-turn counters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerState {
+    pub lp: u32,
+    /// Bottom first: the top card is the last element.
+    pub deck: Vec<CardId>,
+    pub hand: Vec<CardId>,
+    pub monsters: [Option<CardId>; ZONE_SLOTS],
+    pub spell_trap: [Option<CardId>; ZONE_SLOTS],
+    pub field_zone: Option<CardId>,
+    pub graveyard: Vec<CardId>,
+    pub banished: Vec<CardId>,
+    pub extra: Vec<CardId>,
+    pub normal_summon_limit: u8,
+    pub normal_summon_used: u8,
+    pub special_summoned_this_turn: bool,
+    /// Tried to draw from an empty deck: loses at the next state check.
+    pub drew_from_empty: bool,
+}
+
+impl PlayerState {
+    pub(crate) fn new() -> Self {
+        PlayerState {
+            lp: STARTING_LP,
+            deck: Vec::new(),
+            hand: Vec::new(),
+            monsters: [None; ZONE_SLOTS],
+            spell_trap: [None; ZONE_SLOTS],
+            field_zone: None,
+            graveyard: Vec::new(),
+            banished: Vec::new(),
+            extra: Vec::new(),
+            normal_summon_limit: 1,
+            normal_summon_used: 0,
+            special_summoned_this_turn: false,
+            drew_from_empty: false,
+        }
+    }
+}
+
+/// Rules where official sources disagree, or where players like to choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Into the Void counts itself toward its "3 or more cards in hand" (as the common
+    /// simulators do). `false` requires 3 other cards, as some Japanese rulings say.
+    pub into_the_void_counts_itself: bool,
+    /// After each activation, stop and let the player chain a quick-play spell.
+    /// Off: chains resolve at once and nothing can be chained.
+    pub chain_confirmation: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            into_the_void_counts_itself: true,
+            chain_confirmation: true,
+        }
+    }
+}
+
+/// Why the duel ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// All five Exodia pieces in hand.
+    Exodia,
+    /// A player's LP reached 0.
+    Lp0,
+    /// A player had to draw from an empty deck.
+    DeckOut,
+    /// The first turn ended without a win.
+    TurnEnd,
+}
+
+/// How the duel ended for the simulator's user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Win(Reason),
+    Lose(Reason),
+    Draw(Reason),
+}
+
+impl Outcome {
+    pub fn reason(self) -> Reason {
+        match self {
+            Outcome::Win(r) | Outcome::Lose(r) | Outcome::Draw(r) => r,
+        }
+    }
+}
+
+/// Once-per-turn bookkeeping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub(crate) enum OptKey {
+    /// A soft limit: this copy's effect number `effect`.
+    Card(CardId, u8),
+    /// A hard limit: every copy of the name.
+    Name(Code),
+}
+
+/// A restriction in force, with the player it was resolved against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ActiveRestriction {
+    pub controller: Player,
+    pub restriction: Restriction,
+    /// The last turn it applies in.
+    pub until_turn: u32,
+}
+
+/// An effect waiting for this turn's End Phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Delayed {
+    pub source: CardId,
+    pub controller: Player,
+    pub steps: Vec<Step>,
+}
+
+/// A link of the chain: an activation waiting to resolve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChainLink {
+    pub card: CardId,
+    pub controller: Player,
+    /// Index into the card's `effects`.
+    pub effect: u8,
+    /// Chosen mode for modal effects.
+    pub mode: Option<u8>,
+    pub speed: u8,
+    pub no_responses: bool,
+    pub(crate) locals: Locals,
+}
+
+/// Cards an effect has chosen so far, each with where it was when chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub(crate) struct Locals {
+    pub regs: BTreeMap<Reg, Vec<(CardId, Location)>>,
+}
+
+/// What a running program is doing, so the engine knows what comes after it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) enum FrameKind {
+    /// Costs and targets of an activation; the link joins the chain when they are done.
+    Activation(ChainLink),
+    /// Resolution of the top chain link.
+    Resolution(ChainLink),
+    /// Tributes of a Tribute Summon; the monster is placed when they are done.
+    Tribute { card: CardId, set: bool },
+    /// An End Phase effect.
+    EndPhase,
+    /// Discarding down to the hand limit.
+    HandLimit,
+}
+
+/// A running step program with its program counter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Frame {
+    pub kind: FrameKind,
+    pub source: CardId,
+    pub controller: Player,
+    pub steps: Vec<Step>,
+    pub pc: usize,
+    pub locals: Locals,
+}
+
+/// A decision the engine waits for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum PromptState {
+    /// Choose between `min` and `max` of the candidates into a register.
+    Cards {
+        candidates: Vec<CardId>,
+        min: u8,
+        max: u8,
+        purpose: Purpose,
+        into: Reg,
+    },
+    /// Choose one mode (indices into the effect's modes).
+    Mode { options: Vec<u8> },
+}
+
+/// Where the End Phase is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum EndStep {
+    /// Running delayed effects; the number already started.
+    Delayed(usize),
+    HandLimit,
+    Done,
+}
+
+/// The whole duel. Plain data: cloning it is a snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Duel {
+    pub(crate) deck_id: String,
+    pub(crate) seed: u64,
+    pub(crate) settings: Settings,
+    pub(crate) cards: Vec<CardInstance>,
+    pub(crate) players: [PlayerState; 2],
+    pub(crate) phase: Phase,
+    pub(crate) turn: u32,
+    pub(crate) chain: Vec<ChainLink>,
+    /// The chain is resolving (no more responses).
+    pub(crate) resolving: bool,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) prompt: Option<(CardId, PromptState)>,
+    pub(crate) restrictions: Vec<ActiveRestriction>,
+    pub(crate) used_opt: Vec<OptKey>,
+    pub(crate) delayed: Vec<Delayed>,
+    pub(crate) end_step: EndStep,
+    pub(crate) rng: Rng,
+    pub(crate) log: Vec<Command>,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) events: Vec<crate::event::Event>,
+}
+
+impl Duel {
+    pub(crate) fn player(&self, p: Player) -> &PlayerState {
+        &self.players[p.index()]
+    }
+
+    pub(crate) fn player_mut(&mut self, p: Player) -> &mut PlayerState {
+        &mut self.players[p.index()]
+    }
+
+    /// The instance behind an id, if it exists.
+    pub fn instance(&self, id: CardId) -> Option<&CardInstance> {
+        self.cards.get(id.index())
+    }
+}

@@ -1,0 +1,429 @@
+//! Player-facing wording in Japanese (first) and English.
+
+use crate::card::{Code, card};
+use crate::effect::{Dest, Purpose, Restriction, Who};
+use crate::error::{BadResponse, RuleError, Unmet};
+use crate::event::Event;
+use crate::state::{Outcome, Phase, Player, Reason};
+
+/// The language of messages.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Lang {
+    #[default]
+    Ja,
+    En,
+}
+
+fn name(code: Code, lang: Lang) -> String {
+    match (card(code), lang) {
+        (Some(c), Lang::Ja) => format!("《{}》", c.name_ja),
+        (Some(c), Lang::En) => format!("\"{}\"", c.name_en),
+        (None, _) => format!("#{code}"),
+    }
+}
+
+fn names(codes: &[Code], lang: Lang) -> String {
+    let sep = if lang == Lang::Ja { "、" } else { ", " };
+    codes
+        .iter()
+        .map(|&c| name(c, lang))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The phase's name as the header shows it.
+pub fn phase(p: Phase, lang: Lang) -> &'static str {
+    match (p, lang) {
+        (Phase::Draw, Lang::Ja) => "ドローフェイズ",
+        (Phase::Standby, Lang::Ja) => "スタンバイフェイズ",
+        (Phase::Main1, Lang::Ja) => "メインフェイズ",
+        (Phase::End, Lang::Ja) => "エンドフェイズ",
+        (Phase::Draw, Lang::En) => "Draw Phase",
+        (Phase::Standby, Lang::En) => "Standby Phase",
+        (Phase::Main1, Lang::En) => "Main Phase 1",
+        (Phase::End, Lang::En) => "End Phase",
+    }
+}
+
+fn who(p: Player, lang: Lang) -> &'static str {
+    match (p, lang) {
+        (Player::You, Lang::Ja) => "自分",
+        (Player::Opponent, Lang::Ja) => "相手",
+        (Player::You, Lang::En) => "You",
+        (Player::Opponent, Lang::En) => "The opponent",
+    }
+}
+
+/// A toast line for an event.
+pub fn event(e: &Event, lang: Lang) -> String {
+    let ja = lang == Lang::Ja;
+    match e {
+        Event::PhaseChanged { phase: p } => {
+            if ja {
+                format!("{} です", phase(*p, lang))
+            } else {
+                phase(*p, lang).to_string()
+            }
+        }
+        Event::Activated { player, card, .. } => {
+            if ja {
+                format!("{}が{}を発動します", who(*player, lang), name(*card, lang))
+            } else {
+                format!("{} activate(s) {}", who(*player, lang), name(*card, lang))
+            }
+        }
+        Event::Resolving { card } => {
+            if ja {
+                format!("{}の効果を解決します", name(*card, lang))
+            } else {
+                format!("Resolving {}", name(*card, lang))
+            }
+        }
+        Event::ModeChosen { card: c, mode } => {
+            let label = card(*c)
+                .and_then(|d| d.effects.iter().find(|e| !e.modes.is_empty()))
+                .and_then(|e| e.modes.get(usize::from(*mode)))
+                .map(|m| {
+                    if ja {
+                        m.label_ja.clone()
+                    } else {
+                        m.label_en.clone()
+                    }
+                })
+                .unwrap_or_default();
+            if ja {
+                format!("{}：{}", name(*c, lang), label)
+            } else {
+                format!("{}: {}", name(*c, lang), label)
+            }
+        }
+        Event::Drew { player, count } => {
+            if ja {
+                format!("{}はデッキから{}枚ドローします", who(*player, lang), count)
+            } else {
+                format!("{} draw(s) {} card(s)", who(*player, lang), count)
+            }
+        }
+        Event::Moved { player, to, cards } => {
+            let list = names(cards, lang);
+            match (to, ja) {
+                (Dest::Hand, true) => format!("{list}を手札に加えます"),
+                (Dest::Discard, true) => format!("{}は{list}を捨てます", who(*player, lang)),
+                (Dest::Graveyard, true) => format!("{list}を墓地へ送ります"),
+                (Dest::Deck, true) => format!("{list}をデッキに戻します"),
+                (Dest::Banished, true) => format!("{list}を除外します"),
+                (Dest::Hand, false) => format!("{list} added to the hand"),
+                (Dest::Discard, false) => format!("{} discard(s) {list}", who(*player, lang)),
+                (Dest::Graveyard, false) => format!("{list} sent to the graveyard"),
+                (Dest::Deck, false) => format!("{list} returned to the deck"),
+                (Dest::Banished, false) => format!("{list} banished"),
+            }
+        }
+        Event::ReturnedToDeck { player, count } => {
+            if ja {
+                format!("{}は手札{}枚をデッキに戻します", who(*player, lang), count)
+            } else {
+                format!(
+                    "{} return(s) {} card(s) to the deck",
+                    who(*player, lang),
+                    count
+                )
+            }
+        }
+        Event::Shuffled { player } => {
+            if ja {
+                format!("{}のデッキをシャッフルします", who(*player, lang))
+            } else {
+                format!("{}: deck shuffled", who(*player, lang))
+            }
+        }
+        Event::Revealed { cards, .. } => {
+            if ja {
+                format!("デッキの上から{}をめくります", names(cards, lang))
+            } else {
+                format!("Revealed from the top of the deck: {}", names(cards, lang))
+            }
+        }
+        Event::LpPaid { player, amount, lp } => {
+            if ja {
+                format!(
+                    "{}は{}LPを払います（残り{}）",
+                    who(*player, lang),
+                    amount,
+                    lp
+                )
+            } else {
+                format!("{} pay(s) {} LP ({} left)", who(*player, lang), amount, lp)
+            }
+        }
+        Event::LpGained { player, amount, lp } => {
+            if ja {
+                format!("{}は{}LP回復します（{}）", who(*player, lang), amount, lp)
+            } else {
+                format!("{} gain(s) {} LP ({})", who(*player, lang), amount, lp)
+            }
+        }
+        Event::Damaged { player, amount, lp } => {
+            if ja {
+                format!("{}に{}ダメージ（残り{}）", who(*player, lang), amount, lp)
+            } else {
+                format!(
+                    "{} take(s) {} damage ({} left)",
+                    who(*player, lang),
+                    amount,
+                    lp
+                )
+            }
+        }
+        Event::DamagePrevented { player, amount } => {
+            if ja {
+                format!(
+                    "{}への{}ダメージは無効になりました",
+                    who(*player, lang),
+                    amount
+                )
+            } else {
+                format!(
+                    "{} take(s) no damage ({} prevented)",
+                    who(*player, lang),
+                    amount
+                )
+            }
+        }
+        Event::Summoned { card, .. } => {
+            if ja {
+                format!("{}を召喚します", name(*card, lang))
+            } else {
+                format!("{} is Normal Summoned", name(*card, lang))
+            }
+        }
+        Event::MonsterSet { player } => {
+            if ja {
+                format!("{}はモンスターをセットします", who(*player, lang))
+            } else {
+                format!("{} set(s) a monster", who(*player, lang))
+            }
+        }
+        Event::SpellTrapSet { player } => {
+            if ja {
+                format!("{}はカードをセットします", who(*player, lang))
+            } else {
+                format!("{} set(s) a card", who(*player, lang))
+            }
+        }
+        Event::FieldSpellReplaced { card } => {
+            if ja {
+                format!("{}は墓地へ送られます", name(*card, lang))
+            } else {
+                format!(
+                    "{} is replaced and sent to the graveyard",
+                    name(*card, lang)
+                )
+            }
+        }
+        Event::Destroyed { card } => {
+            if ja {
+                format!("{}を破壊します", name(*card, lang))
+            } else {
+                format!("{} is destroyed", name(*card, lang))
+            }
+        }
+        Event::NoValidCards { card } => {
+            if ja {
+                format!(
+                    "{}：対象となるカードがないため、効果は適用されません",
+                    name(*card, lang)
+                )
+            } else {
+                format!("{}: no valid cards, nothing happens", name(*card, lang))
+            }
+        }
+        Event::Fizzled { card } => {
+            if ja {
+                format!(
+                    "{}：条件を満たさないため、効果は適用されません",
+                    name(*card, lang)
+                )
+            } else {
+                format!(
+                    "{}: its condition no longer holds, nothing happens",
+                    name(*card, lang)
+                )
+            }
+        }
+        Event::Restricted {
+            player,
+            restriction,
+        } => restriction_text(*player, *restriction, lang),
+        Event::EndPhaseEffect { card } => {
+            if ja {
+                format!("{}のエンドフェイズの効果を適用します", name(*card, lang))
+            } else {
+                format!("End Phase effect of {}", name(*card, lang))
+            }
+        }
+        Event::GameOver { outcome } => self::outcome(*outcome, lang),
+    }
+}
+
+fn restriction_text(player: Player, r: Restriction, lang: Lang) -> String {
+    let ja = lang == Lang::Ja;
+    match r {
+        Restriction::NoSpecialSummon => {
+            if ja {
+                format!("このターン、{}は特殊召喚できません", who(player, lang))
+            } else {
+                format!("{} cannot Special Summon this turn", who(player, lang))
+            }
+        }
+        Restriction::NoDamage {
+            who: w,
+            until_opponent_turn_end,
+        } => {
+            let target = player.resolve(w);
+            match (ja, until_opponent_turn_end) {
+                (true, true) => format!(
+                    "次の相手ターン終了時まで、{}はダメージを受けません",
+                    who(target, lang)
+                ),
+                (true, false) => format!("このターン、{}はダメージを受けません", who(target, lang)),
+                (false, true) => format!(
+                    "{} take(s) no damage until the end of the opponent's next turn",
+                    who(target, lang)
+                ),
+                (false, false) => format!("{} take(s) no damage this turn", who(target, lang)),
+            }
+        }
+    }
+}
+
+/// The game-over line.
+pub fn outcome(o: Outcome, lang: Lang) -> String {
+    let reason = match (o.reason(), lang) {
+        (Reason::Exodia, Lang::Ja) => "エクゾディアの5パーツが手札に揃いました",
+        (Reason::Lp0, Lang::Ja) => "LPが0になりました",
+        (Reason::DeckOut, Lang::Ja) => "デッキからドローできませんでした",
+        (Reason::TurnEnd, Lang::Ja) => "1ターン目が終了しました",
+        (Reason::Exodia, Lang::En) => "all five Exodia pieces are in hand",
+        (Reason::Lp0, Lang::En) => "LP reached 0",
+        (Reason::DeckOut, Lang::En) => "a player could not draw",
+        (Reason::TurnEnd, Lang::En) => "the first turn ended",
+    };
+    match (o, lang) {
+        (Outcome::Win(_), Lang::Ja) => format!("勝利！ {reason}"),
+        (Outcome::Lose(_), Lang::Ja) => format!("敗北… {reason}"),
+        (Outcome::Draw(_), Lang::Ja) => format!("引き分け：{reason}"),
+        (Outcome::Win(_), Lang::En) => format!("You win: {reason}"),
+        (Outcome::Lose(_), Lang::En) => format!("You lose: {reason}"),
+        (Outcome::Draw(_), Lang::En) => format!("Draw: {reason}"),
+    }
+}
+
+/// The title of a card-selection prompt.
+pub fn purpose(p: Purpose, min: u8, max: u8, lang: Lang) -> String {
+    let n = if min == max {
+        format!("{min}")
+    } else if lang == Lang::Ja {
+        format!("{min}〜{max}")
+    } else {
+        format!("{min}-{max}")
+    };
+    match (p, lang) {
+        (Purpose::Discard, Lang::Ja) => format!("手札を{n}枚捨てる"),
+        (Purpose::SendToGraveyard, Lang::Ja) => format!("手札を{n}枚墓地へ送る"),
+        (Purpose::AddToHand, Lang::Ja) => format!("手札に加えるカードを{n}枚選ぶ"),
+        (Purpose::ShuffleIntoDeck, Lang::Ja) => format!("デッキに戻すカードを{n}枚選ぶ"),
+        (Purpose::Target, Lang::Ja) => format!("対象を{n}枚選ぶ"),
+        (Purpose::Tribute, Lang::Ja) => format!("リリースするモンスターを{n}体選ぶ"),
+        (Purpose::Discard, Lang::En) => format!("Discard {n} card(s)"),
+        (Purpose::SendToGraveyard, Lang::En) => {
+            format!("Send {n} card(s) from your hand to the graveyard")
+        }
+        (Purpose::AddToHand, Lang::En) => format!("Choose {n} card(s) to add to your hand"),
+        (Purpose::ShuffleIntoDeck, Lang::En) => {
+            format!("Choose {n} card(s) to shuffle into the deck")
+        }
+        (Purpose::Target, Lang::En) => format!("Choose {n} target(s)"),
+        (Purpose::Tribute, Lang::En) => format!("Choose {n} monster(s) to Tribute"),
+    }
+}
+
+/// Title of the mode prompt.
+pub fn choose_mode(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Ja => "効果を1つ選ぶ",
+        Lang::En => "Choose one effect",
+    }
+}
+
+fn unmet_ja(u: &Unmet) -> String {
+    match *u {
+        Unmet::DeckTooSmall { need, have } => {
+            format!("デッキが足りません（{need}枚必要、残り{have}枚）")
+        }
+        Unmet::OpponentDeckTooSmall { need, have } => {
+            format!("相手のデッキが足りません（{need}枚必要、残り{have}枚）")
+        }
+        Unmet::HandTooSmall { need, have } => {
+            format!("手札が足りません（{need}枚以上必要、{have}枚）")
+        }
+        Unmet::OpponentHandTooSmall { need, have } => {
+            format!("相手の手札が足りません（{need}枚以上必要、{have}枚）")
+        }
+        Unmet::HandTooLarge { max, have } => {
+            format!("手札が多すぎます（他に{max}枚以下、{have}枚）")
+        }
+        Unmet::NoValidCards => "対象となるカードがありません".into(),
+        Unmet::LpTooLow { need, have } => format!("LPが足りません（{need}必要、残り{have}）"),
+        Unmet::SpecialSummonedThisTurn => "このターン既に特殊召喚しています".into(),
+    }
+}
+
+/// Japanese wording of a refusal.
+pub fn error_ja(e: &RuleError) -> String {
+    match e {
+        RuleError::GameOver => "デュエルは終了しています".into(),
+        RuleError::PromptPending => "先に選択を完了してください".into(),
+        RuleError::NoPrompt => "選択待ちではありません".into(),
+        RuleError::BadResponse(b) => match b {
+            BadResponse::WrongCount { min, max } if min == max => format!("{min}枚選んでください"),
+            BadResponse::WrongCount { min, max } => format!("{min}〜{max}枚選んでください"),
+            BadResponse::NotACandidate => "選べないカードが含まれています".into(),
+            BadResponse::Duplicate => "同じカードを2回選んでいます".into(),
+            BadResponse::NoSuchOption => "その選択肢はありません".into(),
+            BadResponse::WrongKind => "選択の種類が違います".into(),
+        },
+        RuleError::NoSuchCard => "そのカードはありません".into(),
+        RuleError::NotInHand => "そのカードは手札にありません".into(),
+        RuleError::NotAMonster => "モンスターカードではありません".into(),
+        RuleError::NotASpellOrTrap => "魔法・罠カードではありません".into(),
+        RuleError::CannotNormalSummon => "このカードは通常召喚できません".into(),
+        RuleError::WrongPhase => "メインフェイズではありません".into(),
+        RuleError::NoNormalSummonLeft => "召喚権がありません".into(),
+        RuleError::ZoneFull => "ゾーンが満杯です".into(),
+        RuleError::NotEnoughTributes { need } => {
+            format!("リリースするモンスターが足りません（{need}体必要）")
+        }
+        RuleError::ChainOpen => {
+            "チェーンの確認中です（速攻魔法で応じるか、チェーンしないを選んでください）".into()
+        }
+        RuleError::SpellSpeedTooLow => {
+            "チェーンできるのはスペルスピード2以上のカードだけです".into()
+        }
+        RuleError::NoChain => "チェーンはありません".into(),
+        RuleError::TrapFromHand => "罠カードは手札から発動できません".into(),
+        RuleError::SetThisTurn => "セットしたターンには発動できません".into(),
+        RuleError::NotActivatable => "発動できるカードではありません".into(),
+        RuleError::NoEffect => "発動できる効果がありません".into(),
+        RuleError::OncePerTurn => "このターンは既に発動しています（1ターンに1度）".into(),
+        RuleError::Unmet(u) => format!("発動条件を満たしていません：{}", unmet_ja(u)),
+    }
+}
+
+/// "You" / "the opponent" relative to a card's controller, for the UI.
+pub fn who_label(controller: Player, w: Who, lang: Lang) -> &'static str {
+    who(controller.resolve(w), lang)
+}

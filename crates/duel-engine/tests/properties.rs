@@ -1,0 +1,113 @@
+//! Property tests: random legal play from random seeds never panics, keeps every card in
+//! exactly one place, and `legal_commands` agrees with `apply`.
+
+mod common;
+
+use common::check_invariants;
+use duel_engine::{CardId, Command, Duel, PromptKind, Response};
+use proptest::prelude::*;
+
+/// Picks a random valid answer for the pending prompt, or a random legal command.
+fn random_command(d: &Duel, pick: &mut impl FnMut(usize) -> usize) -> Option<Command> {
+    let view = d.view();
+    if let Some(PromptKind::Cards {
+        candidates,
+        min,
+        max,
+        ..
+    }) = view.prompt.map(|p| p.kind)
+    {
+        let n = usize::from(min) + pick(usize::from(max - min) + 1);
+        let mut pool: Vec<CardId> = candidates.iter().map(|c| c.id).collect();
+        let mut chosen = Vec::new();
+        for _ in 0..n {
+            chosen.push(pool.remove(pick(pool.len())));
+        }
+        return Some(Command::Respond(Response::Cards(chosen)));
+    }
+    // Ending the turn ends the game, so it is picked rarely to play deeper.
+    let all = d.legal_commands();
+    let rest: Vec<Command> = all
+        .iter()
+        .filter(|c| **c != Command::EndTurn)
+        .cloned()
+        .collect();
+    let legal = if rest.is_empty() || pick(25) == 0 {
+        all
+    } else {
+        rest
+    };
+    if legal.is_empty() {
+        return None;
+    }
+    Some(legal[pick(legal.len())].clone())
+}
+
+/// Commands that are probably illegal now, to check they are refused without change.
+fn junk(d: &Duel, k: usize) -> Vec<Command> {
+    let n = d.instances().count() as u16;
+    let id = CardId((k as u16) % (n + 3));
+    vec![
+        Command::SummonMonster { card: id },
+        Command::SetMonster { card: id },
+        Command::SetSpellTrap { card: id },
+        Command::ActivateSpell { card: id },
+        Command::ActivateEffect { card: id },
+        Command::PassChain,
+        Command::EndTurn,
+        Command::Respond(Response::Option(k as u8)),
+        Command::Respond(Response::Cards(vec![id, id])),
+        Command::Respond(Response::Cards(vec![])),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_legal_play_keeps_invariants(seed in any::<u64>(), choices in prop::collection::vec(any::<u32>(), 1..120)) {
+        let mut duel = Duel::new("exodia-deck", seed).expect("playable deck");
+        prop_assert_eq!(duel.instances().count(), 80);
+        check_invariants(&duel);
+        let mut it = choices.into_iter();
+        for step in 0.. {
+            let Some(r) = it.next() else { break };
+            let mut salt = 0usize;
+            let mut pick = |n: usize| { salt = salt.wrapping_mul(31).wrapping_add(r as usize); if n == 0 { 0 } else { salt % n } };
+            // Every listed command is accepted; everything else is refused unchanged.
+            let legal = duel.legal_commands();
+            for cmd in junk(&duel, step + r as usize) {
+                let before = duel.clone();
+                let mut probe = duel.clone();
+                match probe.apply(cmd.clone()) {
+                    Ok(_) => prop_assert!(legal.contains(&cmd) || matches!(cmd, Command::Respond(_)),
+                        "accepted unlisted {:?}", cmd),
+                    Err(_) => {
+                        prop_assert!(!legal.contains(&cmd), "refused listed {:?}", cmd);
+                        prop_assert_eq!(&probe, &before, "a refused command changed the duel");
+                    }
+                }
+            }
+            for cmd in &legal {
+                let mut probe = duel.clone();
+                prop_assert!(probe.apply(cmd.clone()).is_ok(), "listed {:?} refused", cmd);
+            }
+            let Some(cmd) = random_command(&duel, &mut pick) else { break };
+            duel.apply(cmd).expect("random valid command accepted");
+            check_invariants(&duel);
+            prop_assert_eq!(duel.instances().count(), 80);
+        }
+    }
+
+    #[test]
+    fn replaying_the_log_gives_the_same_duel(seed in any::<u64>(), choices in prop::collection::vec(any::<u32>(), 1..60)) {
+        let mut duel = Duel::new("exodia-deck", seed).expect("playable deck");
+        for r in choices {
+            let mut pick = |n: usize| if n == 0 { 0 } else { (r as usize) % n };
+            let Some(cmd) = random_command(&duel, &mut pick) else { break };
+            duel.apply(cmd).expect("valid");
+        }
+        let again = Duel::replay(duel.deck_id(), duel.seed(), duel.settings(), duel.log()).expect("replays");
+        prop_assert_eq!(again, duel);
+    }
+}

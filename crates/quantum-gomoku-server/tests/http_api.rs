@@ -1,0 +1,594 @@
+//! The API acceptance criteria over real HTTP: each test starts the server on a
+//! free loopback port and talks to it with a minimal hand-written HTTP/1.1 client.
+
+use quantum_gomoku_server::{ServerConfig, serve};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+const API: &str = "/api/quantum-gomoku";
+
+async fn start(config: ServerConfig) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free loopback port");
+    let addr = listener.local_addr().expect("bound");
+    tokio::spawn(serve(listener, config, std::future::pending()));
+    addr
+}
+
+async fn server() -> SocketAddr {
+    start(ServerConfig {
+        seed: 7,
+        max_games: 50,
+        ..ServerConfig::default()
+    })
+    .await
+}
+
+struct Reply {
+    status: u16,
+    headers: String,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", String::from_utf8_lossy(&self.body)))
+    }
+}
+
+/// Sends one request (`Connection: close`) and reads the whole answer.
+async fn raw(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Reply {
+    let mut stream = TcpStream::connect(addr).await.expect("server accepts");
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.expect("write head");
+    // The server may answer (and close) before reading an oversized body.
+    let _ = stream.write_all(body).await;
+    let mut buf = Vec::new();
+    let _ = stream.read_to_end(&mut buf).await;
+    let split = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a complete response head");
+    let headers = String::from_utf8_lossy(&buf[..split]).into_owned();
+    let status = headers
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let mut body = buf[split + 4..].to_vec();
+    if headers
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(eol) = data.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..eol]).trim(), 16)
+            .expect("chunk size");
+        if size == 0 {
+            break;
+        }
+        out.extend_from_slice(&data[eol + 2..eol + 2 + size]);
+        data = &data[eol + 4 + size..];
+    }
+    out
+}
+
+async fn post_json(addr: SocketAddr, path: &str, body: &Value) -> Reply {
+    let bytes = body.to_string();
+    raw(
+        addr,
+        "POST",
+        path,
+        &[("Content-Type", "application/json")],
+        bytes.as_bytes(),
+    )
+    .await
+}
+
+async fn get(addr: SocketAddr, path: &str) -> Reply {
+    raw(addr, "GET", path, &[], b"").await
+}
+
+async fn create(addr: SocketAddr) -> String {
+    let r = raw(addr, "POST", &format!("{API}/games"), &[], b"").await;
+    assert_eq!(r.status, 201);
+    r.json()["gameId"].as_str().expect("an id").to_owned()
+}
+
+async fn place(addr: SocketAddr, id: &str, player: &str, row: i64, col: i64) -> Reply {
+    post_json(
+        addr,
+        &format!("{API}/games/{id}/moves"),
+        &json!({"playerId": player, "position": {"row": row, "col": col}}),
+    )
+    .await
+}
+
+async fn observe(addr: SocketAddr, id: &str, player: &str, seed: Option<u64>) -> Reply {
+    let body = match seed {
+        Some(s) => json!({"playerId": player, "seed": s}),
+        None => json!({"playerId": player}),
+    };
+    post_json(addr, &format!("{API}/games/{id}/observations"), &body).await
+}
+
+fn assert_error(r: &Reply, status: u16, code: &str) {
+    assert_eq!(r.status, status, "{:?}", String::from_utf8_lossy(&r.body));
+    let v = r.json();
+    assert_eq!(v["code"], code);
+    assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(
+        r.headers
+            .to_ascii_lowercase()
+            .contains("content-type: application/json")
+    );
+}
+
+#[tokio::test]
+async fn qgm_001_post_games_answers_201_with_the_initial_state() {
+    let addr = server().await;
+    // Exactly the seed's `curl -s -X POST .../games`: no body, no content type.
+    let r = raw(addr, "POST", &format!("{API}/games"), &[], b"").await;
+    assert_eq!(r.status, 201);
+    let v = r.json();
+    let st = &v["gameState"];
+    assert_eq!(v["gameId"], st["id"]);
+    assert_eq!(st["status"], "playing");
+    assert_eq!(st["currentPlayer"], "BLACK");
+    assert_eq!(st["winner"], Value::Null);
+    assert_eq!(st["turnCount"], 0);
+    assert_eq!(st["blackObservationsRemaining"], 5);
+    assert_eq!(st["whiteObservationsRemaining"], 5);
+    assert_eq!(st["lastMover"], Value::Null);
+    assert_eq!(st["board"].as_array().map(Vec::len), Some(15));
+    assert!(st["board"].as_array().expect("rows").iter().all(|row| {
+        row.as_array()
+            .is_some_and(|r| r.len() == 15 && r.iter().all(Value::is_null))
+    }));
+    assert!(
+        st["createdAt"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z') && t.len() == 24)
+    );
+}
+
+#[tokio::test]
+async fn qgm_001_post_games_accepts_options_and_refuses_nonsense() {
+    let addr = server().await;
+    let r = post_json(
+        addr,
+        &format!("{API}/games"),
+        &json!({"boardSize": 9, "winLength": 5}),
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    assert_eq!(
+        r.json()["gameState"]["board"].as_array().map(Vec::len),
+        Some(9)
+    );
+    let r = post_json(addr, &format!("{API}/games"), &json!({"boardSize": 0})).await;
+    assert_error(&r, 400, "INVALID_OPTIONS");
+    let r = post_json(
+        addr,
+        &format!("{API}/games"),
+        &json!({"boardSize": 5, "winLength": 6}),
+    )
+    .await;
+    assert_error(&r, 400, "INVALID_OPTIONS");
+    let r = post_json(addr, &format!("{API}/games"), &json!({"size": 5})).await;
+    assert_error(&r, 400, "INVALID_REQUEST");
+}
+
+#[tokio::test]
+async fn qgm_002_get_answers_200_404_and_400() {
+    let addr = server().await;
+    let id = create(addr).await;
+    let r = get(addr, &format!("{API}/games/{id}")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["gameState"]["id"], id.as_str());
+    assert_error(
+        &get(
+            addr,
+            &format!("{API}/games/123e4567-e89b-42d3-a456-426614174000"),
+        )
+        .await,
+        404,
+        "NOT_FOUND",
+    );
+    assert_error(
+        &get(addr, &format!("{API}/games/not-a-uuid")).await,
+        400,
+        "INVALID_ID",
+    );
+}
+
+#[tokio::test]
+async fn qgm_010_011_012_moves_place_stones_pass_turns_and_rotate_types() {
+    let addr = server().await;
+    let id = create(addr).await;
+    let expected = [
+        ("BLACK", "P90"),
+        ("WHITE", "P10"),
+        ("BLACK", "P70"),
+        ("WHITE", "P30"),
+    ];
+    for (i, (player, ty)) in expected.iter().enumerate() {
+        let r = place(addr, &id, player, 7, i as i64).await;
+        assert_eq!(r.status, 200);
+        let st = &r.json()["gameState"];
+        let stone = &st["board"][7][i];
+        assert_eq!(stone["placedBy"], *player);
+        assert_eq!(stone["probabilityType"], *ty);
+        assert_eq!(stone["observedColor"], Value::Null);
+        assert_eq!(st["turnCount"], i + 1);
+        assert_eq!(st["lastMover"], *player);
+        assert_ne!(st["currentPlayer"], *player);
+    }
+}
+
+#[tokio::test]
+async fn qgm_013_014_015_refused_moves_use_the_error_model_and_change_nothing() {
+    let addr = server().await;
+    let id = create(addr).await;
+    assert_eq!(place(addr, &id, "BLACK", 3, 3).await.status, 200);
+    let before = get(addr, &format!("{API}/games/{id}")).await.json();
+    assert_error(&place(addr, &id, "WHITE", 3, 3).await, 400, "CELL_OCCUPIED");
+    assert_error(
+        &place(addr, &id, "WHITE", 15, 0).await,
+        400,
+        "INVALID_POSITION",
+    );
+    assert_error(
+        &place(addr, &id, "WHITE", -1, 2).await,
+        400,
+        "INVALID_POSITION",
+    );
+    assert_error(&place(addr, &id, "BLACK", 4, 4).await, 409, "OUT_OF_TURN");
+    assert_error(
+        &place(addr, "123e4567-e89b-42d3-a456-426614174000", "BLACK", 0, 0).await,
+        404,
+        "NOT_FOUND",
+    );
+    assert_error(&place(addr, "123", "BLACK", 0, 0).await, 400, "INVALID_ID");
+    assert_eq!(get(addr, &format!("{API}/games/{id}")).await.json(), before);
+}
+
+#[tokio::test]
+async fn qgm_020_021_022_observations_over_http() {
+    let addr = server().await;
+    let id = create(addr).await;
+    assert_error(
+        &observe(addr, &id, "BLACK", None).await,
+        409,
+        "OBS_NOT_ALLOWED",
+    );
+    for (p, r, c) in [
+        ("BLACK", 0, 0),
+        ("WHITE", 5, 5),
+        ("BLACK", 0, 1),
+        ("WHITE", 6, 6),
+        ("BLACK", 0, 2),
+    ] {
+        assert_eq!(place(addr, &id, p, r, c).await.status, 200);
+    }
+    assert_error(
+        &observe(addr, &id, "WHITE", None).await,
+        409,
+        "OBS_NOT_ALLOWED",
+    );
+    // Observe with increasing seeds until the game ends or black runs out.
+    let mut last = Value::Null;
+    for seed in 0..5 {
+        let r = observe(addr, &id, "BLACK", Some(seed)).await;
+        assert_eq!(r.status, 200);
+        last = r.json();
+        let res = &last["observationResult"];
+        for k in [
+            "id",
+            "observedBy",
+            "turnExecuted",
+            "resultBoard",
+            "isWinning",
+            "winner",
+            "winningLine",
+        ] {
+            assert!(res.get(k).is_some(), "observationResult lacks {k}");
+        }
+        assert_eq!(last["gameState"]["blackObservationsRemaining"], 4 - seed);
+        assert_eq!(last["gameState"]["whiteObservationsRemaining"], 5);
+        if res["isWinning"] == true {
+            assert_eq!(last["gameState"]["status"], "finished");
+            assert_eq!(last["gameState"]["winner"], res["winner"]);
+            assert!(res["winningLine"].as_array().is_some_and(|l| l.len() >= 3));
+            assert_error(&observe(addr, &id, "BLACK", None).await, 409, "GAME_OVER");
+            assert_error(&place(addr, &id, "WHITE", 9, 9).await, 409, "GAME_OVER");
+            return;
+        }
+        assert_eq!(last["gameState"]["status"], "playing");
+        assert!(
+            last["gameState"]["board"][0][0]["observedColor"].is_null(),
+            "QGM-023: colours withdrawn"
+        );
+    }
+    assert_error(
+        &observe(addr, &id, "BLACK", None).await,
+        409,
+        "OBS_LIMIT_EXCEEDED",
+    );
+    assert_eq!(last["gameState"]["blackObservationsRemaining"], 0);
+}
+
+#[tokio::test]
+async fn qgm_023_the_seed_field_makes_observations_reproducible() {
+    let addr = server().await;
+    let a = create(addr).await;
+    let b = create(addr).await;
+    for id in [&a, &b] {
+        for (p, r, c) in [
+            ("BLACK", 0, 0),
+            ("WHITE", 1, 1),
+            ("BLACK", 2, 2),
+            ("WHITE", 3, 3),
+        ] {
+            assert_eq!(place(addr, id, p, r, c).await.status, 200);
+        }
+    }
+    let ra = observe(addr, &a, "WHITE", Some(4242)).await.json();
+    let rb = observe(addr, &b, "WHITE", Some(4242)).await.json();
+    assert_eq!(
+        ra["observationResult"]["resultBoard"],
+        rb["observationResult"]["resultBoard"]
+    );
+}
+
+#[tokio::test]
+async fn qgm_030_031_reset_and_delete() {
+    let addr = server().await;
+    let id = create(addr).await;
+    let initial = get(addr, &format!("{API}/games/{id}")).await.json();
+    assert_eq!(place(addr, &id, "BLACK", 1, 1).await.status, 200);
+    let r = raw(addr, "POST", &format!("{API}/games/{id}/reset"), &[], b"").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json(), initial);
+    let r = raw(addr, "DELETE", &format!("{API}/games/{id}"), &[], b"").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json(), json!({"success": true}));
+    assert_error(
+        &get(addr, &format!("{API}/games/{id}")).await,
+        404,
+        "NOT_FOUND",
+    );
+    assert_error(
+        &raw(addr, "DELETE", &format!("{API}/games/{id}"), &[], b"").await,
+        404,
+        "NOT_FOUND",
+    );
+    assert_error(
+        &raw(addr, "POST", &format!("{API}/games/{id}/reset"), &[], b"").await,
+        404,
+        "NOT_FOUND",
+    );
+}
+
+#[tokio::test]
+async fn qgm_040_draw_over_http() {
+    let addr = server().await;
+    let r = post_json(
+        addr,
+        &format!("{API}/games"),
+        &json!({"boardSize": 3, "winLength": 3}),
+    )
+    .await;
+    let id = r.json()["gameId"].as_str().expect("an id").to_owned();
+    assert_eq!(place(addr, &id, "BLACK", 0, 0).await.status, 200);
+    for _ in 0..5 {
+        assert_eq!(observe(addr, &id, "BLACK", None).await.status, 200);
+    }
+    assert_eq!(place(addr, &id, "WHITE", 2, 2).await.status, 200);
+    for _ in 0..5 {
+        assert_eq!(observe(addr, &id, "WHITE", None).await.status, 200);
+    }
+    let cells = [(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1)];
+    let mut last = Value::Null;
+    for (i, (r, c)) in cells.iter().enumerate() {
+        let p = if i % 2 == 0 { "BLACK" } else { "WHITE" };
+        let reply = place(addr, &id, p, *r, *c).await;
+        assert_eq!(reply.status, 200);
+        last = reply.json();
+    }
+    assert_eq!(last["gameState"]["status"], "draw");
+    assert_eq!(last["gameState"]["winner"], Value::Null);
+}
+
+/// A named request: headers and body.
+type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [u8]);
+
+#[tokio::test]
+async fn malformed_requests_are_400_in_the_error_model() {
+    let addr = server().await;
+    let id = create(addr).await;
+    let moves = format!("{API}/games/{id}/moves");
+    let ct = [("Content-Type", "application/json")];
+    let cases: [Case; 8] = [
+        ("malformed JSON", &ct, b"{\"playerId\": \"BLACK\", "),
+        (
+            "wrong type",
+            &ct,
+            br#"{"playerId":"BLACK","position":{"row":"7","col":7}}"#,
+        ),
+        (
+            "fraction",
+            &ct,
+            br#"{"playerId":"BLACK","position":{"row":7.5,"col":7}}"#,
+        ),
+        (
+            "unknown player",
+            &ct,
+            br#"{"playerId":"RED","position":{"row":7,"col":7}}"#,
+        ),
+        (
+            "unknown field",
+            &ct,
+            br#"{"playerId":"BLACK","position":{"row":7,"col":7},"cheat":true}"#,
+        ),
+        ("missing field", &ct, br#"{"playerId":"BLACK"}"#),
+        (
+            "missing content type",
+            &[],
+            br#"{"playerId":"BLACK","position":{"row":7,"col":7}}"#,
+        ),
+        (
+            "wrong content type",
+            &[("Content-Type", "text/plain")],
+            br#"{"playerId":"BLACK","position":{"row":7,"col":7}}"#,
+        ),
+    ];
+    for (name, headers, body) in cases {
+        let r = raw(addr, "POST", &moves, headers, body).await;
+        assert_eq!(r.status, 400, "{name}");
+        assert_error(&r, 400, "INVALID_REQUEST");
+    }
+    let r = raw(
+        addr,
+        "POST",
+        &format!("{API}/games/{id}/observations"),
+        &ct,
+        br#"{"playerId":"BLACK","seed":-1}"#,
+    )
+    .await;
+    assert_error(&r, 400, "INVALID_REQUEST");
+    let r = raw(
+        addr,
+        "POST",
+        &format!("{API}/games/{id}/observations"),
+        &ct,
+        b"",
+    )
+    .await;
+    assert_error(&r, 400, "INVALID_REQUEST");
+    // Nothing was placed by any of them.
+    assert_eq!(
+        get(addr, &format!("{API}/games/{id}")).await.json()["gameState"]["turnCount"],
+        0
+    );
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_400_in_the_error_model() {
+    let addr = start(ServerConfig {
+        seed: 1,
+        body_limit: 1024,
+        ..ServerConfig::default()
+    })
+    .await;
+    let id = create(addr).await;
+    let padding = " ".repeat(4096);
+    let body = format!("{{\"playerId\":\"BLACK\",{padding}\"position\":{{\"row\":1,\"col\":1}}}}");
+    let r = raw(
+        addr,
+        "POST",
+        &format!("{API}/games/{id}/moves"),
+        &[("Content-Type", "application/json")],
+        body.as_bytes(),
+    )
+    .await;
+    assert_error(&r, 400, "INVALID_REQUEST");
+    // The server keeps serving.
+    assert_eq!(get(addr, &format!("{API}/games/{id}")).await.status, 200);
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_answer_in_the_error_model() {
+    let addr = server().await;
+    assert_error(
+        &get(addr, &format!("{API}/nothing")).await,
+        404,
+        "NOT_FOUND",
+    );
+    assert_error(
+        &raw(addr, "PUT", &format!("{API}/games"), &[], b"").await,
+        405,
+        "METHOD_NOT_ALLOWED",
+    );
+    assert_error(&get(addr, "/").await, 404, "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn the_game_store_is_bounded() {
+    let addr = start(ServerConfig {
+        seed: 3,
+        max_games: 2,
+        ..ServerConfig::default()
+    })
+    .await;
+    let first = create(addr).await;
+    create(addr).await;
+    create(addr).await;
+    assert_error(
+        &get(addr, &format!("{API}/games/{first}")).await,
+        404,
+        "NOT_FOUND",
+    );
+}
+
+#[tokio::test]
+async fn static_files_are_served_at_the_root() {
+    let dir: PathBuf = std::env::temp_dir().join(format!("qg-static-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("pkg")).expect("temp dir");
+    std::fs::write(dir.join("index.html"), "<html>qg</html>").expect("write");
+    std::fs::write(dir.join("pkg/app.wasm"), b"\0asm").expect("write");
+    let addr = start(ServerConfig {
+        seed: 1,
+        static_dir: Some(dir.clone()),
+        ..ServerConfig::default()
+    })
+    .await;
+    let r = get(addr, "/?gameId=123e4567-e89b-42d3-a456-426614174000").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body, b"<html>qg</html>");
+    let r = get(addr, "/pkg/app.wasm").await;
+    assert_eq!(r.status, 200);
+    assert!(
+        r.headers
+            .to_ascii_lowercase()
+            .contains("content-type: application/wasm")
+    );
+    assert_error(&get(addr, "/../Cargo.toml").await, 404, "NOT_FOUND");
+    assert_error(&get(addr, "/missing.js").await, 404, "NOT_FOUND");
+    // The API still wins over the directory.
+    assert_eq!(
+        raw(addr, "POST", &format!("{API}/games"), &[], b"")
+            .await
+            .status,
+        201
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
