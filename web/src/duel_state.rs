@@ -52,6 +52,9 @@ pub enum Action {
     Resume(SaveFile<Command>),
     /// Apply one player command.
     Apply(Command),
+    /// Apply a command the UI sends by itself, only if the state is still the one it was
+    /// decided on (a repeated or late effect must not send it twice).
+    ApplyAt { version: u64, command: Command },
     /// Forget the feedback message.
     DismissError,
     /// Report a save that could not even be read (it was removed by the caller).
@@ -121,6 +124,13 @@ impl Reducible for DuelState {
                         Some(Notice::SaveDiscarded),
                         self.version,
                     )),
+                }
+            }
+            Action::ApplyAt { version, command } => {
+                if version == self.version {
+                    self.reduce(Action::Apply(command))
+                } else {
+                    self
                 }
             }
             Action::Apply(cmd) => {

@@ -166,6 +166,16 @@ async fn home_starts_a_duel_with_an_opening_hand() {
         .hash()
         .expect("hash");
     assert!(hash.starts_with("#/simulator/exodia-deck?seed="), "{hash}");
+    // ... and it is the seed of the game that was autosaved.
+    let save = storage()
+        .get_item(KEY_DUEL_SAVE)
+        .expect("get")
+        .expect("autosaved");
+    let seed = hash.rsplit('=').next().expect("seed");
+    assert!(
+        save.contains(&format!("\"seed\":{seed},")),
+        "{save} vs {hash}"
+    );
     // The deck is a card back with a count and no identity.
     let deck = app.one("[data-testid=zone-deck]");
     assert!(
@@ -184,6 +194,13 @@ async fn graceful_charity_draws_three_then_discards_two_through_the_dialog() {
         "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
     ))
     .await;
+    // The opening phase changes are announced once each: Draw, Standby, Main.
+    let toasts: Vec<String> = app
+        .all("[data-testid=toast]")
+        .iter()
+        .filter_map(|t| t.text_content())
+        .collect();
+    assert_eq!(toasts.len(), 3, "{toasts:?}");
     assert!(app.has(&hand_card(GRACEFUL_CHARITY)));
     app.click(&hand_card(GRACEFUL_CHARITY)).await;
     assert!(app.has("[data-testid=card-menu]"));
@@ -191,6 +208,8 @@ async fn graceful_charity_draws_three_then_discards_two_through_the_dialog() {
     app.click("[data-testid=card-menu] [data-testid=btn-activate]")
         .await;
 
+    // Nothing could be chained, so the chain was passed once and nothing was refused.
+    assert!(!app.has("[data-testid=feedback]"), "no refused command");
     // Graceful Charity resolved its draw and now asks for 2 discards.
     assert!(
         app.has("[data-testid=effect-dialog]"),

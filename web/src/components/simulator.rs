@@ -44,12 +44,22 @@ const TOAST_MAX: usize = 5;
 #[derive(Debug, Clone, PartialEq, Default)]
 struct ToastList {
     next: u64,
-    items: Vec<(u64, String)>,
+    /// `(toast id, duel state version it came from, text)`.
+    items: Vec<(u64, u64, String)>,
+    /// The newest state version already announced: an effect that fires again for the
+    /// same version must not repeat its toasts.
+    announced: u64,
 }
 
 enum ToastAction {
-    Push(Vec<String>),
-    Remove(u64),
+    Push {
+        version: u64,
+        messages: Vec<String>,
+    },
+    /// Drop the toasts of one state version (after they have been shown long enough).
+    Expire {
+        version: u64,
+    },
 }
 
 impl Reducible for ToastList {
@@ -58,15 +68,19 @@ impl Reducible for ToastList {
     fn reduce(self: Rc<Self>, action: ToastAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            ToastAction::Push(messages) => {
+            ToastAction::Push { version, messages } => {
+                if version <= next.announced {
+                    return self;
+                }
+                next.announced = version;
                 for m in messages {
-                    next.items.push((next.next, m));
+                    next.items.push((next.next, version, m));
                     next.next += 1;
                 }
                 let extra = next.items.len().saturating_sub(TOAST_MAX);
                 next.items.drain(..extra);
             }
-            ToastAction::Remove(id) => next.items.retain(|(i, _)| *i != id),
+            ToastAction::Expire { version } => next.items.retain(|(_, v, _)| *v != version),
         }
         Rc::new(next)
     }
@@ -146,14 +160,11 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 .map(|e| e.message(engine_lang(lang)))
                 .collect();
             if !messages.is_empty() {
-                let first = toasts.next;
-                let count = messages.len() as u64;
-                toasts.dispatch(ToastAction::Push(messages));
+                let version = state.version;
+                toasts.dispatch(ToastAction::Push { version, messages });
                 let toasts = toasts.clone();
                 after(TOAST_MS, move || {
-                    for id in first..first + count {
-                        toasts.dispatch(ToastAction::Remove(id));
-                    }
+                    toasts.dispatch(ToastAction::Expire { version })
                 });
             }
         });
@@ -172,9 +183,12 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         let state = state.clone();
         let only_pass =
             view.as_ref().is_some_and(|v| v.chain_window) && legal == [Command::PassChain];
-        use_effect_with((state.version, only_pass), move |(_, only_pass)| {
+        use_effect_with((state.version, only_pass), move |(version, only_pass)| {
             if *only_pass {
-                state.dispatch(Action::Apply(Command::PassChain));
+                state.dispatch(Action::ApplyAt {
+                    version: *version,
+                    command: Command::PassChain,
+                });
             }
         });
     }
@@ -337,7 +351,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
 
     html! {
         <section class="page simulator" data-testid="simulator">
-            <Toasts messages={toasts.items.clone()} />
+            <Toasts messages={toasts.items.iter().map(|(id, _, text)| (*id, text.clone())).collect::<Vec<_>>()} />
             <DuelHeader view={view.clone()} />
             { for notice }
             <div class="feedback">{ for feedback }</div>
