@@ -1,0 +1,164 @@
+//! The root component: language context, hash router and the top bar.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use yew::prelude::*;
+
+use crate::components::home::Home;
+use crate::i18n::{Lang, T};
+use crate::route::Route;
+
+/// What every page may read: the language and a way to move to another route.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ctx {
+    pub lang: Lang,
+    pub on_navigate: Callback<Route>,
+}
+
+impl Ctx {
+    pub fn t(&self, key: T) -> &'static str {
+        key.text(self.lang)
+    }
+}
+
+/// The route the browser currently shows.
+pub fn current_route() -> Route {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return Route::Home;
+    };
+    let hash = location.hash().unwrap_or_default();
+    let search = location.search().unwrap_or_default();
+    Route::parse(&hash, &search)
+}
+
+/// Rewrites the address bar without adding a history entry or firing `hashchange`
+/// (used to record a freshly drawn seed so a reload replays the same game).
+pub fn replace_route(route: &Route) {
+    if let Some(window) = web_sys::window()
+        && let Ok(history) = window.history()
+    {
+        // Failure only means the address bar keeps the old text; the game is unaffected.
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&route.to_hash()),
+        );
+    }
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let route = use_state(current_route);
+    let lang = use_state(Lang::load);
+
+    // Follow the address bar (links, back/forward, hand-edited hashes).
+    {
+        let route = route.clone();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn Fn()>::new(move || route.set(current_route()));
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                // Failing to listen leaves in-app navigation working; nothing to report.
+                let _ = w.add_event_listener_with_callback(
+                    "hashchange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            move || {
+                if let Some(w) = &window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "hashchange",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+                drop(listener);
+            }
+        });
+    }
+
+    let on_navigate = {
+        let route = route.clone();
+        Callback::from(move |next: Route| {
+            if let Some(window) = web_sys::window() {
+                // Setting the hash records history; the listener then sees the same route.
+                let _ = window.location().set_hash(&next.to_string());
+            }
+            route.set(next);
+        })
+    };
+
+    let on_toggle_lang = {
+        let lang = lang.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = lang.other();
+            next.save();
+            lang.set(next);
+        })
+    };
+
+    // Keep <html lang> and the tab title in step with the chosen language.
+    use_effect_with(*lang, |lang| {
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            if let Some(root) = doc.document_element() {
+                let _ = root.set_attribute("lang", lang.code());
+            }
+            doc.set_title(T::Title.text(*lang));
+        }
+    });
+
+    let ctx = Ctx {
+        lang: *lang,
+        on_navigate,
+    };
+
+    let page = match (*route).clone() {
+        Route::Home => html! { <Home /> },
+        Route::Recipe { deck } => {
+            html! { <crate::components::recipe::RecipePage deck={deck} /> }
+        }
+        Route::Simulator { deck, seed } => {
+            let key = format!("{deck}/{seed:?}");
+            html! { <crate::components::simulator::Simulator key={key} deck={deck} seed={seed} /> }
+        }
+        Route::BattleLine => coming_soon(&ctx, T::BattleLine),
+        Route::QuantumGomoku => coming_soon(&ctx, T::QuantumGomoku),
+        Route::NotFound { .. } => html! {
+            <section class="page">
+                <h2>{ ctx.t(T::NotFound) }</h2>
+                <a href="#/">{ ctx.t(T::BackHome) }</a>
+            </section>
+        },
+    };
+
+    html! {
+        <ContextProvider<Ctx> context={ctx.clone()}>
+            <header class="topbar">
+                <a class="brand" href="#/">{ ctx.t(T::Title) }</a>
+                <button type="button" class="btn btn-lang" data-testid="btn-lang" onclick={on_toggle_lang}>
+                    { ctx.t(T::Switch) }
+                </button>
+            </header>
+            <main class="main">{ page }</main>
+        </ContextProvider<Ctx>>
+    }
+}
+
+/// Placeholder page of a game that has not landed in the web app yet.
+fn coming_soon(ctx: &Ctx, name: T) -> Html {
+    html! {
+        <section class="page">
+            <h2>{ ctx.t(name) }</h2>
+            <p>{ ctx.t(T::ComingSoon) }</p>
+            <a href="#/">{ ctx.t(T::BackHome) }</a>
+        </section>
+    }
+}
+
+/// The context every page component reads; the app always provides it.
+#[hook]
+pub fn use_ctx() -> Ctx {
+    use_context::<Ctx>().unwrap_or_else(|| Ctx {
+        lang: Lang::default(),
+        on_navigate: Callback::noop(),
+    })
+}

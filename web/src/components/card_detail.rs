@@ -1,0 +1,54 @@
+//! A modal showing one card large with its full text and stats.
+
+use duel_engine::card::Code;
+use yew::prelude::*;
+
+use crate::app::use_ctx;
+use crate::components::card_view::{CardView, card_name, engine_lang, kind_line};
+use crate::i18n::T;
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct CardDetailProps {
+    pub code: Code,
+    pub on_close: Callback<()>,
+}
+
+#[function_component(CardDetail)]
+pub fn card_detail(props: &CardDetailProps) -> Html {
+    let ctx = use_ctx();
+    let on_close = props.on_close.reform(|_: MouseEvent| ());
+    let on_key = {
+        let cb = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                cb.emit(());
+            }
+        })
+    };
+    let def = duel_engine::card::card(props.code);
+    html! {
+        <div class="overlay" onkeydown={on_key}>
+            <div class="dialog" role="dialog" aria-modal="true" data-testid="card-detail"
+                aria-label={ctx.t(T::CardDetails)}>
+                <h3>{ card_name(props.code, ctx.lang) }</h3>
+                <div class="detail-card">
+                    <CardView code={Some(props.code)} />
+                    if let Some(def) = def {
+                        <div>
+                            <p><strong>{ kind_line(def, ctx.lang) }</strong></p>
+                            if let Some(m) = &def.monster {
+                                <p>{ format!("{} / Lv{} / ATK {} / DEF {}{}", m.attribute, m.level, m.atk, m.def,
+                                    if m.tuner { " / Tuner" } else { "" }) }</p>
+                            }
+                            <p>{ def.text(engine_lang(ctx.lang)) }</p>
+                            <p class="muted">{ format!("#{:08}", def.code) }</p>
+                        </div>
+                    }
+                </div>
+                <div class="dialog-actions">
+                    <button type="button" class="btn" onclick={on_close} autofocus=true>{ ctx.t(T::Close) }</button>
+                </div>
+            </div>
+        </div>
+    }
+}

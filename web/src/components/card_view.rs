@@ -1,0 +1,177 @@
+//! One card drawn with HTML/CSS only: a type-coloured face, or a card back that carries no identity.
+
+use duel_engine::card::{CardDef, CardType, Code, Frame, SpellType};
+use yew::prelude::*;
+
+use crate::app::use_ctx;
+use crate::i18n::Lang;
+
+/// Battle position of a card on the monster zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pos {
+    Attack,
+    Defense,
+}
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct CardViewProps {
+    /// The passcode when the player may see the card; `None` draws a card back.
+    pub code: Option<Code>,
+    /// Only for cards on the monster zone.
+    #[prop_or_default]
+    pub position: Option<Pos>,
+    #[prop_or_default]
+    pub selected: bool,
+    /// Makes the card a real <button> (keyboard reachable); `None` keeps it a plain box.
+    #[prop_or_default]
+    pub on_click: Option<Callback<()>>,
+    #[prop_or_default]
+    pub disabled: bool,
+    /// Accessible label override (e.g. "select for discard").
+    #[prop_or_default]
+    pub label: Option<AttrValue>,
+}
+
+/// CSS class of the frame colour of a card.
+pub fn frame_class(frame: Frame) -> &'static str {
+    match frame {
+        Frame::Normal => "frame-normal",
+        Frame::Effect => "frame-effect",
+        Frame::Fusion => "frame-fusion",
+        Frame::Synchro => "frame-synchro",
+        Frame::Token => "frame-token",
+        Frame::Spell => "frame-spell",
+        Frame::Trap => "frame-trap",
+    }
+}
+
+/// A short type line: 「魔法・速攻」, "Effect monster", ...
+pub fn kind_line(def: &CardDef, lang: Lang) -> String {
+    match def.card_type {
+        CardType::Monster => {
+            let frame = match def.frame {
+                Frame::Normal => lang.pick("通常", "Normal"),
+                Frame::Effect => lang.pick("効果", "Effect"),
+                Frame::Fusion => lang.pick("融合", "Fusion"),
+                Frame::Synchro => lang.pick("シンクロ", "Synchro"),
+                Frame::Token => lang.pick("トークン", "Token"),
+                Frame::Spell | Frame::Trap => "",
+            };
+            let race = def.monster.as_ref().map_or("", |m| m.race.as_str());
+            format!("{race} / {frame}")
+        }
+        CardType::Spell | CardType::Trap => {
+            let base = if def.is_spell() {
+                lang.pick("魔法", "Spell")
+            } else {
+                lang.pick("罠", "Trap")
+            };
+            let sub = match def.sub {
+                Some(SpellType::Normal) | None => lang.pick("通常", "Normal"),
+                Some(SpellType::QuickPlay) => lang.pick("速攻", "Quick-Play"),
+                Some(SpellType::Continuous) => lang.pick("永続", "Continuous"),
+                Some(SpellType::Field) => lang.pick("フィールド", "Field"),
+                Some(SpellType::Equip) => lang.pick("装備", "Equip"),
+            };
+            format!("{base}・{sub}")
+        }
+    }
+}
+
+/// The display name of a passcode (the passcode itself if the catalogue lacks it).
+pub fn card_name(code: Code, lang: Lang) -> String {
+    duel_engine::card::card(code)
+        .map(|d| d.name(engine_lang(lang)).to_owned())
+        .unwrap_or_else(|| code.to_string())
+}
+
+/// The engine keeps its own language enum for card texts.
+pub fn engine_lang(lang: Lang) -> duel_engine::Lang {
+    match lang {
+        Lang::Ja => duel_engine::Lang::Ja,
+        Lang::En => duel_engine::Lang::En,
+    }
+}
+
+#[function_component(CardView)]
+pub fn card_view(props: &CardViewProps) -> Html {
+    let ctx = use_ctx();
+    let position = props.position.map(|p| match p {
+        Pos::Attack => "attack",
+        Pos::Defense => "defense",
+    });
+    let pos_class = (props.position == Some(Pos::Defense)).then_some("pos-defense");
+    let onclick = props
+        .on_click
+        .clone()
+        .map(|cb| Callback::from(move |_: MouseEvent| cb.emit(())));
+
+    let Some(code) = props.code else {
+        // Face-down: nothing but the back is rendered, so the DOM cannot leak the card.
+        let aria = props
+            .label
+            .clone()
+            .unwrap_or_else(|| AttrValue::from(ctx.lang.pick("裏側のカード", "Face-down card")));
+        return html! {
+            <div data-testid="card" data-face="down" data-position={position} class={classes!("card-slot", pos_class)} aria-label={aria}>
+                <div data-testid="card-back" class={classes!("card-back", pos_class)}></div>
+            </div>
+        };
+    };
+
+    let Some(def) = duel_engine::card::card(code) else {
+        return html! {
+            <div data-testid="card" data-face="up" data-card-id={code.to_string()} class="card frame-token">
+                <span class="name">{ code }</span>
+            </div>
+        };
+    };
+    let lang = engine_lang(ctx.lang);
+    let name = def.name(lang).to_owned();
+    let body = html! {
+        <>
+            <span class="name">{ name.clone() }</span>
+            {
+                if let Some(m) = &def.monster {
+                    {
+                        let stars = "★".repeat(usize::from(m.level));
+                        html! { <span class="stars" aria-label={format!("Lv{}", m.level)}>{ stars }</span> }
+                    }
+                } else {
+                    Html::default()
+                }
+            }
+            <span class="kind">{ kind_line(def, ctx.lang) }</span>
+            <span class="text">{ def.text(lang) }</span>
+            {
+                if let Some(m) = &def.monster {
+                    html! { <span class="atkdef">{ format!("ATK {} / DEF {}", m.atk, m.def) }</span> }
+                } else {
+                    Html::default()
+                }
+            }
+        </>
+    };
+    let class = classes!(
+        "card",
+        frame_class(def.frame),
+        pos_class,
+        props.selected.then_some("selected")
+    );
+    let label = props.label.clone().unwrap_or_else(|| AttrValue::from(name));
+    match onclick {
+        Some(onclick) => html! {
+            <button type="button" data-testid="card" data-face="up" data-card-id={code.to_string()}
+                data-position={position} class={class} onclick={onclick} disabled={props.disabled}
+                aria-pressed={props.selected.to_string()} aria-label={label}>
+                { body }
+            </button>
+        },
+        None => html! {
+            <div data-testid="card" data-face="up" data-card-id={code.to_string()} data-position={position}
+                class={class} aria-label={label}>
+                { body }
+            </div>
+        },
+    }
+}

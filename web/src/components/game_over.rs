@@ -1,0 +1,52 @@
+//! The end-of-duel dialog: result, reason, restart.
+
+use duel_engine::state::{Outcome, Reason};
+use yew::prelude::*;
+
+use crate::app::use_ctx;
+use crate::components::card_view::engine_lang;
+use crate::i18n::T;
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct GameOverProps {
+    pub outcome: Outcome,
+    pub on_restart: Callback<()>,
+    pub on_close: Callback<()>,
+}
+
+/// The `data-reason` value of a reason (the same spelling as the engine's serde names).
+pub fn reason_attr(reason: Reason) -> &'static str {
+    match reason {
+        Reason::Exodia => "exodia",
+        Reason::Lp0 => "lp0",
+        Reason::DeckOut => "deck-out",
+        Reason::TurnEnd => "turn-end",
+    }
+}
+
+#[function_component(GameOver)]
+pub fn game_over(props: &GameOverProps) -> Html {
+    let ctx = use_ctx();
+    let (result, title) = match props.outcome {
+        Outcome::Win(_) => ("win", ctx.t(T::Win)),
+        Outcome::Lose(_) => ("lose", ctx.t(T::Lose)),
+        Outcome::Draw(_) => ("draw", ctx.lang.pick("引き分け", "Draw")),
+    };
+    let on_restart = props.on_restart.reform(|_: MouseEvent| ());
+    let on_close = props.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <div class="overlay">
+            <div class="dialog" role="dialog" aria-modal="true" data-testid="game-over"
+                data-reason={reason_attr(props.outcome.reason())} data-result={result}>
+                <h3>{ title }</h3>
+                <p>{ duel_engine::text::outcome(props.outcome, engine_lang(ctx.lang)) }</p>
+                <div class="dialog-actions">
+                    <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>
+                    <button type="button" class="btn btn-primary" data-testid="btn-restart" onclick={on_restart} autofocus=true>
+                        { ctx.t(T::Restart) }
+                    </button>
+                </div>
+            </div>
+        </div>
+    }
+}

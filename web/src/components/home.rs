@@ -1,0 +1,133 @@
+//! Home page: the list of games, with the duel simulator's deck choice, start, recipe and resume.
+
+use duel_engine::deck::decks;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use crate::app::use_ctx;
+use crate::components::card_view::engine_lang;
+use crate::duel_state::{SaveCheck, check_save, clear_save};
+use crate::i18n::T;
+use crate::route::Route;
+
+#[function_component(Home)]
+pub fn home() -> Html {
+    let ctx = use_ctx();
+    let lang = engine_lang(ctx.lang);
+    let first = decks()
+        .iter()
+        .find(|d| d.playable)
+        .or_else(|| decks().first())
+        .map(|d| d.id.clone())
+        .unwrap_or_default();
+    let chosen = use_state(|| first);
+    // Read once per mount: the save only changes while the simulator is shown.
+    let save = use_memo((), |_| check_save());
+
+    let on_change = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
+                chosen.set(select.value());
+            }
+        })
+    };
+    let on_start = {
+        let chosen = chosen.clone();
+        let nav = ctx.on_navigate.clone();
+        Callback::from(move |_: MouseEvent| {
+            // A new duel replaces the autosave; the simulator draws the seed.
+            clear_save();
+            nav.emit(Route::Simulator {
+                deck: (*chosen).clone(),
+                seed: None,
+            });
+        })
+    };
+    let on_recipe = {
+        let chosen = chosen.clone();
+        let nav = ctx.on_navigate.clone();
+        Callback::from(move |_: MouseEvent| {
+            nav.emit(Route::Recipe {
+                deck: (*chosen).clone(),
+            })
+        })
+    };
+    let (resume_target, save_notice) = match &*save {
+        SaveCheck::Found { deck, seed } => (
+            Some(Route::Simulator {
+                deck: deck.clone(),
+                seed: Some(*seed),
+            }),
+            None,
+        ),
+        SaveCheck::None => (None, None),
+        SaveCheck::Discarded => (None, Some(ctx.t(T::CorruptSave))),
+    };
+    let on_resume = {
+        let nav = ctx.on_navigate.clone();
+        let target = resume_target.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(route) = &target {
+                nav.emit(route.clone());
+            }
+        })
+    };
+    let chosen_def = decks().iter().find(|d| d.id == *chosen);
+    let playable = chosen_def.is_some_and(|d| d.playable);
+
+    html! {
+        <section class="page home">
+            <h2>{ ctx.t(T::Games) }</h2>
+            <div class="games">
+                <article class="game-tile">
+                    <h3>{ ctx.t(T::DuelSimulator) }</h3>
+                    <p>{ ctx.t(T::DuelSimulatorBlurb) }</p>
+                    if let Some(text) = save_notice {
+                        <p class="notice" role="status" data-testid="save-notice">{ text }</p>
+                    }
+                    <label for="deck-select">{ ctx.t(T::SelectDeck) }</label>
+                    <div>
+                        <select id="deck-select" data-testid="deck-select" onchange={on_change}>
+                            { for decks().iter().map(|d| html! {
+                                <option value={d.id.clone()} selected={d.id == *chosen}>
+                                    { d.name(lang) }
+                                </option>
+                            }) }
+                        </select>
+                    </div>
+                    if let Some(d) = chosen_def {
+                        <p class="muted">{ d.description(lang) }</p>
+                    }
+                    if !playable {
+                        <p class="notice">{ ctx.lang.pick("このデッキのカード効果は未実装のため、まだ遊べません", "This deck's card effects are not implemented yet, so it cannot be played") }</p>
+                    }
+                    <div class="btn-row">
+                        <button type="button" class="btn btn-primary" data-testid="btn-start" onclick={on_start} disabled={!playable}>
+                            { ctx.t(T::Start) }
+                        </button>
+                        <button type="button" class="btn" data-testid="btn-recipe" onclick={on_recipe}>
+                            { ctx.t(T::Recipe) }
+                        </button>
+                        <button type="button" class="btn" data-testid="btn-resume" onclick={on_resume}
+                            disabled={resume_target.is_none()}
+                            title={resume_target.is_none().then(|| ctx.t(T::NoSave))}>
+                            { ctx.t(T::Resume) }
+                        </button>
+                    </div>
+                </article>
+                // Later games get their own tiles here, linking to their routes.
+                <article class="game-tile soon">
+                    <h3>{ ctx.t(T::BattleLine) }</h3>
+                    <p>{ ctx.t(T::ComingSoon) }</p>
+                    <a href={Route::BattleLine.to_hash()}>{ ctx.t(T::BattleLine) }</a>
+                </article>
+                <article class="game-tile soon">
+                    <h3>{ ctx.t(T::QuantumGomoku) }</h3>
+                    <p>{ ctx.t(T::ComingSoon) }</p>
+                    <a href={Route::QuantumGomoku.to_hash()}>{ ctx.t(T::QuantumGomoku) }</a>
+                </article>
+            </div>
+        </section>
+    }
+}

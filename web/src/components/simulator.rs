@@ -1,0 +1,370 @@
+//! The duel page: loads or starts a duel, autosaves after every action, and lays out field, hand and dialogs.
+
+use std::rc::Rc;
+
+use duel_engine::view::CardView as CardSeen;
+use duel_engine::{CardId, CardType, Code, Command};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use yew::prelude::*;
+
+use crate::app::{replace_route, use_ctx};
+use crate::components::card_detail::CardDetail;
+use crate::components::card_view::{card_name, engine_lang};
+use crate::components::duel_field::{DuelField, FieldSlot, Pile};
+use crate::components::duel_header::DuelHeader;
+use crate::components::effect_dialog::EffectDialog;
+use crate::components::game_over::GameOver;
+use crate::components::hands::{Hands, MenuAction, menu_button};
+use crate::components::pile_list::PileList;
+use crate::components::toasts::Toasts;
+use crate::duel_state::{Action, DuelState, Notice, StartError, clear_save, load_save, write_save};
+use crate::i18n::T;
+use crate::route::Route;
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct SimulatorProps {
+    pub deck: String,
+    pub seed: Option<u64>,
+}
+
+/// A seed from the browser's entropy. Only called from effects and event handlers,
+/// never from a reducer, so every game stays replayable from its recorded seed.
+pub fn entropy_seed() -> u64 {
+    // Math.random has 52 random bits; two draws fill 64.
+    let half = || (js_sys::Math::random() * 4_294_967_296.0) as u64 & 0xffff_ffff;
+    (half() << 32) | half()
+}
+
+/// How long a toast stays, in milliseconds.
+const TOAST_MS: i32 = 3500;
+/// At most this many toasts are shown at once; older ones drop off.
+const TOAST_MAX: usize = 5;
+
+#[derive(Debug, Clone, PartialEq, Default)]
+struct ToastList {
+    next: u64,
+    items: Vec<(u64, String)>,
+}
+
+enum ToastAction {
+    Push(Vec<String>),
+    Remove(u64),
+}
+
+impl Reducible for ToastList {
+    type Action = ToastAction;
+
+    fn reduce(self: Rc<Self>, action: ToastAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            ToastAction::Push(messages) => {
+                for m in messages {
+                    next.items.push((next.next, m));
+                    next.next += 1;
+                }
+                let extra = next.items.len().saturating_sub(TOAST_MAX);
+                next.items.drain(..extra);
+            }
+            ToastAction::Remove(id) => next.items.retain(|(i, _)| *i != id),
+        }
+        Rc::new(next)
+    }
+}
+
+/// Runs `f` once after `ms` milliseconds (best effort: without a window nothing happens).
+fn after(ms: i32, f: impl FnOnce() + 'static) {
+    if let Some(window) = web_sys::window() {
+        let cb = Closure::once_into_js(f);
+        let _ =
+            window.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), ms);
+    }
+}
+
+#[function_component(Simulator)]
+pub fn simulator(props: &SimulatorProps) -> Html {
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let state = use_reducer(DuelState::default);
+    let toasts = use_reducer(ToastList::default);
+    let detail = use_state(|| None::<Code>);
+    let pile = use_state(|| None::<Pile>);
+    let field_menu = use_state(|| None::<(FieldSlot, CardSeen)>);
+    let over_closed = use_state(|| false);
+
+    // Load the autosave or start a new duel, once per route.
+    {
+        let state = state.clone();
+        use_effect_with((props.deck.clone(), props.seed), move |(deck, seed)| {
+            let deck = deck.clone();
+            let start_new = |state: &UseReducerHandle<DuelState>, seed: Option<u64>| {
+                let seed = seed.unwrap_or_else(entropy_seed);
+                replace_route(&Route::Simulator {
+                    deck: deck.clone(),
+                    seed: Some(seed),
+                });
+                state.dispatch(Action::Start {
+                    deck: deck.clone(),
+                    seed,
+                });
+            };
+            match load_save() {
+                Ok(Some(save)) if save.deck == deck && seed.is_none_or(|s| s == save.seed) => {
+                    replace_route(&Route::Simulator {
+                        deck: deck.clone(),
+                        seed: Some(save.seed),
+                    });
+                    state.dispatch(Action::Resume(save));
+                }
+                Ok(_) => start_new(&state, *seed),
+                Err(_) => {
+                    state.dispatch(Action::SaveDiscarded);
+                    start_new(&state, *seed);
+                }
+            }
+        });
+    }
+
+    // Autosave after every accepted command (and after the start).
+    {
+        let state = state.clone();
+        use_effect_with(state.version, move |_| {
+            if let Some(save) = state.save_file() {
+                write_save(&save);
+            }
+        });
+    }
+
+    // Step messages of the last command become toasts.
+    {
+        let state = state.clone();
+        let toasts = toasts.clone();
+        use_effect_with(state.version, move |_| {
+            let messages: Vec<String> = state
+                .events
+                .iter()
+                .map(|e| e.message(engine_lang(lang)))
+                .collect();
+            if !messages.is_empty() {
+                let first = toasts.next;
+                let count = messages.len() as u64;
+                toasts.dispatch(ToastAction::Push(messages));
+                let toasts = toasts.clone();
+                after(TOAST_MS, move || {
+                    for id in first..first + count {
+                        toasts.dispatch(ToastAction::Remove(id));
+                    }
+                });
+            }
+        });
+    }
+
+    let view = state.duel.as_ref().map(|d| d.view());
+    let legal: Vec<Command> = state
+        .duel
+        .as_ref()
+        .map(|d| d.legal_commands())
+        .unwrap_or_default();
+
+    // When the chain is open but nothing can be chained, passing is the only legal move:
+    // send it rather than asking a question with one answer.
+    {
+        let state = state.clone();
+        let only_pass =
+            view.as_ref().is_some_and(|v| v.chain_window) && legal == [Command::PassChain];
+        use_effect_with((state.version, only_pass), move |(_, only_pass)| {
+            if *only_pass {
+                state.dispatch(Action::Apply(Command::PassChain));
+            }
+        });
+    }
+
+    let on_command = {
+        let state = state.clone();
+        Callback::from(move |cmd: Command| state.dispatch(Action::Apply(cmd)))
+    };
+    let on_check = {
+        let state = state.clone();
+        let legal = legal.clone();
+        Callback::from(move |cmd: Command| -> Option<String> {
+            let duel = state.duel.as_ref()?;
+            let verdict = duel.validate(&cmd);
+            let listed = matches!(cmd, Command::Respond(_)) || legal.contains(&cmd);
+            match verdict {
+                Err(e) => Some(e.message(engine_lang(lang))),
+                Ok(()) if listed => None,
+                Ok(()) => Some(T::NotLegalNow.text(lang).to_owned()),
+            }
+        })
+    };
+    let on_details = {
+        let detail = detail.clone();
+        Callback::from(move |code: Code| detail.set(Some(code)))
+    };
+    let on_restart = {
+        let state = state.clone();
+        let deck = props.deck.clone();
+        let over_closed = over_closed.clone();
+        Callback::from(move |()| {
+            clear_save();
+            let seed = entropy_seed();
+            replace_route(&Route::Simulator {
+                deck: deck.clone(),
+                seed: Some(seed),
+            });
+            over_closed.set(false);
+            state.dispatch(Action::Start {
+                deck: deck.clone(),
+                seed,
+            });
+        })
+    };
+
+    if let Some(StartError::Setup(err)) = &state.start_error {
+        return html! {
+            <section class="page">
+                <h2>{ ctx.t(T::UnknownDeck) }</h2>
+                <p class="error" role="alert" data-testid="start-error">{ err.to_string() }</p>
+                <a href="#/">{ ctx.t(T::BackHome) }</a>
+            </section>
+        };
+    }
+    let Some(view) = view else {
+        return html! { <section class="page"><p>{ ctx.t(T::Starting) }</p></section> };
+    };
+
+    let notice = state.notice.map(|n| match n {
+        Notice::SaveDiscarded => html! { <p class="notice" role="status" data-testid="save-notice">{ ctx.t(T::CorruptSave) }</p> },
+        Notice::Resumed => html! { <p class="notice" role="status" data-testid="resume-notice">{ ctx.t(T::SaveRestored) }</p> },
+    });
+    let feedback = state.last_error.as_ref().map(|e| {
+        let state = state.clone();
+        html! {
+            <p class="error" role="alert" data-testid="feedback">
+                { format!("{}: {}", ctx.t(T::NotLegalNow), e.message(engine_lang(lang))) }
+                { " " }
+                <button type="button" class="btn" onclick={Callback::from(move |_: MouseEvent| state.dispatch(Action::DismissError))}>
+                    { ctx.t(T::Close) }
+                </button>
+            </p>
+        }
+    });
+
+    let on_open_pile = {
+        let pile = pile.clone();
+        Callback::from(move |p: Pile| pile.set(Some(p)))
+    };
+    let on_select_card = {
+        let field_menu = field_menu.clone();
+        Callback::from(move |sel: (FieldSlot, CardSeen)| field_menu.set(Some(sel)))
+    };
+    let on_name = {
+        let state = state.clone();
+        Callback::from(move |id: CardId| {
+            state
+                .duel
+                .as_ref()
+                .and_then(|d| d.card_view(id).code)
+                .map(|code| card_name(code, lang))
+                .unwrap_or_else(|| lang.pick("裏側のカード", "face-down card").to_owned())
+        })
+    };
+
+    let end_turn = MenuAction {
+        command: Command::EndTurn,
+        label: T::EndTurn,
+        test_id: "btn-end-turn",
+    };
+
+    let field_menu_html = (*field_menu).map(|(slot, card)| {
+        let close = {
+            let field_menu = field_menu.clone();
+            Callback::from(move |()| field_menu.set(None))
+        };
+        // Spell/trap and field zones can hold activatable spells and ignition effects;
+        // monsters only have ignition effects.
+        let is_monster = matches!(slot, FieldSlot::Monster(_))
+            || card.def().is_some_and(|d| d.card_type == CardType::Monster);
+        let mut actions = Vec::new();
+        if !is_monster {
+            actions.push(MenuAction { command: Command::ActivateSpell { card: card.id }, label: T::Activate, test_id: "btn-activate" });
+        }
+        actions.push(MenuAction { command: Command::ActivateEffect { card: card.id }, label: T::ActivateEffect, test_id: "btn-activate-effect" });
+        let on_close = close.reform(|_: MouseEvent| ());
+        let on_show = {
+            let detail = detail.clone();
+            let close = close.clone();
+            let code = card.code;
+            Callback::from(move |_: MouseEvent| {
+                close.emit(());
+                detail.set(code);
+            })
+        };
+        html! {
+            <div class="overlay">
+                <div class="dialog" role="dialog" aria-modal="true" data-testid="field-menu">
+                    <h3>{ card.code.map(|c| card_name(c, lang)).unwrap_or_else(|| lang.pick("裏側のカード", "Face-down card").to_owned()) }</h3>
+                    <div class="options" role="menu">
+                        { for actions.iter().map(|a| menu_button(a, lang, &on_check, &on_command, &close)) }
+                        if card.code.is_some() {
+                            <button type="button" class="btn" data-testid="btn-details" onclick={on_show}>{ ctx.t(T::Details) }</button>
+                        }
+                    </div>
+                    <div class="dialog-actions">
+                        <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>
+                    </div>
+                </div>
+            </div>
+        }
+    });
+
+    let pile_html = (*pile).map(|p| {
+        let (title, zone, cards) = match p {
+            Pile::Graveyard => (ctx.t(T::Graveyard), "graveyard", view.you.graveyard.clone()),
+            Pile::Banished => (ctx.t(T::Banished), "banished", view.you.banished.clone()),
+            Pile::Extra => (ctx.t(T::ExtraMonsters), "extraDeck", view.you.extra.clone()),
+        };
+        let on_close = {
+            let pile = pile.clone();
+            Callback::from(move |()| pile.set(None))
+        };
+        html! { <PileList title={title} zone={zone} cards={cards} on_details={on_details.clone()} on_close={on_close} /> }
+    });
+
+    let show_effect_dialog = view.outcome.is_none()
+        && (view.prompt.is_some()
+            || (view.chain_window && legal.iter().any(|c| *c != Command::PassChain)));
+
+    html! {
+        <section class="page simulator" data-testid="simulator">
+            <Toasts messages={toasts.items.clone()} />
+            <DuelHeader view={view.clone()} />
+            { for notice }
+            <div class="feedback">{ for feedback }</div>
+            <DuelField side={view.you.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card} />
+            <Hands cards={view.you.hand.clone()} on_check={on_check.clone()} on_command={on_command.clone()} on_details={on_details.clone()} />
+            <div class="actions">
+                { menu_button(&end_turn, lang, &on_check, &on_command, &Callback::noop()) }
+                if view.outcome.is_some() && *over_closed {
+                    <button type="button" class="btn btn-primary" data-testid="btn-restart" onclick={on_restart.reform(|_: MouseEvent| ())}>
+                        { ctx.t(T::Restart) }
+                    </button>
+                }
+                <a class="btn" href="#/">{ ctx.t(T::BackHome) }</a>
+            </div>
+            if show_effect_dialog {
+                <EffectDialog prompt={view.prompt.clone()} chain={view.chain.clone()} legal={legal.clone()}
+                    on_check={on_check.clone()} on_command={on_command.clone()} on_name={on_name} />
+            }
+            if let Some(outcome) = view.outcome.filter(|_| !*over_closed) {
+                <GameOver outcome={outcome} on_restart={on_restart.clone()}
+                    on_close={{ let c = over_closed.clone(); Callback::from(move |()| c.set(true)) }} />
+            }
+            { for field_menu_html }
+            { for pile_html }
+            if let Some(code) = *detail {
+                <CardDetail code={code} on_close={{ let d = detail.clone(); Callback::from(move |()| d.set(None)) }} />
+            }
+        </section>
+    }
+}

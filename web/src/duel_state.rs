@@ -1,0 +1,212 @@
+//! The duel's `Reducible`: wraps the engine's `Duel`; `reduce` only applies commands and records the last error.
+
+use std::rc::Rc;
+
+use duel_engine::command::Command;
+use duel_engine::error::RuleError;
+use duel_engine::event::Event;
+use duel_engine::state::Duel;
+use yew::prelude::*;
+
+use crate::save::{SaveError, SaveFile};
+use crate::storage;
+
+/// What the UI tells the player about loading, beside the duel itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notice {
+    /// A stored save could not be read or replayed and was discarded.
+    SaveDiscarded,
+    /// The stored game was resumed.
+    Resumed,
+}
+
+/// Why the duel could not start at all (bad deck id in the URL, unplayable deck).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StartError {
+    Setup(duel_engine::setup::SetupError),
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DuelState {
+    pub deck: String,
+    pub seed: u64,
+    /// `None` until a seed is known (it is drawn in an effect) or when set-up failed.
+    pub duel: Option<Duel>,
+    /// Every accepted command since the start, for the autosave.
+    pub log: Vec<Command>,
+    /// The last refused command's reason, shown as feedback until the next accepted one.
+    pub last_error: Option<RuleError>,
+    pub start_error: Option<StartError>,
+    /// Events of the last accepted command (and of the set-up), for toasts.
+    pub events: Vec<Event>,
+    /// Bumped on every change worth saving or announcing.
+    pub version: u64,
+    pub notice: Option<Notice>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// A new duel with this deck and seed.
+    Start { deck: String, seed: u64 },
+    /// Replay a saved game; a save that does not replay starts the same seed afresh.
+    Resume(SaveFile<Command>),
+    /// Apply one player command.
+    Apply(Command),
+    /// Forget the feedback message.
+    DismissError,
+    /// Report a save that could not even be read (it was removed by the caller).
+    SaveDiscarded,
+}
+
+impl DuelState {
+    fn started(deck: String, seed: u64, notice: Option<Notice>, version: u64) -> DuelState {
+        match Duel::new(&deck, seed) {
+            Ok(duel) => {
+                // The opening phase changes are reported once, as the first toasts.
+                let events = duel.events().to_vec();
+                DuelState {
+                    deck,
+                    seed,
+                    duel: Some(duel),
+                    events,
+                    version: version + 1,
+                    notice,
+                    ..DuelState::default()
+                }
+            }
+            Err(e) => DuelState {
+                deck,
+                seed,
+                start_error: Some(StartError::Setup(e)),
+                version: version + 1,
+                notice,
+                ..DuelState::default()
+            },
+        }
+    }
+
+    /// What to write to localStorage for this state, if there is a game.
+    pub fn save_file(&self) -> Option<SaveFile<Command>> {
+        self.duel.as_ref()?;
+        Some(SaveFile::new(
+            self.deck.clone(),
+            self.seed,
+            self.log.clone(),
+        ))
+    }
+}
+
+impl Reducible for DuelState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match action {
+            Action::Start { deck, seed } => {
+                Rc::new(DuelState::started(deck, seed, self.notice, self.version))
+            }
+            Action::Resume(save) => {
+                match Duel::replay(&save.deck, save.seed, Default::default(), &save.commands) {
+                    Ok(duel) => Rc::new(DuelState {
+                        deck: save.deck,
+                        seed: save.seed,
+                        duel: Some(duel),
+                        log: save.commands,
+                        version: self.version + 1,
+                        notice: Some(Notice::Resumed),
+                        ..DuelState::default()
+                    }),
+                    Err(_) => Rc::new(DuelState::started(
+                        save.deck,
+                        save.seed,
+                        Some(Notice::SaveDiscarded),
+                        self.version,
+                    )),
+                }
+            }
+            Action::Apply(cmd) => {
+                let Some(duel) = &self.duel else {
+                    return self;
+                };
+                let mut next = duel.clone();
+                match next.apply(cmd.clone()) {
+                    Ok(events) => {
+                        let mut log = self.log.clone();
+                        log.push(cmd);
+                        Rc::new(DuelState {
+                            deck: self.deck.clone(),
+                            seed: self.seed,
+                            duel: Some(next),
+                            log,
+                            last_error: None,
+                            start_error: None,
+                            events,
+                            version: self.version + 1,
+                            notice: None,
+                        })
+                    }
+                    Err(error) => Rc::new(DuelState {
+                        last_error: Some(error),
+                        events: Vec::new(),
+                        ..(*self).clone()
+                    }),
+                }
+            }
+            Action::DismissError => Rc::new(DuelState {
+                last_error: None,
+                ..(*self).clone()
+            }),
+            Action::SaveDiscarded => Rc::new(DuelState {
+                notice: Some(Notice::SaveDiscarded),
+                ..(*self).clone()
+            }),
+        }
+    }
+}
+
+/// What localStorage holds for the duel.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SaveCheck {
+    None,
+    Found {
+        deck: String,
+        seed: u64,
+    },
+    /// Something unreadable was there; it has been removed.
+    Discarded,
+}
+
+/// Reads the stored save. An unreadable one is removed at once so it cannot trouble
+/// the next load either.
+pub fn load_save() -> Result<Option<SaveFile<Command>>, SaveError> {
+    let Some(json) = storage::get(storage::KEY_DUEL_SAVE) else {
+        return Ok(None);
+    };
+    match SaveFile::from_json(&json) {
+        Ok(save) => Ok(Some(save)),
+        Err(e) => {
+            clear_save();
+            Err(e)
+        }
+    }
+}
+
+pub fn check_save() -> SaveCheck {
+    match load_save() {
+        Ok(Some(save)) => SaveCheck::Found {
+            deck: save.deck,
+            seed: save.seed,
+        },
+        Ok(None) => SaveCheck::None,
+        Err(_) => SaveCheck::Discarded,
+    }
+}
+
+pub fn write_save(save: &SaveFile<Command>) {
+    if let Some(json) = save.to_json() {
+        storage::set(storage::KEY_DUEL_SAVE, &json);
+    }
+}
+
+pub fn clear_save() {
+    storage::remove(storage::KEY_DUEL_SAVE);
+}

@@ -1,0 +1,223 @@
+//! UI text in Japanese (default) and English; the player's choice is persisted in localStorage.
+
+use crate::storage;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lang {
+    #[default]
+    Ja,
+    En,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Ja => "ja",
+            Lang::En => "en",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Lang> {
+        match code {
+            "ja" => Some(Lang::Ja),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::Ja => Lang::En,
+            Lang::En => Lang::Ja,
+        }
+    }
+
+    /// The saved choice, or Japanese when nothing (or garbage) is saved.
+    pub fn load() -> Lang {
+        storage::get(storage::KEY_LANG)
+            .and_then(|code| Lang::from_code(&code))
+            .unwrap_or_default()
+    }
+
+    pub fn save(self) {
+        storage::set(storage::KEY_LANG, self.code());
+    }
+
+    /// Picks the text for this language.
+    pub fn pick<'a>(self, ja: &'a str, en: &'a str) -> &'a str {
+        match self {
+            Lang::Ja => ja,
+            Lang::En => en,
+        }
+    }
+}
+
+/// Every fixed label of the UI. Kept in one table so a missing translation is a compile error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum T {
+    Title,
+    Games,
+    DuelSimulator,
+    DuelSimulatorBlurb,
+    SelectDeck,
+    Start,
+    Recipe,
+    Resume,
+    NoSave,
+    ComingSoon,
+    BattleLine,
+    QuantumGomoku,
+    BackHome,
+    NotFound,
+    UnknownDeck,
+    Summon,
+    Set,
+    Details,
+    Activate,
+    ActivateEffect,
+    EndTurn,
+    Confirm,
+    Cancel,
+    Close,
+    Yes,
+    No,
+    MyLp,
+    OpponentLp,
+    Now,
+    OpponentHand,
+    OpponentDeck,
+    FieldZone,
+    Graveyard,
+    Banished,
+    ExtraDeck,
+    Deck,
+    Restart,
+    Win,
+    Lose,
+    Empty,
+    NoValidTarget,
+    CorruptSave,
+    SaveRestored,
+    Switch,
+    CardDetails,
+    Monsters,
+    Spells,
+    Traps,
+    ExtraMonsters,
+    CardsTotal,
+    Starting,
+    NotLegalNow,
+    Pass,
+}
+
+impl T {
+    pub fn text(self, lang: Lang) -> &'static str {
+        let (ja, en) = match self {
+            T::Title => ("ワンターンキル シミュレーター", "One-Turn Kill Simulator"),
+            T::Games => ("ゲーム一覧", "Games"),
+            T::DuelSimulator => ("ワンターンキル シミュレーター", "One-Turn Kill Simulator"),
+            T::DuelSimulatorBlurb => (
+                "先攻1ターン目で勝利を目指す一人用デュエル。",
+                "A one-player duel: win on your first turn.",
+            ),
+            T::SelectDeck => ("デッキを選択", "Choose a deck"),
+            T::Start => ("決闘開始", "Start duel"),
+            T::Recipe => ("デッキ確認", "Deck recipe"),
+            T::Resume => ("続きから", "Resume"),
+            T::NoSave => ("保存されたゲームはありません", "No saved game"),
+            T::ComingSoon => ("準備中", "Coming soon"),
+            T::BattleLine => ("バトルライン", "Battle Line"),
+            T::QuantumGomoku => ("量子五目並べ", "Quantum Gomoku"),
+            T::BackHome => ("ホームへ戻る", "Back to home"),
+            T::NotFound => ("ページが見つかりません", "Page not found"),
+            T::UnknownDeck => ("そのデッキはありません", "There is no such deck"),
+            T::Summon => ("召喚", "Summon"),
+            T::Set => ("セット", "Set"),
+            T::Details => ("詳細表示", "Details"),
+            T::Activate => ("発動", "Activate"),
+            T::ActivateEffect => ("効果発動", "Activate effect"),
+            T::EndTurn => ("ターン終了", "End turn"),
+            T::Confirm => ("確定", "Confirm"),
+            T::Cancel => ("キャンセル", "Cancel"),
+            T::Close => ("閉じる", "Close"),
+            T::Yes => ("はい", "Yes"),
+            T::No => ("いいえ", "No"),
+            T::MyLp => ("自分 LP", "Your LP"),
+            T::OpponentLp => ("相手 LP", "Opponent LP"),
+            T::Now => ("Now", "Now"),
+            T::OpponentHand => ("相手の手札", "Opponent's hand"),
+            T::OpponentDeck => ("相手のデッキ", "Opponent's deck"),
+            T::FieldZone => ("フィールド", "Field"),
+            T::Graveyard => ("墓地", "GY"),
+            T::Banished => ("除外", "Banished"),
+            T::ExtraDeck => ("EX", "EX"),
+            T::Deck => ("Deck", "Deck"),
+            T::Restart => ("もう一度", "Play again"),
+            T::Win => ("勝利", "You win"),
+            T::Lose => ("敗北", "You lose"),
+            T::Empty => ("カードはありません", "No cards"),
+            T::NoValidTarget => (
+                "対象にできるカードがないため、効果は適用されません",
+                "No valid target: the effect does nothing",
+            ),
+            T::CorruptSave => (
+                "保存データが壊れているか古いため破棄しました",
+                "The saved game was corrupt or outdated and has been discarded",
+            ),
+            T::SaveRestored => ("保存されたゲームを再開しました", "Resumed the saved game"),
+            T::Switch => ("English", "日本語"),
+            T::CardDetails => ("カード詳細", "Card details"),
+            T::Monsters => ("モンスター", "Monsters"),
+            T::Spells => ("魔法", "Spells"),
+            T::Traps => ("罠", "Traps"),
+            T::ExtraMonsters => ("エクストラデッキ", "Extra deck"),
+            T::CardsTotal => ("枚", " cards"),
+            T::Starting => ("準備中…", "Preparing…"),
+            T::NotLegalNow => ("今は行えません", "Not possible now"),
+            T::Pass => ("チェーンしない", "Don't chain"),
+        };
+        lang.pick(ja, en)
+    }
+}
+
+/// 「手札 (N 枚)」 / "Hand (N)".
+pub fn hand_title(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::Ja => format!("手札 ({n} 枚)"),
+        Lang::En => format!("Hand ({n})"),
+    }
+}
+
+/// 「選択中: n / N枚」 / "Selected: n / N". `max` is shown as a range when it differs from `min`.
+pub fn selected_counter(lang: Lang, n: usize, min: usize, max: usize) -> String {
+    let need = if min == max {
+        max.to_string()
+    } else {
+        format!("{min}-{max}")
+    };
+    match lang {
+        Lang::Ja => format!("選択中: {n} / {need}枚"),
+        Lang::En => format!("Selected: {n} / {need}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip_and_garbage_is_rejected() {
+        for lang in [Lang::Ja, Lang::En] {
+            assert_eq!(Lang::from_code(lang.code()), Some(lang));
+            assert_eq!(lang.other().other(), lang);
+        }
+        assert_eq!(Lang::from_code("xx"), None);
+    }
+
+    #[test]
+    fn counters_match_the_reference_labels() {
+        assert_eq!(hand_title(Lang::Ja, 5), "手札 (5 枚)");
+        assert_eq!(selected_counter(Lang::Ja, 0, 2, 2), "選択中: 0 / 2枚");
+        assert_eq!(selected_counter(Lang::En, 1, 1, 3), "Selected: 1 / 1-3");
+    }
+}

@@ -1,0 +1,12 @@
+//! The project's browser front end: a hash-routed Yew app hosting the games.
+
+pub mod app;
+pub mod components;
+pub mod duel_state;
+pub mod i18n;
+pub mod route;
+pub mod save;
+pub mod storage;
+pub mod test_seeds;
+
+pub use app::App;

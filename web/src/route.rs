@@ -1,0 +1,166 @@
+//! Hash routes (`#/`, `#/recipe/<deck>`, `#/simulator/<deck>?seed=N`) that work on plain static hosting.
+
+use std::fmt;
+
+/// A page of the app. Parsing never fails: unknown paths become `NotFound`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    Home,
+    Recipe { deck: String },
+    Simulator { deck: String, seed: Option<u64> },
+    BattleLine,
+    QuantumGomoku,
+    NotFound { path: String },
+}
+
+impl Route {
+    /// Parses `location.hash` (with or without the leading `#`). A `seed` in the
+    /// hash query wins over one in the page query (`location.search`), because the
+    /// hash is what the app itself writes.
+    pub fn parse(hash: &str, search: &str) -> Route {
+        let hash = hash.strip_prefix('#').unwrap_or(hash);
+        let (path, hash_query) = match hash.split_once('?') {
+            Some((p, q)) => (p, q),
+            None => (hash, ""),
+        };
+        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        match segments.as_slice() {
+            [] => Route::Home,
+            ["recipe", deck] => Route::Recipe {
+                deck: (*deck).to_owned(),
+            },
+            ["simulator", deck] => Route::Simulator {
+                deck: (*deck).to_owned(),
+                seed: query_seed(hash_query).or_else(|| query_seed(search)),
+            },
+            ["battle-line"] => Route::BattleLine,
+            ["quantum-gomoku"] => Route::QuantumGomoku,
+            _ => Route::NotFound {
+                path: path.to_owned(),
+            },
+        }
+    }
+
+    /// The `#...` string that leads back to this route.
+    pub fn to_hash(&self) -> String {
+        format!("#{self}")
+    }
+}
+
+impl fmt::Display for Route {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Route::Home => write!(f, "/"),
+            Route::Recipe { deck } => write!(f, "/recipe/{deck}"),
+            Route::Simulator { deck, seed: None } => write!(f, "/simulator/{deck}"),
+            Route::Simulator {
+                deck,
+                seed: Some(seed),
+            } => write!(f, "/simulator/{deck}?seed={seed}"),
+            Route::BattleLine => write!(f, "/battle-line"),
+            Route::QuantumGomoku => write!(f, "/quantum-gomoku"),
+            Route::NotFound { path } => write!(f, "{path}"),
+        }
+    }
+}
+
+/// The `seed` parameter of a query string, if present and a valid u64.
+/// A malformed seed is ignored (the page then draws a fresh one) rather than an error.
+fn query_seed(query: &str) -> Option<u64> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == "seed")
+        .and_then(|(_, value)| value.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_route() {
+        assert_eq!(Route::parse("", ""), Route::Home);
+        assert_eq!(Route::parse("#/", ""), Route::Home);
+        assert_eq!(
+            Route::parse("#/recipe/exodia-deck", ""),
+            Route::Recipe {
+                deck: "exodia-deck".into()
+            }
+        );
+        assert_eq!(
+            Route::parse("#/simulator/exodia-deck?seed=42", ""),
+            Route::Simulator {
+                deck: "exodia-deck".into(),
+                seed: Some(42)
+            }
+        );
+        assert_eq!(Route::parse("#/battle-line", ""), Route::BattleLine);
+        assert_eq!(Route::parse("#/quantum-gomoku", ""), Route::QuantumGomoku);
+    }
+
+    #[test]
+    fn seed_comes_from_hash_then_page_query() {
+        let from_page = Route::parse("#/simulator/d", "?x=1&seed=7");
+        assert_eq!(
+            from_page,
+            Route::Simulator {
+                deck: "d".into(),
+                seed: Some(7)
+            }
+        );
+        let hash_wins = Route::parse("#/simulator/d?seed=9", "?seed=7");
+        assert_eq!(
+            hash_wins,
+            Route::Simulator {
+                deck: "d".into(),
+                seed: Some(9)
+            }
+        );
+    }
+
+    #[test]
+    fn bad_input_never_panics() {
+        assert_eq!(
+            Route::parse("#/simulator/d?seed=-1", ""),
+            Route::Simulator {
+                deck: "d".into(),
+                seed: None
+            }
+        );
+        assert_eq!(
+            Route::parse("#/simulator/d?seed=99999999999999999999999", ""),
+            Route::Simulator {
+                deck: "d".into(),
+                seed: None
+            }
+        );
+        assert_eq!(
+            Route::parse("#/a/b/c", ""),
+            Route::NotFound {
+                path: "/a/b/c".into()
+            }
+        );
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for route in [
+            Route::Home,
+            Route::Recipe { deck: "x".into() },
+            Route::Simulator {
+                deck: "x".into(),
+                seed: Some(u64::MAX),
+            },
+            Route::Simulator {
+                deck: "x".into(),
+                seed: None,
+            },
+            Route::BattleLine,
+            Route::QuantumGomoku,
+        ] {
+            assert_eq!(Route::parse(&route.to_hash(), ""), route);
+        }
+    }
+}

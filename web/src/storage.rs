@@ -1,0 +1,25 @@
+//! Best-effort localStorage access: every failure (no window, storage disabled, quota) is swallowed.
+
+/// Keys of everything the app keeps in localStorage.
+pub const KEY_LANG: &str = "games.lang";
+pub const KEY_DUEL_SAVE: &str = "games.duel.save";
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+pub fn get(key: &str) -> Option<String> {
+    local_storage()?.get_item(key).ok().flatten()
+}
+
+/// Returns whether the value was stored; a full or disabled storage is not an error worth a crash.
+pub fn set(key: &str, value: &str) -> bool {
+    local_storage().is_some_and(|s| s.set_item(key, value).is_ok())
+}
+
+pub fn remove(key: &str) {
+    if let Some(s) = local_storage() {
+        // Ignored: removing from a disabled storage has nothing left to do.
+        let _ = s.remove_item(key);
+    }
+}

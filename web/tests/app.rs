@@ -1,0 +1,378 @@
+//! Browser tests: mount the whole app in headless Chromium and play through the duel UI.
+#![cfg(target_arch = "wasm32")]
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web::storage::{KEY_DUEL_SAVE, KEY_LANG};
+use web::test_seeds::{
+    DARK_FACTORY, GRACEFUL_CHARITY, INTO_THE_VOID, LEFT_LEG, SEED_GRACEFUL_CHARITY,
+};
+use web_sys::{Element, HtmlElement, HtmlSelectElement};
+use yew::AppHandle;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// One mounted app in its own <div>, destroyed at the end of the test.
+struct Mounted {
+    root: Element,
+    handle: Option<AppHandle<web::App>>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+fn storage() -> web_sys::Storage {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .expect("localStorage")
+}
+
+/// Waits for Yew to render, for effects to run and for their dispatches to settle.
+async fn settle() {
+    for _ in 0..4 {
+        yew::scheduler::flush().await;
+        sleep(10).await;
+    }
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("setTimeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("timer");
+}
+
+/// Mounts the app at `hash` with a clean (or given) localStorage.
+async fn mount(hash: &str) -> Mounted {
+    web_sys::window()
+        .expect("window")
+        .location()
+        .set_hash(hash)
+        .expect("set hash");
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    let handle = yew::Renderer::<web::App>::with_root(root.clone()).render();
+    let mounted = Mounted {
+        root,
+        handle: Some(handle),
+    };
+    settle().await;
+    mounted
+}
+
+impl Mounted {
+    fn all(&self, selector: &str) -> Vec<Element> {
+        let list = self.root.query_selector_all(selector).expect("selector");
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .filter_map(|n| n.dyn_into::<Element>().ok())
+            .collect()
+    }
+
+    fn one(&self, selector: &str) -> Element {
+        self.root
+            .query_selector(selector)
+            .expect("selector")
+            .unwrap_or_else(|| panic!("nothing matches {selector}"))
+    }
+
+    fn has(&self, selector: &str) -> bool {
+        self.root
+            .query_selector(selector)
+            .expect("selector")
+            .is_some()
+    }
+
+    fn text(&self, selector: &str) -> String {
+        self.one(selector).text_content().unwrap_or_default()
+    }
+
+    async fn click(&self, selector: &str) {
+        let el = self.one(selector);
+        el.dyn_ref::<HtmlElement>()
+            .expect("an HTML element")
+            .click();
+        settle().await;
+    }
+
+    fn hand_codes(&self) -> Vec<String> {
+        self.all("[data-testid=zone-hand] [data-testid=card]")
+            .iter()
+            .filter_map(|c| c.get_attribute("data-card-id"))
+            .collect()
+    }
+
+    fn disabled(&self, selector: &str) -> bool {
+        self.one(selector).has_attribute("disabled")
+    }
+}
+
+fn hand_card(code: u32) -> String {
+    format!("[data-testid=zone-hand] [data-testid=card][data-card-id='{code}']")
+}
+
+fn reset_storage() {
+    let s = storage();
+    s.remove_item(KEY_DUEL_SAVE).expect("remove");
+    s.remove_item(KEY_LANG).expect("remove");
+}
+
+#[wasm_bindgen_test]
+async fn home_starts_a_duel_with_an_opening_hand() {
+    reset_storage();
+    let app = mount("#/").await;
+    let select = app.one("[data-testid=deck-select]");
+    assert_eq!(
+        select
+            .dyn_ref::<HtmlSelectElement>()
+            .expect("select")
+            .value(),
+        "exodia-deck"
+    );
+    assert!(app.disabled("[data-testid=btn-resume]"), "no save yet");
+    assert_eq!(app.text("[data-testid=btn-start]"), "決闘開始");
+    assert_eq!(app.text("[data-testid=btn-recipe]"), "デッキ確認");
+    app.click("[data-testid=btn-start]").await;
+    assert_eq!(app.hand_codes().len(), 5);
+    assert_eq!(app.text("[data-testid=phase]"), "メインフェイズ");
+    assert_eq!(app.text("[data-testid=lp-player]"), "8,000");
+    assert_eq!(app.text("[data-testid=lp-opponent]"), "8,000");
+    assert!(app.text("[data-testid=hand] h3").contains("手札 (5 枚)"));
+    // The seed drawn from entropy was written into the address so a reload replays it.
+    let hash = web_sys::window()
+        .expect("w")
+        .location()
+        .hash()
+        .expect("hash");
+    assert!(hash.starts_with("#/simulator/exodia-deck?seed="), "{hash}");
+    // The deck is a card back with a count and no identity.
+    let deck = app.one("[data-testid=zone-deck]");
+    assert!(
+        deck.query_selector("[data-testid=card-back]")
+            .expect("q")
+            .is_some()
+    );
+    assert!(deck.query_selector("[data-card-id]").expect("q").is_none());
+    assert_eq!(app.text("[data-testid=count-deck]"), "35");
+}
+
+#[wasm_bindgen_test]
+async fn graceful_charity_draws_three_then_discards_two_through_the_dialog() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    assert!(app.has(&hand_card(GRACEFUL_CHARITY)));
+    app.click(&hand_card(GRACEFUL_CHARITY)).await;
+    assert!(app.has("[data-testid=card-menu]"));
+    assert!(!app.disabled("[data-testid=card-menu] [data-testid=btn-activate]"));
+    app.click("[data-testid=card-menu] [data-testid=btn-activate]")
+        .await;
+
+    // Graceful Charity resolved its draw and now asks for 2 discards.
+    assert!(
+        app.has("[data-testid=effect-dialog]"),
+        "the discard prompt is shown"
+    );
+    assert_eq!(app.text("[data-testid=dialog-counter]"), "選択中: 0 / 2枚");
+    assert!(app.disabled("[data-testid=dialog-confirm]"));
+    assert_eq!(app.hand_codes().len(), 7, "5 - 1 + 3 cards");
+    let options = app.all("[data-testid=effect-dialog] [data-testid=dialog-option]");
+    assert_eq!(options.len(), 7);
+    for option in options.iter().take(2) {
+        option.dyn_ref::<HtmlElement>().expect("button").click();
+        settle().await;
+    }
+    assert_eq!(app.text("[data-testid=dialog-counter]"), "選択中: 2 / 2枚");
+    assert!(!app.disabled("[data-testid=dialog-confirm]"));
+    app.click("[data-testid=dialog-confirm]").await;
+
+    assert!(!app.has("[data-testid=effect-dialog]"));
+    assert_eq!(app.hand_codes().len(), 5);
+    assert_eq!(
+        app.text("[data-testid=count-graveyard]"),
+        "3",
+        "the spell and 2 discards"
+    );
+    assert_eq!(app.text("[data-testid=count-deck]"), "32");
+    assert_eq!(app.text("[data-testid=lp-player]"), "8,000");
+    // A toast told the player what happened.
+    assert!(!app.all("[data-testid=toast]").is_empty());
+    // The graveyard list opens on click and shows Graceful Charity face-up.
+    app.click("[data-testid=zone-graveyard]").await;
+    assert!(app.has(&format!(
+        "[data-testid=list-graveyard] [data-card-id='{GRACEFUL_CHARITY}']"
+    )));
+}
+
+#[wasm_bindgen_test]
+async fn a_set_spell_is_a_card_back_without_identity_and_monsters_summon_in_attack() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    app.click(&hand_card(INTO_THE_VOID)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-set]")
+        .await;
+    let set = app.all("[data-testid=zone-spellTrapZone] [data-testid=card]");
+    assert_eq!(set.len(), 1);
+    assert_eq!(set[0].get_attribute("data-face").as_deref(), Some("down"));
+    assert!(set[0].get_attribute("data-card-id").is_none());
+    assert!(
+        set[0]
+            .query_selector("[data-testid=card-back]")
+            .expect("q")
+            .is_some()
+    );
+    assert!(
+        !app.root.inner_html().contains(&INTO_THE_VOID.to_string()),
+        "the set card's passcode appears nowhere in the DOM"
+    );
+
+    app.click(&hand_card(LEFT_LEG)).await;
+    assert!(app.has("[data-testid=card-menu] [data-testid=btn-summon]"));
+    assert!(app.has("[data-testid=card-menu] [data-testid=btn-details]"));
+    app.click("[data-testid=card-menu] [data-testid=btn-summon]")
+        .await;
+    let monster = app.one("[data-testid=zone-mainMonsterZone] [data-testid=card]");
+    assert_eq!(
+        monster.get_attribute("data-position").as_deref(),
+        Some("attack")
+    );
+    assert_eq!(monster.get_attribute("data-face").as_deref(), Some("up"));
+    assert_eq!(
+        monster.get_attribute("data-card-id"),
+        Some(LEFT_LEG.to_string())
+    );
+    // Dark Factory needs two normal monsters in the graveyard: the engine refuses it and
+    // the menu shows its reason beside the disabled button.
+    app.click(&hand_card(DARK_FACTORY)).await;
+    assert!(app.disabled("[data-testid=card-menu] [data-testid=btn-activate]"));
+    assert!(
+        !app.text("[data-testid=card-menu] [data-testid=reason-btn-activate]")
+            .is_empty()
+    );
+
+    assert!(!app.disabled("[data-testid=btn-end-turn]"));
+    app.click("[data-testid=btn-end-turn]").await;
+    assert!(app.has("[data-testid=game-over]"));
+    let over = app.one("[data-testid=game-over]");
+    assert_eq!(
+        over.get_attribute("data-reason").as_deref(),
+        Some("turn-end")
+    );
+    assert_eq!(over.get_attribute("data-result").as_deref(), Some("lose"));
+}
+
+#[wasm_bindgen_test]
+async fn a_corrupt_save_shows_a_notice_and_the_game_still_starts() {
+    reset_storage();
+    storage()
+        .set_item(KEY_DUEL_SAVE, "{this is not a save")
+        .expect("set");
+    let home = mount("#/").await;
+    assert!(home.has("[data-testid=save-notice]"));
+    assert!(home.disabled("[data-testid=btn-resume]"));
+    drop(home);
+
+    storage()
+        .set_item(
+            KEY_DUEL_SAVE,
+            r#"{"version":1,"deck":"exodia-deck","seed":1,"commands":[{"cmd":"summon_monster","card":9999}]}"#,
+        )
+        .expect("set");
+    let app = mount("#/simulator/exodia-deck?seed=1").await;
+    assert!(
+        app.has("[data-testid=save-notice]"),
+        "a save that does not replay is discarded visibly"
+    );
+    assert_eq!(app.hand_codes().len(), 5);
+}
+
+#[wasm_bindgen_test]
+async fn reload_resumes_the_autosaved_game() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    app.click(&hand_card(INTO_THE_VOID)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-set]")
+        .await;
+    assert_eq!(app.hand_codes().len(), 4);
+    drop(app);
+
+    // "Reload": a fresh mount of the same page without a seed in the address.
+    let app = mount("#/simulator/exodia-deck").await;
+    assert!(app.has("[data-testid=resume-notice]"));
+    assert_eq!(app.hand_codes().len(), 4);
+    assert_eq!(
+        app.all("[data-testid=zone-spellTrapZone] [data-testid=card]")
+            .len(),
+        1
+    );
+    drop(app);
+
+    // Home offers to resume it.
+    let home = mount("#/").await;
+    assert!(!home.disabled("[data-testid=btn-resume]"));
+    home.click("[data-testid=btn-resume]").await;
+    assert_eq!(home.hand_codes().len(), 4);
+}
+
+#[wasm_bindgen_test]
+async fn recipe_lists_cards_and_opens_details_and_language_switches() {
+    reset_storage();
+    let app = mount("#/recipe/exodia-deck").await;
+    assert!(app.all("[data-testid=recipe-card]").len() >= 10);
+    app.click(&format!(
+        "[data-testid=recipe-card][data-card-id='{GRACEFUL_CHARITY}']"
+    ))
+    .await;
+    assert!(app.text("[data-testid=card-detail]").contains("天使の施し"));
+    app.click("[data-testid=btn-lang]").await;
+    assert!(
+        app.text("[data-testid=card-detail]")
+            .contains("Graceful Charity")
+    );
+    assert_eq!(
+        storage().get_item(KEY_LANG).expect("get").as_deref(),
+        Some("en")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn bad_routes_and_decks_do_not_crash() {
+    reset_storage();
+    let app = mount("#/simulator/no-such-deck?seed=abc").await;
+    assert!(app.has("[data-testid=start-error]"));
+    drop(app);
+    let app = mount("#/recipe/no-such-deck").await;
+    assert!(app.text("main").contains("そのデッキはありません"));
+    drop(app);
+    let app = mount("#/what/is/this").await;
+    assert!(app.text("main").contains("ページが見つかりません"));
+}
