@@ -2,6 +2,7 @@
 //! opening hand to the end. The lines were found with the crate's search
 //! (`examples/find_lines.rs`) and are written with card names so they read like a game.
 
+#[path = "../../crates/duel-engine/tests/common/mod.rs"]
 mod common;
 
 use common::*;

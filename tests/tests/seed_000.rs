@@ -1,6 +1,7 @@
 //! Seed 000 (zone architecture and placement commands): every acceptance scenario
 //! (US1-1..US3-5), the edge cases and FR-001..FR-013, by id.
 
+#[path = "../../crates/duel-engine/tests/common/mod.rs"]
 mod common;
 
 use common::*;
