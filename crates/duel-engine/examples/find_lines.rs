@@ -16,16 +16,26 @@ const CHICKEN_GAME: u32 = 67616300;
 /// take pieces when adding cards, and pay Chicken Game only to draw.
 fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Vec<Command> {
     let code = |id| d.instance(id).map(|c| c.code).unwrap_or(0);
-    let pieces = |ids: &[duel_engine::CardId]| ids.iter().filter(|&&id| PIECES.contains(&code(id))).count();
+    let pieces =
+        |ids: &[duel_engine::CardId]| ids.iter().filter(|&&id| PIECES.contains(&code(id))).count();
     let purpose = match d.view().prompt.map(|p| p.kind) {
         Some(PromptKind::Cards { purpose, .. }) => Some(purpose),
         _ => None,
     };
     let mut cmds: Vec<Command> = cmds
         .into_iter()
-        .filter(|c| !matches!(c, Command::SummonMonster { .. } | Command::SetMonster { .. } | Command::SetSpellTrap { .. }))
-        .filter(|c| !(matches!(c, Command::Respond(Response::Option(i)) if *i != 0)
-            && d.view().prompt.is_some_and(|p| p.source == CHICKEN_GAME)))
+        .filter(|c| {
+            !matches!(
+                c,
+                Command::SummonMonster { .. }
+                    | Command::SetMonster { .. }
+                    | Command::SetSpellTrap { .. }
+            )
+        })
+        .filter(|c| {
+            !(matches!(c, Command::Respond(Response::Option(i)) if *i != 0)
+                && d.view().prompt.is_some_and(|p| p.source == CHICKEN_GAME))
+        })
         .collect();
     cmds.sort_by_key(|c| match (c, purpose) {
         (Command::Respond(Response::Cards(ids)), Some(Purpose::AddToHand | Purpose::Target)) => {
@@ -61,6 +71,31 @@ fn script(start: &Duel, line: &[Command]) -> Vec<String> {
     out
 }
 
+/// Plays the policy with random tie-breaks until the duel ends; the first choice is
+/// taken most often, later ones geometrically less.
+fn rollout(start: &Duel, rng: &mut seeded_rng::Rng) -> (Duel, Vec<Command>) {
+    let mut d = start.clone();
+    let mut line = Vec::new();
+    while d.outcome().is_none() && line.len() < 200 {
+        let mut options = exodia_policy(&d, duel_engine::solver::choices(&d));
+        if options.is_empty() {
+            options = vec![Command::EndTurn];
+        }
+        let mut i = 0;
+        while i + 1 < options.len() && rng.chance(0.45) {
+            i += 1;
+        }
+        if rng.chance(0.3) {
+            i = rng.index(options.len());
+        }
+        let cmd = options.swap_remove(i);
+        if d.apply(cmd.clone()).is_ok() {
+            line.push(cmd);
+        }
+    }
+    (d, line)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let goal = match args.get(1).map(String::as_str) {
@@ -72,6 +107,16 @@ fn main() {
     let budget: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20_000);
     for seed in from..to {
         let d = Duel::new("exodia-deck", seed).unwrap();
+        let mut rng = seeded_rng::Rng::new(seed);
+        let hit = (0..budget / 40).find_map(|_| {
+            let (end, line) = rollout(&d, &mut rng);
+            (end.outcome() == Some(goal)).then_some(line)
+        });
+        if let Some(line) = hit {
+            println!("seed {seed}: {} commands (rollout)", line.len());
+            println!("  {}", script(&d, &line).join(", "));
+            continue;
+        }
         match search_with(&d, goal, budget, &exodia_policy) {
             Search::Found(line) => {
                 println!("seed {seed}: {} commands", line.len());

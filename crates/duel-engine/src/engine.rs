@@ -1467,7 +1467,11 @@ mod tests {
         assert_eq!(d.lp(Player::You), 7500, "you have more LP");
         let mut even = blank([8000, 8000], vec![CHICKEN_GAME]);
         even.damage(Player::Opponent, 500);
-        assert_eq!(even.lp(Player::Opponent), 7500, "equal LP: nobody is protected");
+        assert_eq!(
+            even.lp(Player::Opponent),
+            7500,
+            "equal LP: nobody is protected"
+        );
     }
 
     #[test]

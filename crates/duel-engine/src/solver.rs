@@ -77,7 +77,13 @@ pub fn choices(d: &Duel) -> Vec<Command> {
 fn subsets(ids: &[CardId], k: usize) -> Vec<Vec<CardId>> {
     let mut out = Vec::new();
     let mut cur = Vec::with_capacity(k);
-    fn go(ids: &[CardId], k: usize, start: usize, cur: &mut Vec<CardId>, out: &mut Vec<Vec<CardId>>) {
+    fn go(
+        ids: &[CardId],
+        k: usize,
+        start: usize,
+        cur: &mut Vec<CardId>,
+        out: &mut Vec<Vec<CardId>>,
+    ) {
         if cur.len() == k {
             out.push(cur.clone());
             return;
@@ -132,9 +138,18 @@ fn fingerprint(d: &Duel) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     // The visible position plus everything hidden (deck order via the instances and
     // the RNG) identifies a position; the log does not matter.
-    serde_json::to_string(&(&d.cards, &d.players, &d.chain, &d.frames, &d.prompt, &d.used_opt, &d.delayed, &d.rng))
-        .unwrap_or_default()
-        .hash(&mut h);
+    serde_json::to_string(&(
+        &d.cards,
+        &d.players,
+        &d.chain,
+        &d.frames,
+        &d.prompt,
+        &d.used_opt,
+        &d.delayed,
+        &d.rng,
+    ))
+    .unwrap_or_default()
+    .hash(&mut h);
     h.finish()
 }
 

@@ -42,7 +42,10 @@ fn a_new_duel_deals_five_each_and_stops_in_main_phase_1() {
 
 #[test]
 fn unknown_and_unplayable_decks_are_refused() {
-    assert!(matches!(Duel::new("no-such-deck", 1), Err(duel_engine::SetupError::UnknownDeck(_))));
+    assert!(matches!(
+        Duel::new("no-such-deck", 1),
+        Err(duel_engine::SetupError::UnknownDeck(_))
+    ));
     assert!(matches!(
         Duel::new("scientist-catapult-deck", 1),
         Err(duel_engine::SetupError::DeckNotPlayable(_))
@@ -54,7 +57,10 @@ fn card_ids_do_not_reveal_which_card_they_are() {
     let ids: Vec<_> = (0..8)
         .map(|seed| {
             let d = Duel::new("exodia-deck", seed).expect("playable");
-            d.instances().find(|(_, c)| c.code == EXODIA).expect("Exodia").0
+            d.instances()
+                .find(|(_, c)| c.code == EXODIA)
+                .expect("Exodia")
+                .0
         })
         .collect();
     let distinct: std::collections::BTreeSet<_> = ids.iter().collect();
@@ -63,16 +69,33 @@ fn card_ids_do_not_reveal_which_card_they_are() {
 
 #[test]
 fn only_spell_speed_2_can_be_chained_and_the_chain_must_close_before_anything_else() {
-    let mut d = duel(&[POT_OF_GREED, UPSTART_GOBLIN, HAND_DESTRUCTION, FILLER, FILLER], &fillers(8));
+    let mut d = duel(
+        &[
+            POT_OF_GREED,
+            UPSTART_GOBLIN,
+            HAND_DESTRUCTION,
+            FILLER,
+            FILLER,
+        ],
+        &fillers(8),
+    );
     activate(&mut d, POT_OF_GREED);
     assert!(d.view().chain_window);
     let goblin = in_hand(&d, UPSTART_GOBLIN);
-    assert_eq!(d.validate(&Command::ActivateSpell { card: goblin }), Err(RuleError::SpellSpeedTooLow));
+    assert_eq!(
+        d.validate(&Command::ActivateSpell { card: goblin }),
+        Err(RuleError::SpellSpeedTooLow)
+    );
     assert_eq!(d.validate(&Command::EndTurn), Err(RuleError::ChainOpen));
-    assert_eq!(d.validate(&Command::SetSpellTrap { card: goblin }), Err(RuleError::ChainOpen));
+    assert_eq!(
+        d.validate(&Command::SetSpellTrap { card: goblin }),
+        Err(RuleError::ChainOpen)
+    );
     let legal = d.legal_commands();
     assert!(legal.contains(&Command::PassChain));
-    assert!(legal.contains(&Command::ActivateSpell { card: in_hand(&d, HAND_DESTRUCTION) }));
+    assert!(legal.contains(&Command::ActivateSpell {
+        card: in_hand(&d, HAND_DESTRUCTION)
+    }));
     assert!(!legal.contains(&Command::ActivateSpell { card: goblin }));
 }
 
@@ -81,7 +104,10 @@ fn with_chain_confirmation_off_chains_resolve_at_once() {
     let mut d = Setup {
         hand: vec![POT_OF_GREED, HAND_DESTRUCTION, FILLER, FILLER],
         deck: fillers(6),
-        settings: Settings { chain_confirmation: false, ..Settings::default() },
+        settings: Settings {
+            chain_confirmation: false,
+            ..Settings::default()
+        },
         ..Setup::default()
     }
     .build()
@@ -100,7 +126,10 @@ fn no_pass_without_a_chain() {
 #[test]
 fn drawing_from_an_empty_deck_loses_after_the_effect() {
     // Hand Destruction chained to Pot of Greed leaves one card for Pot's two draws.
-    let mut d = duel(&[POT_OF_GREED, HAND_DESTRUCTION, FILLER, FILLER, FILLER], &fillers(3));
+    let mut d = duel(
+        &[POT_OF_GREED, HAND_DESTRUCTION, FILLER, FILLER, FILLER],
+        &fillers(3),
+    );
     activate(&mut d, POT_OF_GREED);
     activate(&mut d, HAND_DESTRUCTION);
     choose(&mut d, &[FILLER, FILLER]);
@@ -119,9 +148,15 @@ fn tribute_summons_ask_for_tributes_which_go_to_the_graveyard() {
     .build()
     .expect("valid");
     let turtle = in_hand(&d, CATAPULT_TURTLE);
-    d.apply(Command::SummonMonster { card: turtle }).expect("tribute summon");
+    d.apply(Command::SummonMonster { card: turtle })
+        .expect("tribute summon");
     match d.view().prompt.expect("tribute prompt").kind {
-        PromptKind::Cards { candidates, min, max, .. } => {
+        PromptKind::Cards {
+            candidates,
+            min,
+            max,
+            ..
+        } => {
             assert_eq!((min, max, candidates.len()), (1, 1, 2));
         }
         PromptKind::Mode { .. } => panic!("cards expected"),
@@ -135,11 +170,17 @@ fn tribute_summons_ask_for_tributes_which_go_to_the_graveyard() {
 
 #[test]
 fn tribute_summons_need_enough_monsters() {
-    let d = Setup { hand: vec![DMOC], monsters: vec![FILLER], ..Setup::default() }
-        .build()
-        .expect("valid");
+    let d = Setup {
+        hand: vec![DMOC],
+        monsters: vec![FILLER],
+        ..Setup::default()
+    }
+    .build()
+    .expect("valid");
     assert_eq!(
-        d.validate(&Command::SummonMonster { card: in_hand(&d, DMOC) }),
+        d.validate(&Command::SummonMonster {
+            card: in_hand(&d, DMOC)
+        }),
         Err(RuleError::NotEnoughTributes { need: 2 })
     );
 }
@@ -183,14 +224,20 @@ fn bad_answers_are_refused_and_the_prompt_stays() {
 #[test]
 fn a_response_without_a_prompt_is_refused() {
     let mut d = duel(&[], &[]);
-    assert_eq!(d.apply(Command::Respond(Response::Option(0))), Err(RuleError::NoPrompt));
+    assert_eq!(
+        d.apply(Command::Respond(Response::Option(0))),
+        Err(RuleError::NoPrompt)
+    );
 }
 
 #[test]
 fn undo_replays_all_but_the_last_command() {
     let mut d = Duel::new("exodia-deck", 11).expect("playable");
     let start = d.clone();
-    let cmd = d.legal_commands().into_iter().find(|c| *c != Command::EndTurn && *c != Command::AdvancePhase);
+    let cmd = d
+        .legal_commands()
+        .into_iter()
+        .find(|c| *c != Command::EndTurn && *c != Command::AdvancePhase);
     let Some(cmd) = cmd else { return };
     d.apply(cmd).expect("legal");
     let undone = d.undo().expect("replays");

@@ -1,6 +1,7 @@
 //! Seed 000 (zone architecture and placement commands): every acceptance scenario
 //! (US1-1..US3-5), the edge cases and FR-001..FR-013, by id.
 
+#[path = "../../crates/duel-engine/tests/common/mod.rs"]
 mod common;
 
 use common::*;
@@ -11,11 +12,19 @@ use duel_engine::{
 const HAND_DESTRUCTION_QP: duel_engine::Code = HAND_DESTRUCTION;
 
 fn location(d: &Duel, id: duel_engine::CardId) -> Location {
-    d.instances().find(|(i, _)| *i == id).expect("exists").1.location
+    d.instances()
+        .find(|(i, _)| *i == id)
+        .expect("exists")
+        .1
+        .location
 }
 
 fn instance(d: &Duel, id: duel_engine::CardId) -> duel_engine::CardInstance {
-    d.instances().find(|(i, _)| *i == id).expect("exists").1.clone()
+    d.instances()
+        .find(|(i, _)| *i == id)
+        .expect("exists")
+        .1
+        .clone()
 }
 
 // ---------------------------------------------------------------- US1
@@ -42,7 +51,10 @@ fn us1_2_chicken_game_goes_to_the_field_zone_not_a_spell_trap_zone() {
 #[test]
 fn us1_3_a_normal_spell_sits_in_a_spell_trap_zone_until_it_resolves() {
     // With a quick-play in hand the chain waits, showing where the card is meanwhile.
-    let mut d = duel(&[UPSTART_GOBLIN, HAND_DESTRUCTION_QP, FILLER, FILLER], &fillers(4));
+    let mut d = duel(
+        &[UPSTART_GOBLIN, HAND_DESTRUCTION_QP, FILLER, FILLER],
+        &fillers(4),
+    );
     let id = in_hand(&d, UPSTART_GOBLIN);
     activate(&mut d, UPSTART_GOBLIN);
     assert!(matches!(location(&d, id), Location::SpellTrapZone(_)));
@@ -64,7 +76,8 @@ fn us1_4_toon_world_stays_in_the_spell_trap_zone() {
 fn us2_1_summon_places_face_up_attack_and_uses_the_normal_summon() {
     let mut d = duel(&[RIGHT_ARM], &[]);
     let id = in_hand(&d, RIGHT_ARM);
-    d.apply(Command::SummonMonster { card: id }).expect("summon");
+    d.apply(Command::SummonMonster { card: id })
+        .expect("summon");
     let c = instance(&d, id);
     assert!(matches!(c.location, Location::MainMonsterZone(_)));
     assert_eq!((c.face, c.position), (Face::Up, Some(Position::Attack)));
@@ -75,10 +88,15 @@ fn us2_1_summon_places_face_up_attack_and_uses_the_normal_summon() {
 #[test]
 fn us2_2_a_second_summon_is_refused() {
     let mut d = duel(&[RIGHT_ARM, LEFT_ARM], &[]);
-    d.apply(Command::SummonMonster { card: in_hand(&d, RIGHT_ARM) }).expect("first");
+    d.apply(Command::SummonMonster {
+        card: in_hand(&d, RIGHT_ARM),
+    })
+    .expect("first");
     let before = d.clone();
     assert_eq!(
-        d.apply(Command::SummonMonster { card: in_hand(&d, LEFT_ARM) }),
+        d.apply(Command::SummonMonster {
+            card: in_hand(&d, LEFT_ARM)
+        }),
         Err(RuleError::NoNormalSummonLeft)
     );
     assert_eq!(d, before);
@@ -86,12 +104,19 @@ fn us2_2_a_second_summon_is_refused() {
 
 #[test]
 fn us2_3_no_summon_outside_main_phase_1() {
-    let mut d = Setup { hand: vec![RIGHT_ARM], phase: Some(Phase::Standby), ..Setup::default() }
-        .build()
-        .expect("valid");
+    let mut d = Setup {
+        hand: vec![RIGHT_ARM],
+        phase: Some(Phase::Standby),
+        ..Setup::default()
+    }
+    .build()
+    .expect("valid");
     assert_eq!(d.phase(), Phase::Standby);
     let card = in_hand(&d, RIGHT_ARM);
-    assert_eq!(d.validate(&Command::SummonMonster { card }), Err(RuleError::WrongPhase));
+    assert_eq!(
+        d.validate(&Command::SummonMonster { card }),
+        Err(RuleError::WrongPhase)
+    );
     d.apply(Command::AdvancePhase).expect("to Main 1");
     assert!(d.apply(Command::SummonMonster { card }).is_ok());
 }
@@ -106,7 +131,10 @@ fn us2_4_no_summon_into_a_full_monster_zone() {
     .build()
     .expect("valid");
     let card = in_hand(&d, RIGHT_ARM);
-    assert_eq!(d.validate(&Command::SummonMonster { card }), Err(RuleError::ZoneFull));
+    assert_eq!(
+        d.validate(&Command::SummonMonster { card }),
+        Err(RuleError::ZoneFull)
+    );
 }
 
 // ---------------------------------------------------------------- US3
@@ -159,11 +187,18 @@ fn us3_4_a_set_trap_goes_to_a_spell_trap_zone() {
 
 #[test]
 fn us3_5_no_set_into_a_full_spell_trap_zone() {
-    let d = Setup { hand: vec![POT_OF_GREED], set_spells: vec![JAR_OF_GREED; 5], ..Setup::default() }
-        .build()
-        .expect("valid");
+    let d = Setup {
+        hand: vec![POT_OF_GREED],
+        set_spells: vec![JAR_OF_GREED; 5],
+        ..Setup::default()
+    }
+    .build()
+    .expect("valid");
     let card = in_hand(&d, POT_OF_GREED);
-    assert_eq!(d.validate(&Command::SetSpellTrap { card }), Err(RuleError::ZoneFull));
+    assert_eq!(
+        d.validate(&Command::SetSpellTrap { card }),
+        Err(RuleError::ZoneFull)
+    );
 }
 
 // ---------------------------------------------------------- edge cases
@@ -179,41 +214,84 @@ fn edge_full_spell_trap_zone_blocks_activation_but_not_field_spells() {
     .build()
     .expect("valid");
     assert_eq!(
-        d.validate(&Command::ActivateSpell { card: in_hand(&d, POT_OF_GREED) }),
+        d.validate(&Command::ActivateSpell {
+            card: in_hand(&d, POT_OF_GREED)
+        }),
         Err(RuleError::ZoneFull)
     );
-    assert!(d.validate(&Command::ActivateSpell { card: in_hand(&d, CHICKEN_GAME) }).is_ok());
-    assert!(d.validate(&Command::SetSpellTrap { card: in_hand(&d, CHICKEN_GAME) }).is_ok());
+    assert!(
+        d.validate(&Command::ActivateSpell {
+            card: in_hand(&d, CHICKEN_GAME)
+        })
+        .is_ok()
+    );
+    assert!(
+        d.validate(&Command::SetSpellTrap {
+            card: in_hand(&d, CHICKEN_GAME)
+        })
+        .is_ok()
+    );
 }
 
 #[test]
 fn edge_spells_can_still_be_set_after_the_normal_summon_is_used() {
     let mut d = duel(&[RIGHT_ARM, POT_OF_GREED], &[]);
-    d.apply(Command::SetMonster { card: in_hand(&d, RIGHT_ARM) }).expect("set monster");
-    assert!(d.apply(Command::SetSpellTrap { card: in_hand(&d, POT_OF_GREED) }).is_ok());
+    d.apply(Command::SetMonster {
+        card: in_hand(&d, RIGHT_ARM),
+    })
+    .expect("set monster");
+    assert!(
+        d.apply(Command::SetSpellTrap {
+            card: in_hand(&d, POT_OF_GREED)
+        })
+        .is_ok()
+    );
 }
 
 #[test]
 fn edge_face_down_cards_hide_their_identity() {
     let mut d = duel(&[RIGHT_ARM, POT_OF_GREED], &fillers(3));
-    d.apply(Command::SetMonster { card: in_hand(&d, RIGHT_ARM) }).expect("set");
-    d.apply(Command::SetSpellTrap { card: in_hand(&d, POT_OF_GREED) }).expect("set");
+    d.apply(Command::SetMonster {
+        card: in_hand(&d, RIGHT_ARM),
+    })
+    .expect("set");
+    d.apply(Command::SetSpellTrap {
+        card: in_hand(&d, POT_OF_GREED),
+    })
+    .expect("set");
     let v = d.view();
-    let shown: Vec<_> = v.you.monsters.iter().chain(v.you.spell_trap.iter()).flatten().collect();
+    let shown: Vec<_> = v
+        .you
+        .monsters
+        .iter()
+        .chain(v.you.spell_trap.iter())
+        .flatten()
+        .collect();
     assert_eq!(shown.len(), 2);
-    assert!(shown.iter().all(|c| c.code.is_none() && c.face == Face::Down));
+    assert!(
+        shown
+            .iter()
+            .all(|c| c.code.is_none() && c.face == Face::Down)
+    );
     check_invariants(&d);
 }
 
 #[test]
 fn edge_a_quick_play_cannot_be_activated_the_turn_it_is_set_but_a_normal_spell_can() {
-    let mut d = duel(&[HAND_DESTRUCTION, POT_OF_GREED, FILLER, FILLER], &fillers(6));
+    let mut d = duel(
+        &[HAND_DESTRUCTION, POT_OF_GREED, FILLER, FILLER],
+        &fillers(6),
+    );
     let qp = in_hand(&d, HAND_DESTRUCTION);
     let pot = in_hand(&d, POT_OF_GREED);
     d.apply(Command::SetSpellTrap { card: qp }).expect("set");
     d.apply(Command::SetSpellTrap { card: pot }).expect("set");
-    assert_eq!(d.validate(&Command::ActivateSpell { card: qp }), Err(RuleError::SetThisTurn));
-    d.apply(Command::ActivateSpell { card: pot }).expect("a set normal spell can be activated");
+    assert_eq!(
+        d.validate(&Command::ActivateSpell { card: qp }),
+        Err(RuleError::SetThisTurn)
+    );
+    d.apply(Command::ActivateSpell { card: pot })
+        .expect("a set normal spell can be activated");
     pass(&mut d);
     assert_eq!(location(&d, pot), Location::Graveyard);
 }
@@ -251,7 +329,16 @@ fn fr_001_002_003_zones_are_main_monster_spell_trap_and_field() {
     .collect();
     assert_eq!(
         names,
-        ["deck", "hand", "mainMonsterZone", "spellTrapZone", "fieldZone", "graveyard", "banished", "extraDeck"]
+        [
+            "deck",
+            "hand",
+            "mainMonsterZone",
+            "spellTrapZone",
+            "fieldZone",
+            "graveyard",
+            "banished",
+            "extraDeck"
+        ]
     );
     assert!(!names.contains(&"field"));
 }
@@ -260,8 +347,14 @@ fn fr_001_002_003_zones_are_main_monster_spell_trap_and_field() {
 fn fr_004_normal_summon_limit_and_used_counters() {
     let mut d = duel(&[RIGHT_ARM], &[]);
     let v = d.view();
-    assert_eq!((v.you.normal_summon_limit, v.you.normal_summon_used), (1, 0));
-    d.apply(Command::SetMonster { card: in_hand(&d, RIGHT_ARM) }).expect("set");
+    assert_eq!(
+        (v.you.normal_summon_limit, v.you.normal_summon_used),
+        (1, 0)
+    );
+    d.apply(Command::SetMonster {
+        card: in_hand(&d, RIGHT_ARM),
+    })
+    .expect("set");
     assert_eq!(d.view().you.normal_summon_used, 1);
 }
 
@@ -271,28 +364,42 @@ fn fr_005_cards_carry_battle_position_and_placed_this_turn() {
     let id = in_hand(&d, RIGHT_ARM);
     let c = instance(&d, id);
     assert_eq!((c.position, c.placed_this_turn), (None, false));
-    d.apply(Command::SummonMonster { card: id }).expect("summon");
+    d.apply(Command::SummonMonster { card: id })
+        .expect("summon");
     let c = instance(&d, id);
-    assert_eq!((c.position, c.placed_this_turn), (Some(Position::Attack), true));
+    assert_eq!(
+        (c.position, c.placed_this_turn),
+        (Some(Position::Attack), true)
+    );
 }
 
 #[test]
 fn fr_006_007_summon_command_and_its_conditions() {
     let mut d = duel(&[RIGHT_ARM, POT_OF_GREED], &[]);
     assert_eq!(
-        d.validate(&Command::SummonMonster { card: in_hand(&d, POT_OF_GREED) }),
+        d.validate(&Command::SummonMonster {
+            card: in_hand(&d, POT_OF_GREED)
+        }),
         Err(RuleError::NotAMonster)
     );
-    d.apply(Command::SummonMonster { card: in_hand(&d, RIGHT_ARM) }).expect("summon");
+    d.apply(Command::SummonMonster {
+        card: in_hand(&d, RIGHT_ARM),
+    })
+    .expect("summon");
     assert_eq!(codes(&d, Player::You, "mainMonsterZone"), vec![RIGHT_ARM]);
 }
 
 #[test]
 fn fr_008_009_set_monster_command_and_its_conditions() {
     let mut d = duel(&[RIGHT_ARM, LEFT_ARM], &[]);
-    d.apply(Command::SetMonster { card: in_hand(&d, RIGHT_ARM) }).expect("set");
+    d.apply(Command::SetMonster {
+        card: in_hand(&d, RIGHT_ARM),
+    })
+    .expect("set");
     assert_eq!(
-        d.validate(&Command::SetMonster { card: in_hand(&d, LEFT_ARM) }),
+        d.validate(&Command::SetMonster {
+            card: in_hand(&d, LEFT_ARM)
+        }),
         Err(RuleError::NoNormalSummonLeft)
     );
 }
@@ -300,23 +407,37 @@ fn fr_008_009_set_monster_command_and_its_conditions() {
 #[test]
 fn fr_010_011_set_spell_trap_picks_the_zone_by_card_property() {
     let mut d = duel(&[CHICKEN_GAME, POT_OF_GREED], &[]);
-    d.apply(Command::SetSpellTrap { card: in_hand(&d, CHICKEN_GAME) }).expect("set field");
-    d.apply(Command::SetSpellTrap { card: in_hand(&d, POT_OF_GREED) }).expect("set normal");
+    d.apply(Command::SetSpellTrap {
+        card: in_hand(&d, CHICKEN_GAME),
+    })
+    .expect("set field");
+    d.apply(Command::SetSpellTrap {
+        card: in_hand(&d, POT_OF_GREED),
+    })
+    .expect("set normal");
     assert_eq!(codes(&d, Player::You, "fieldZone"), vec![CHICKEN_GAME]);
     assert_eq!(codes(&d, Player::You, "spellTrapZone"), vec![POT_OF_GREED]);
     assert_eq!(
-        d.validate(&Command::SetSpellTrap { card: in_hand_or(&d, RIGHT_ARM) }),
+        d.validate(&Command::SetSpellTrap {
+            card: in_hand_or(&d, RIGHT_ARM)
+        }),
         Err(RuleError::NoSuchCard)
     );
 }
 
 fn in_hand_or(d: &Duel, code: duel_engine::Code) -> duel_engine::CardId {
-    ids_at(d, code, "hand").first().copied().unwrap_or(duel_engine::CardId(999))
+    ids_at(d, code, "hand")
+        .first()
+        .copied()
+        .unwrap_or(duel_engine::CardId(999))
 }
 
 #[test]
 fn fr_012_activated_field_spells_go_to_the_field_zone() {
-    assert_eq!(card(CHICKEN_GAME).expect("known").sub, Some(SpellType::Field));
+    assert_eq!(
+        card(CHICKEN_GAME).expect("known").sub,
+        Some(SpellType::Field)
+    );
     let mut d = duel(&[CHICKEN_GAME], &[]);
     play(&mut d, CHICKEN_GAME);
     assert_eq!(codes(&d, Player::You, "fieldZone"), vec![CHICKEN_GAME]);
@@ -327,7 +448,10 @@ fn fr_012_2_set_quick_play_cannot_be_activated_the_same_turn() {
     let mut d = duel(&[HAND_DESTRUCTION, FILLER, FILLER], &fillers(4));
     let id = in_hand(&d, HAND_DESTRUCTION);
     d.apply(Command::SetSpellTrap { card: id }).expect("set");
-    assert_eq!(d.validate(&Command::ActivateSpell { card: id }), Err(RuleError::SetThisTurn));
+    assert_eq!(
+        d.validate(&Command::ActivateSpell { card: id }),
+        Err(RuleError::SetThisTurn)
+    );
 }
 
 #[test]

@@ -1,0 +1,236 @@
+//! Whole games of `exodia-deck` from fixed seeds, played command by command from the
+//! opening hand to the end. The lines were found with the crate's search
+//! (`examples/find_lines.rs`) and are written with card names so they read like a game.
+
+#[path = "../../crates/duel-engine/tests/common/mod.rs"]
+mod common;
+
+use common::*;
+use duel_engine::{CardId, Code, Command, Duel, Outcome, Reason, Response};
+
+/// One move of a scripted game, naming cards by passcode.
+#[derive(Debug, Clone, Copy)]
+enum S {
+    /// Activate the card from the hand (or a set copy).
+    Activate(Code),
+    /// Activate the ignition effect of a face-up card on the field.
+    Effect(Code),
+    Pass,
+    Mode(u8),
+    Pick(&'static [Code]),
+}
+use S::*;
+
+const DUALITY: Code = POT_OF_DUALITY;
+const DEMISE: Code = CARD_OF_DEMISE;
+const CHICKEN: Code = CHICKEN_GAME;
+const MALLET: Code = MAGICAL_MALLET;
+const MSE: Code = STONE_EXCAVATION;
+const UPSTART: Code = UPSTART_GOBLIN;
+const PEACE: Code = ONE_DAY_OF_PEACE;
+const VOID: Code = INTO_THE_VOID;
+const CHARITY: Code = GRACEFUL_CHARITY;
+const GREED: Code = POT_OF_GREED;
+const FACTORY: Code = DARK_FACTORY;
+const HAND_DEST: Code = HAND_DESTRUCTION;
+
+fn find(d: &Duel, code: Code, zones: &[&str]) -> CardId {
+    zones
+        .iter()
+        .find_map(|z| ids_at(d, code, z).first().copied())
+        .unwrap_or_else(|| panic!("no {code} in {zones:?}"))
+}
+
+/// Plays the script, checking the invariants after every command.
+fn play_script(seed: u64, script: &[S]) -> Duel {
+    let mut d = Duel::new("exodia-deck", seed).expect("playable deck");
+    for (i, step) in script.iter().enumerate() {
+        assert!(
+            d.outcome().is_none(),
+            "the game ended early, before step {i}: {:?}",
+            d.outcome()
+        );
+        let cmd = match *step {
+            Activate(code) => Command::ActivateSpell {
+                card: find(&d, code, &["hand", "spellTrapZone", "fieldZone"]),
+            },
+            Effect(code) => Command::ActivateEffect {
+                card: find(&d, code, &["fieldZone", "spellTrapZone", "mainMonsterZone"]),
+            },
+            Pass => Command::PassChain,
+            Mode(m) => Command::Respond(Response::Option(m)),
+            Pick(codes) => {
+                let mut pool = candidates(&d);
+                let ids = codes
+                    .iter()
+                    .map(|code| {
+                        let k = pool
+                            .iter()
+                            .position(|c| c.code == Some(*code))
+                            .unwrap_or_else(|| panic!("step {i}: {code} is not a candidate"));
+                        pool.remove(k).id
+                    })
+                    .collect();
+                Command::Respond(Response::Cards(ids))
+            }
+        };
+        if let Err(e) = d.apply(cmd.clone()) {
+            panic!("step {i} ({step:?} = {cmd:?}) refused: {e}");
+        }
+        check_invariants(&d);
+    }
+    d
+}
+
+#[test]
+fn seed_9_wins_with_exodia_in_16_commands() {
+    let d = play_script(
+        9,
+        &[
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(GREED),
+            Activate(CHARITY),
+            Pick(&[MSE, UPSTART]),
+            Activate(GREED),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(CHICKEN),
+            Activate(DUALITY),
+            Pick(&[MALLET]),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(CHARITY),
+            Pick(&[MALLET, MALLET]),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
+    // Two Chicken Game payments.
+    assert_eq!(d.view().you.lp, 6000);
+}
+
+#[test]
+fn seed_6_wins_with_exodia_after_chaining_hand_destruction() {
+    let d = play_script(
+        6,
+        &[
+            Activate(GREED),
+            Activate(GREED),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(PEACE),
+            Activate(UPSTART),
+            Activate(CHARITY),
+            Pick(&[DUALITY, UPSTART]),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(CHARITY),
+            Pick(&[RIGHT_LEG, LEFT_LEG]),
+            Activate(CHICKEN),
+            Pass,
+            Activate(HAND_DEST),
+            Pick(&[MALLET, PEACE]),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(FACTORY),
+            Pass,
+            Activate(HAND_DEST),
+            Pick(&[VOID, MALLET]),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
+    assert_eq!(d.view().opponent.lp, 9000, "one Upstart Goblin");
+}
+
+#[test]
+fn seed_2_wins_with_exodia_in_26_commands() {
+    let d = play_script(
+        2,
+        &[
+            Activate(CHARITY),
+            Pick(&[DUALITY, CHICKEN]),
+            Activate(VOID),
+            Activate(PEACE),
+            Activate(CHARITY),
+            Pick(&[FACTORY, VOID]),
+            Activate(UPSTART),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(CHICKEN),
+            Activate(TERRAFORMING),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(CHARITY),
+            Pick(&[FACTORY, CHICKEN]),
+            Activate(GREED),
+            Activate(GREED),
+            Activate(MALLET),
+            Pick(&[MSE]),
+            Activate(UPSTART),
+            Activate(VOID),
+            Activate(PEACE),
+            Activate(GREED),
+            Activate(HAND_DEST),
+            Pick(&[RIGHT_ARM, RIGHT_LEG]),
+            Activate(FACTORY),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
+}
+
+#[test]
+fn seed_16_ends_by_drawing_from_an_empty_deck() {
+    let d = play_script(
+        16,
+        &[
+            Activate(HAND_DEST),
+            Pick(&[TERRAFORMING, DEMISE]),
+            Activate(DUALITY),
+            Pick(&[TERRAFORMING]),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(UPSTART),
+            Activate(CHARITY),
+            Pick(&[FACTORY, GREED]),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(VOID),
+            Activate(MALLET),
+            Pick(&[LEFT_LEG]),
+            Activate(PEACE),
+            Activate(MSE),
+            Pick(&[DEMISE]),
+            Activate(DEMISE),
+            Activate(MALLET),
+            Pick(&[PEACE]),
+            Activate(CHARITY),
+            Pick(&[EXODIA, MSE]),
+            Activate(GREED),
+            Activate(FACTORY),
+            Activate(GREED),
+            Activate(CHARITY),
+            Pick(&[FACTORY, PEACE]),
+            Activate(TERRAFORMING),
+            Activate(PEACE),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(VOID),
+            Activate(UPSTART),
+            Activate(VOID),
+            Activate(UPSTART),
+            Activate(MALLET),
+            Pick(&[RIGHT_LEG, LEFT_ARM, RIGHT_ARM, LEFT_LEG]),
+            Activate(HAND_DEST),
+            Activate(HAND_DEST),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Lose(Reason::DeckOut)));
+    assert_eq!(d.view().you.deck_count, 0);
+}
