@@ -5,7 +5,11 @@
 /// Card of Demise and Left Leg of the Forbidden One, and no quick-play spell.
 pub const SEED_GRACEFUL_CHARITY: u64 = 1;
 
+/// exodia-deck: the opening hand holds Chicken Game (a field spell with a modal ignition).
+pub const SEED_CHICKEN_GAME: u64 = 2;
+
 pub const GRACEFUL_CHARITY: u32 = 79571449;
+pub const CHICKEN_GAME: u32 = 67616300;
 pub const INTO_THE_VOID: u32 = 93946239;
 pub const LEFT_LEG: u32 = 44519536;
 pub const DARK_FACTORY: u32 = 90928333;
@@ -14,6 +18,14 @@ pub const DARK_FACTORY: u32 = 90928333;
 mod tests {
     use super::*;
     use duel_engine::{Command, Duel};
+
+    #[test]
+    fn chicken_game_seed_has_chicken_game() {
+        let duel = Duel::new("exodia-deck", SEED_CHICKEN_GAME).expect("playable deck");
+        let view = duel.view();
+        assert!(view.outcome.is_none());
+        assert!(view.you.hand.iter().any(|c| c.code == Some(CHICKEN_GAME)));
+    }
 
     #[test]
     fn graceful_charity_seed_has_the_cards_the_browser_tests_use() {

@@ -5,7 +5,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web::storage::{KEY_DUEL_SAVE, KEY_LANG};
 use web::test_seeds::{
-    DARK_FACTORY, GRACEFUL_CHARITY, INTO_THE_VOID, LEFT_LEG, SEED_GRACEFUL_CHARITY,
+    CHICKEN_GAME, DARK_FACTORY, GRACEFUL_CHARITY, INTO_THE_VOID, LEFT_LEG, SEED_CHICKEN_GAME,
+    SEED_GRACEFUL_CHARITY,
 };
 use web_sys::{Element, HtmlElement, HtmlSelectElement};
 use yew::AppHandle;
@@ -304,6 +305,48 @@ async fn a_set_spell_is_a_card_back_without_identity_and_monsters_summon_in_atta
         Some("turn-end")
     );
     assert_eq!(over.get_attribute("data-result").as_deref(), Some("lose"));
+}
+
+#[wasm_bindgen_test]
+async fn a_field_spell_ignition_asks_for_a_mode_and_pays_lp() {
+    reset_storage();
+    let app = mount(&format!("#/simulator/exodia-deck?seed={SEED_CHICKEN_GAME}")).await;
+    app.click(&hand_card(CHICKEN_GAME)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-activate]")
+        .await;
+    let field = app.one("[data-testid=zone-fieldZone] [data-testid=card]");
+    assert_eq!(
+        field.get_attribute("data-card-id"),
+        Some(CHICKEN_GAME.to_string())
+    );
+    assert_eq!(app.hand_codes().len(), 4);
+
+    // The field card opens its own menu; its ignition effect is legal now.
+    app.click("[data-testid=zone-fieldZone] [data-testid=card]")
+        .await;
+    assert!(app.has("[data-testid=field-menu]"));
+    assert!(!app.disabled("[data-testid=field-menu] [data-testid=btn-activate-effect]"));
+    app.click("[data-testid=field-menu] [data-testid=btn-activate-effect]")
+        .await;
+
+    // Chicken Game's ignition is modal: the dialog lists the modes as options.
+    let options = app.all("[data-testid=effect-dialog] [data-testid=dialog-option]");
+    assert_eq!(options.len(), 3, "draw / destroy / opponent gains LP");
+    let draw = options
+        .iter()
+        .find(|o| o.text_content().unwrap_or_default().contains("ドロー"))
+        .expect("a draw mode");
+    draw.dyn_ref::<HtmlElement>().expect("button").click();
+    settle().await;
+
+    assert!(!app.has("[data-testid=effect-dialog]"));
+    assert_eq!(app.text("[data-testid=lp-player]"), "7,000");
+    assert_eq!(app.hand_codes().len(), 5);
+    // Once per turn: the engine now refuses it and the menu says why.
+    app.click("[data-testid=zone-fieldZone] [data-testid=card]")
+        .await;
+    assert!(app.disabled("[data-testid=field-menu] [data-testid=btn-activate-effect]"));
+    assert!(app.has("[data-testid=field-menu] [data-testid=reason-btn-activate-effect]"));
 }
 
 #[wasm_bindgen_test]
