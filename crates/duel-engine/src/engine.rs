@@ -875,6 +875,9 @@ impl Duel {
                             if let Some(f) = self.frames.last_mut() {
                                 f.pc += 1;
                             }
+                            if self.settings.exodia_wins_mid_effect {
+                                self.exodia_check();
+                            }
                         }
                         Flow::Wait => return,
                         Flow::Stop => {
@@ -1357,6 +1360,18 @@ impl Duel {
         })
     }
 
+    fn exodia_check(&mut self) {
+        match (
+            self.has_all_pieces(Player::You),
+            self.has_all_pieces(Player::Opponent),
+        ) {
+            (true, true) => self.end(Outcome::Draw(Reason::Exodia)),
+            (true, false) => self.end(Outcome::Win(Reason::Exodia)),
+            (false, true) => self.end(Outcome::Lose(Reason::Exodia)),
+            (false, false) => {}
+        }
+    }
+
     /// LP 0 ends the duel at once, even in the middle of an effect.
     fn lp_check(&mut self) {
         let (you, opp) = (self.players[0].lp == 0, self.players[1].lp == 0);
@@ -1373,14 +1388,9 @@ impl Duel {
         if self.outcome.is_some() {
             return;
         }
-        match (
-            self.has_all_pieces(Player::You),
-            self.has_all_pieces(Player::Opponent),
-        ) {
-            (true, true) => return self.end(Outcome::Draw(Reason::Exodia)),
-            (true, false) => return self.end(Outcome::Win(Reason::Exodia)),
-            (false, true) => return self.end(Outcome::Lose(Reason::Exodia)),
-            (false, false) => {}
+        self.exodia_check();
+        if self.outcome.is_some() {
+            return;
         }
         self.lp_check();
         if self.outcome.is_some() {

@@ -189,6 +189,10 @@ pub struct Settings {
     /// After each activation, stop and let the player chain a quick-play spell.
     /// Off: chains resolve at once and nothing can be chained.
     pub chain_confirmation: bool,
+    /// Exodia wins as soon as the fifth piece reaches the hand, even in the middle of an
+    /// effect (an old ruling: Graceful Charity would win before its discard). Off (the
+    /// current practice): the hand is checked once the effect has finished.
+    pub exodia_wins_mid_effect: bool,
 }
 
 impl Default for Settings {
@@ -196,6 +200,7 @@ impl Default for Settings {
         Settings {
             into_the_void_counts_itself: true,
             chain_confirmation: true,
+            exodia_wins_mid_effect: false,
         }
     }
 }

@@ -98,6 +98,27 @@ fn graceful_charity_exodia_is_checked_after_the_discard() {
 }
 
 #[test]
+fn graceful_charity_wins_before_the_discard_with_the_mid_effect_setting() {
+    let mut d = Setup {
+        hand: vec![GRACEFUL_CHARITY, EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG],
+        deck: vec![LEFT_LEG, FILLER, FILLER],
+        settings: Settings {
+            exodia_wins_mid_effect: true,
+            ..Settings::default()
+        },
+        ..Setup::default()
+    }
+    .build()
+    .expect("valid");
+    play(&mut d, GRACEFUL_CHARITY);
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
+    assert!(
+        d.view().prompt.is_none(),
+        "no discard is asked after the win"
+    );
+}
+
+#[test]
 fn graceful_charity_discarding_a_piece_does_not_win() {
     let mut d = duel(
         &[GRACEFUL_CHARITY, EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG],
