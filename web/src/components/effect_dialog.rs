@@ -16,9 +16,9 @@ pub struct EffectDialogProps {
     /// Commands the engine accepts now (chain responses are among them).
     pub legal: Vec<Command>,
     pub on_check: Callback<Command, Option<String>>,
-    pub on_command: Callback<Command>,
+    pub on_apply: Callback<Command>,
     /// The visible name of one of your cards (for chain responses).
-    pub on_name: Callback<CardId, String>,
+    pub on_look_up_name: Callback<CardId, String>,
 }
 
 #[function_component(EffectDialog)]
@@ -45,7 +45,7 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                     let answer = Command::Respond(Response::Cards((*chosen).clone()));
                     let refusal = props.on_check.emit(answer.clone());
                     let on_confirm = {
-                        let cb = props.on_command.clone();
+                        let cb = props.on_apply.clone();
                         Callback::from(move |_: MouseEvent| cb.emit(answer.clone()))
                     };
                     html! {
@@ -98,7 +98,7 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                             { for options.iter().map(|o| {
                                 let cmd = Command::Respond(Response::Option(o.index));
                                 let refusal = props.on_check.emit(cmd.clone());
-                                let cb = props.on_command.clone();
+                                let cb = props.on_apply.clone();
                                 html! {
                                     <button type="button" class="btn" data-testid="dialog-option" data-option={o.index.to_string()}
                                         disabled={refusal.is_some()}
@@ -126,7 +126,7 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                 .cloned()
                 .collect();
             let on_pass = {
-                let cb = props.on_command.clone();
+                let cb = props.on_apply.clone();
                 Callback::from(move |_: MouseEvent| cb.emit(Command::PassChain))
             };
             html! {
@@ -140,8 +140,8 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                     </ol>
                     <div class="options">
                         { for responses.into_iter().map(|cmd| {
-                            let cb = props.on_command.clone();
-                            let label = response_label(&cmd, &props.on_name, ctx.lang);
+                            let cb = props.on_apply.clone();
+                            let label = response_label(&cmd, &props.on_look_up_name, ctx.lang);
                             html! {
                                 <button type="button" class="btn" data-testid="dialog-option"
                                     onclick={Callback::from(move |_: MouseEvent| cb.emit(cmd.clone()))}>
@@ -172,12 +172,12 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
 /// 「《name》を発動」 / "Activate 《name》" for a chain response.
 fn response_label(
     cmd: &Command,
-    on_name: &Callback<CardId, String>,
+    on_look_up_name: &Callback<CardId, String>,
     lang: crate::i18n::Lang,
 ) -> String {
     match cmd {
         Command::ActivateSpell { card } => {
-            let name = on_name.emit(*card);
+            let name = on_look_up_name.emit(*card);
             lang.pick(
                 &format!("《{name}》を発動"),
                 &format!("Activate 《{name}》"),
@@ -185,7 +185,7 @@ fn response_label(
             .to_owned()
         }
         Command::ActivateEffect { card } => {
-            let name = on_name.emit(*card);
+            let name = on_look_up_name.emit(*card);
             lang.pick(
                 &format!("《{name}》の効果を発動"),
                 &format!("Activate 《{name}》's effect"),

@@ -13,8 +13,8 @@ pub struct HandsProps {
     pub cards: Vec<CardSeen>,
     /// Why a command would be refused now (`None` = it is legal), from the engine.
     pub on_check: Callback<Command, Option<String>>,
-    pub on_command: Callback<Command>,
-    pub on_details: Callback<Code>,
+    pub on_apply: Callback<Command>,
+    pub on_show_details: Callback<Code>,
 }
 
 /// One entry of a card menu: a command, its label and test id.
@@ -31,16 +31,16 @@ pub fn menu_button(
     action: &MenuAction,
     lang: crate::i18n::Lang,
     on_check: &Callback<Command, Option<String>>,
-    on_command: &Callback<Command>,
+    on_apply: &Callback<Command>,
     after: &Callback<()>,
 ) -> Html {
     let refusal = on_check.emit(action.command.clone());
     let cmd = action.command.clone();
-    let on_command = on_command.clone();
+    let on_apply = on_apply.clone();
     let after = after.clone();
     let onclick = Callback::from(move |_: MouseEvent| {
         after.emit(());
-        on_command.emit(cmd.clone());
+        on_apply.emit(cmd.clone());
     });
     html! {
         <>
@@ -88,8 +88,8 @@ pub fn hands(props: &HandsProps) -> Html {
                         ],
                         None => Vec::new(),
                     };
-                    let on_details = {
-                        let cb = props.on_details.clone();
+                    let on_show_details = {
+                        let cb = props.on_show_details.clone();
                         let close = close.clone();
                         let code = card.code;
                         Callback::from(move |_: MouseEvent| {
@@ -99,13 +99,22 @@ pub fn hands(props: &HandsProps) -> Html {
                             }
                         })
                     };
+                    // Escape closes the menu, as in any popup menu.
+                    let on_key = {
+                        let close = close.clone();
+                        Callback::from(move |e: KeyboardEvent| {
+                            if e.key() == "Escape" {
+                                close.emit(());
+                            }
+                        })
+                    };
                     html! {
                         <div class="hand-slot" key={id.0}>
                             <CardView code={card.code} on_click={Some(toggle)} selected={is_open} />
                             if is_open {
-                                <div class="menu" role="menu" data-testid="card-menu">
-                                    { for actions.iter().map(|a| menu_button(a, ctx.lang, &props.on_check, &props.on_command, &close)) }
-                                    <button type="button" class="btn" role="menuitem" data-testid="btn-details" onclick={on_details}>
+                                <div class="menu" role="menu" data-testid="card-menu" onkeydown={on_key}>
+                                    { for actions.iter().map(|a| menu_button(a, ctx.lang, &props.on_check, &props.on_apply, &close)) }
+                                    <button type="button" class="btn" role="menuitem" data-testid="btn-details" onclick={on_show_details}>
                                         { ctx.t(T::Details) }
                                     </button>
                                 </div>

@@ -14,7 +14,7 @@ pub struct PileListProps {
     /// `zone-<name>` of the pile, used as the list's test id suffix.
     pub zone: AttrValue,
     pub cards: Vec<CardSeen>,
-    pub on_details: Callback<Code>,
+    pub on_show_details: Callback<Code>,
     pub on_close: Callback<()>,
 }
 
@@ -31,7 +31,7 @@ pub fn pile_list(props: &PileListProps) -> Html {
                 }
                 <div class="card-list">
                     { for props.cards.iter().map(|c| {
-                        let on_click = c.code.map(|code| props.on_details.reform(move |()| code));
+                        let on_click = c.code.map(|code| props.on_show_details.reform(move |()| code));
                         html! { <CardView code={c.code} on_click={on_click} /> }
                     }) }
                 </div>

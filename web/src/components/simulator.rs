@@ -193,7 +193,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         });
     }
 
-    let on_command = {
+    let on_apply = {
         let state = state.clone();
         Callback::from(move |cmd: Command| state.dispatch(Action::Apply(cmd)))
     };
@@ -211,7 +211,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             }
         })
     };
-    let on_details = {
+    let on_show_details = {
         let detail = detail.clone();
         Callback::from(move |code: Code| detail.set(Some(code)))
     };
@@ -272,7 +272,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         let field_menu = field_menu.clone();
         Callback::from(move |sel: (FieldSlot, CardSeen)| field_menu.set(Some(sel)))
     };
-    let on_name = {
+    let on_look_up_name = {
         let state = state.clone();
         Callback::from(move |id: CardId| {
             state
@@ -319,7 +319,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 <div class="dialog" role="dialog" aria-modal="true" data-testid="field-menu">
                     <h3>{ card.code.map(|c| card_name(c, lang)).unwrap_or_else(|| lang.pick("裏側のカード", "Face-down card").to_owned()) }</h3>
                     <div class="options" role="menu">
-                        { for actions.iter().map(|a| menu_button(a, lang, &on_check, &on_command, &close)) }
+                        { for actions.iter().map(|a| menu_button(a, lang, &on_check, &on_apply, &close)) }
                         if card.code.is_some() {
                             <button type="button" class="btn" data-testid="btn-details" onclick={on_show}>{ ctx.t(T::Details) }</button>
                         }
@@ -342,7 +342,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             let pile = pile.clone();
             Callback::from(move |()| pile.set(None))
         };
-        html! { <PileList title={title} zone={zone} cards={cards} on_details={on_details.clone()} on_close={on_close} /> }
+        html! { <PileList title={title} zone={zone} cards={cards} on_show_details={on_show_details.clone()} on_close={on_close} /> }
     });
 
     let show_effect_dialog = view.outcome.is_none()
@@ -356,9 +356,9 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             { for notice }
             <div class="feedback">{ for feedback }</div>
             <DuelField side={view.you.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card} />
-            <Hands cards={view.you.hand.clone()} on_check={on_check.clone()} on_command={on_command.clone()} on_details={on_details.clone()} />
+            <Hands cards={view.you.hand.clone()} on_check={on_check.clone()} on_apply={on_apply.clone()} on_show_details={on_show_details.clone()} />
             <div class="actions">
-                { menu_button(&end_turn, lang, &on_check, &on_command, &Callback::noop()) }
+                { menu_button(&end_turn, lang, &on_check, &on_apply, &Callback::noop()) }
                 if view.outcome.is_some() && *over_closed {
                     <button type="button" class="btn btn-primary" data-testid="btn-restart" onclick={on_restart.reform(|_: MouseEvent| ())}>
                         { ctx.t(T::Restart) }
@@ -368,7 +368,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             </div>
             if show_effect_dialog {
                 <EffectDialog prompt={view.prompt.clone()} chain={view.chain.clone()} legal={legal.clone()}
-                    on_check={on_check.clone()} on_command={on_command.clone()} on_name={on_name} />
+                    on_check={on_check.clone()} on_apply={on_apply.clone()} on_look_up_name={on_look_up_name} />
             }
             if let Some(outcome) = view.outcome.filter(|_| !*over_closed) {
                 <GameOver outcome={outcome} on_restart={on_restart.clone()}
