@@ -350,6 +350,37 @@ async fn a_field_spell_ignition_asks_for_a_mode_and_pays_lp() {
 }
 
 #[wasm_bindgen_test]
+async fn a_set_monster_is_a_face_down_defense_card_back() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    app.click(&hand_card(LEFT_LEG)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-set]")
+        .await;
+    let set = app.one("[data-testid=zone-mainMonsterZone] [data-testid=card]");
+    assert_eq!(set.get_attribute("data-face").as_deref(), Some("down"));
+    assert_eq!(
+        set.get_attribute("data-position").as_deref(),
+        Some("defense")
+    );
+    assert!(set.get_attribute("data-card-id").is_none());
+    assert!(
+        set.query_selector("[data-testid=card-back]")
+            .expect("q")
+            .is_some()
+    );
+    // A spell's menu offers Activate and Set, never Summon.
+    app.click(&hand_card(GRACEFUL_CHARITY)).await;
+    assert!(app.has("[data-testid=card-menu] [data-testid=btn-activate]"));
+    assert!(
+        !app.has("[data-testid=card-menu] [data-testid=btn-summon]"),
+        "spells offer no Summon"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_corrupt_save_shows_a_notice_and_the_game_still_starts() {
     reset_storage();
     storage()

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 #[derive(Debug, Properties, PartialEq, Clone)]
 pub struct ToastsProps {
-    /// Newest last; the caller keeps only the recent ones.
+    /// Oldest first (the newest sits at the bottom, nearest the field); the caller keeps only the recent ones.
     pub messages: Vec<(u64, String)>,
 }
 
@@ -12,7 +12,7 @@ pub struct ToastsProps {
 pub fn toasts(props: &ToastsProps) -> Html {
     html! {
         <div class="toasts" role="log" aria-live="polite" data-testid="toasts">
-            { for props.messages.iter().rev().map(|(id, text)| html! {
+            { for props.messages.iter().map(|(id, text)| html! {
                 <div class="toast" key={*id} data-testid="toast">{ text.clone() }</div>
             }) }
         </div>
