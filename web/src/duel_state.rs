@@ -5,7 +5,7 @@ use std::rc::Rc;
 use duel_engine::command::Command;
 use duel_engine::error::RuleError;
 use duel_engine::event::Event;
-use duel_engine::state::Duel;
+use duel_engine::state::{Duel, Settings};
 use yew::prelude::*;
 
 use crate::save::{SaveError, SaveFile};
@@ -30,6 +30,7 @@ pub enum StartError {
 pub struct DuelState {
     pub deck: String,
     pub seed: u64,
+    pub settings: Settings,
     /// `None` until a seed is known (it is drawn in an effect) or when set-up failed.
     pub duel: Option<Duel>,
     /// Every accepted command since the start, for the autosave.
@@ -46,10 +47,14 @@ pub struct DuelState {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// A new duel with this deck and seed.
-    Start { deck: String, seed: u64 },
+    /// A new duel with this deck, seed and rule settings.
+    Start {
+        deck: String,
+        seed: u64,
+        settings: Settings,
+    },
     /// Replay a saved game; a save that does not replay starts the same seed afresh.
-    Resume(SaveFile<Command>),
+    Resume(SaveFile<Command, Settings>),
     /// Apply one player command.
     Apply(Command),
     /// Apply a command the UI sends by itself, only if the state is still the one it was
@@ -62,14 +67,21 @@ pub enum Action {
 }
 
 impl DuelState {
-    fn started(deck: String, seed: u64, notice: Option<Notice>, version: u64) -> DuelState {
-        match Duel::new(&deck, seed) {
+    fn started(
+        deck: String,
+        seed: u64,
+        settings: Settings,
+        notice: Option<Notice>,
+        version: u64,
+    ) -> DuelState {
+        match Duel::with_settings(&deck, seed, settings) {
             Ok(duel) => {
                 // The opening phase changes are reported once, as the first toasts.
                 let events = duel.events().to_vec();
                 DuelState {
                     deck,
                     seed,
+                    settings,
                     duel: Some(duel),
                     events,
                     version: version + 1,
@@ -80,6 +92,7 @@ impl DuelState {
             Err(e) => DuelState {
                 deck,
                 seed,
+                settings,
                 start_error: Some(StartError::Setup(e)),
                 version: version + 1,
                 notice,
@@ -89,11 +102,12 @@ impl DuelState {
     }
 
     /// What to write to localStorage for this state, if there is a game.
-    pub fn save_file(&self) -> Option<SaveFile<Command>> {
+    pub fn save_file(&self) -> Option<SaveFile<Command, Settings>> {
         self.duel.as_ref()?;
         Some(SaveFile::new(
             self.deck.clone(),
             self.seed,
+            self.settings,
             self.log.clone(),
         ))
     }
@@ -104,14 +118,23 @@ impl Reducible for DuelState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
-            Action::Start { deck, seed } => {
-                Rc::new(DuelState::started(deck, seed, self.notice, self.version))
-            }
+            Action::Start {
+                deck,
+                seed,
+                settings,
+            } => Rc::new(DuelState::started(
+                deck,
+                seed,
+                settings,
+                self.notice,
+                self.version,
+            )),
             Action::Resume(save) => {
-                match Duel::replay(&save.deck, save.seed, Default::default(), &save.commands) {
+                match Duel::replay(&save.deck, save.seed, save.settings, &save.commands) {
                     Ok(duel) => Rc::new(DuelState {
                         deck: save.deck,
                         seed: save.seed,
+                        settings: save.settings,
                         duel: Some(duel),
                         log: save.commands,
                         version: self.version + 1,
@@ -121,6 +144,7 @@ impl Reducible for DuelState {
                     Err(_) => Rc::new(DuelState::started(
                         save.deck,
                         save.seed,
+                        save.settings,
                         Some(Notice::SaveDiscarded),
                         self.version,
                     )),
@@ -145,6 +169,7 @@ impl Reducible for DuelState {
                         Rc::new(DuelState {
                             deck: self.deck.clone(),
                             seed: self.seed,
+                            settings: self.settings,
                             duel: Some(next),
                             log,
                             last_error: None,
@@ -187,7 +212,7 @@ pub enum SaveCheck {
 
 /// Reads the stored save. An unreadable one is removed at once so it cannot trouble
 /// the next load either.
-pub fn load_save() -> Result<Option<SaveFile<Command>>, SaveError> {
+pub fn load_save() -> Result<Option<SaveFile<Command, Settings>>, SaveError> {
     let Some(json) = storage::get(storage::KEY_DUEL_SAVE) else {
         return Ok(None);
     };
@@ -211,7 +236,7 @@ pub fn check_save() -> SaveCheck {
     }
 }
 
-pub fn write_save(save: &SaveFile<Command>) {
+pub fn write_save(save: &SaveFile<Command, Settings>) {
     if let Some(json) = save.to_json() {
         storage::set(storage::KEY_DUEL_SAVE, &json);
     }
@@ -219,4 +244,18 @@ pub fn write_save(save: &SaveFile<Command>) {
 
 pub fn clear_save() {
     storage::remove(storage::KEY_DUEL_SAVE);
+}
+
+/// The rule settings for the next new duel: the defaults, with the player's chain
+/// confirmation choice (kept in localStorage) applied.
+pub fn new_game_settings() -> Settings {
+    let mut settings = Settings::default();
+    if let Some(v) = storage::get(storage::KEY_CHAIN_CONFIRM) {
+        settings.chain_confirmation = v != "off";
+    }
+    settings
+}
+
+pub fn set_chain_confirmation(on: bool) {
+    storage::set(storage::KEY_CHAIN_CONFIRM, if on { "on" } else { "off" });
 }

@@ -8,10 +8,14 @@ pub const SAVE_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SaveFile<C> {
+#[serde(bound(deserialize = "C: Deserialize<'de>, S: Deserialize<'de> + Default"))]
+pub struct SaveFile<C, S> {
     pub version: u32,
     pub deck: String,
     pub seed: u64,
+    /// Rule settings the duel was started with (replay needs them); absent = defaults.
+    #[serde(default)]
+    pub settings: S,
     pub commands: Vec<C>,
 }
 
@@ -24,12 +28,13 @@ pub enum SaveError {
     Outdated { found: u32 },
 }
 
-impl<C: Serialize + DeserializeOwned> SaveFile<C> {
-    pub fn new(deck: String, seed: u64, commands: Vec<C>) -> Self {
+impl<C: Serialize + DeserializeOwned, S: Serialize + DeserializeOwned + Default> SaveFile<C, S> {
+    pub fn new(deck: String, seed: u64, settings: S, commands: Vec<C>) -> Self {
         SaveFile {
             version: SAVE_VERSION,
             deck,
             seed,
+            settings,
             commands,
         }
     }
@@ -67,24 +72,37 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        let save = SaveFile::new("exodia-deck".into(), 42, vec![Cmd::A, Cmd::B(3)]);
+        let save = SaveFile::new("exodia-deck".into(), 42, 7u8, vec![Cmd::A, Cmd::B(3)]);
         let json = save.to_json().expect("serializable");
-        assert_eq!(SaveFile::<Cmd>::from_json(&json), Ok(save));
+        assert_eq!(SaveFile::<Cmd, u8>::from_json(&json), Ok(save));
+        // Saves written before settings were recorded load with default settings.
+        let old = r#"{"version":1,"deck":"d","seed":1,"commands":["A"]}"#;
+        assert_eq!(
+            SaveFile::<Cmd, u8>::from_json(old),
+            Ok(SaveFile::new("d".into(), 1, 0u8, vec![Cmd::A]))
+        );
     }
 
     #[test]
     fn garbage_and_old_saves_are_refused() {
         assert_eq!(
-            SaveFile::<Cmd>::from_json("{not json"),
+            SaveFile::<Cmd, u8>::from_json("{not json"),
             Err(SaveError::Corrupt)
         );
-        assert_eq!(SaveFile::<Cmd>::from_json("null"), Err(SaveError::Corrupt));
         assert_eq!(
-            SaveFile::<Cmd>::from_json(r#"{"version":0,"deck":"x","seed":1,"commands":["Zzz"]}"#),
+            SaveFile::<Cmd, u8>::from_json("null"),
+            Err(SaveError::Corrupt)
+        );
+        assert_eq!(
+            SaveFile::<Cmd, u8>::from_json(
+                r#"{"version":0,"deck":"x","seed":1,"commands":["Zzz"]}"#
+            ),
             Err(SaveError::Outdated { found: 0 })
         );
         assert_eq!(
-            SaveFile::<Cmd>::from_json(r#"{"version":1,"deck":"x","seed":1,"commands":["Zzz"]}"#),
+            SaveFile::<Cmd, u8>::from_json(
+                r#"{"version":1,"deck":"x","seed":1,"commands":["Zzz"]}"#
+            ),
             Err(SaveError::Corrupt)
         );
     }

@@ -3,6 +3,7 @@
 /// Keys of everything the app keeps in localStorage.
 pub const KEY_LANG: &str = "games.lang";
 pub const KEY_DUEL_SAVE: &str = "games.duel.save";
+pub const KEY_CHAIN_CONFIRM: &str = "games.duel.chainConfirmation";
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web::storage::{KEY_DUEL_SAVE, KEY_LANG};
+use web::storage::{KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_LANG};
 use web::test_seeds::{
     CHICKEN_GAME, DARK_FACTORY, GRACEFUL_CHARITY, INTO_THE_VOID, LEFT_LEG, SEED_CHICKEN_GAME,
     SEED_GRACEFUL_CHARITY,
@@ -137,6 +137,7 @@ fn reset_storage() {
     let s = storage();
     s.remove_item(KEY_DUEL_SAVE).expect("remove");
     s.remove_item(KEY_LANG).expect("remove");
+    s.remove_item(KEY_CHAIN_CONFIRM).expect("remove");
 }
 
 #[wasm_bindgen_test]
@@ -186,6 +187,33 @@ async fn home_starts_a_duel_with_an_opening_hand() {
     );
     assert!(deck.query_selector("[data-card-id]").expect("q").is_none());
     assert_eq!(app.text("[data-testid=count-deck]"), "35");
+}
+
+#[wasm_bindgen_test]
+async fn the_chain_confirmation_choice_is_kept_and_saved_with_the_duel() {
+    reset_storage();
+    let app = mount("#/").await;
+    let checkbox = app.one("[data-testid=chain-confirm]");
+    assert!(
+        checkbox
+            .dyn_ref::<web_sys::HtmlInputElement>()
+            .expect("input")
+            .checked()
+    );
+    app.click("[data-testid=chain-confirm]").await;
+    assert_eq!(
+        storage()
+            .get_item(KEY_CHAIN_CONFIRM)
+            .expect("get")
+            .as_deref(),
+        Some("off")
+    );
+    app.click("[data-testid=btn-start]").await;
+    let save = storage()
+        .get_item(KEY_DUEL_SAVE)
+        .expect("get")
+        .expect("autosaved");
+    assert!(save.contains("\"chain_confirmation\":false"), "{save}");
 }
 
 #[wasm_bindgen_test]

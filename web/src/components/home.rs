@@ -6,7 +6,9 @@ use yew::prelude::*;
 
 use crate::app::use_ctx;
 use crate::components::card_view::engine_lang;
-use crate::duel_state::{SaveCheck, check_save, clear_save};
+use crate::duel_state::{
+    SaveCheck, check_save, clear_save, new_game_settings, set_chain_confirmation,
+};
 use crate::i18n::T;
 use crate::route::Route;
 
@@ -73,6 +75,16 @@ pub fn home() -> Html {
             }
         })
     };
+    // A preference for new duels: the running duel keeps the settings it started with.
+    let chain_confirm = use_state(|| new_game_settings().chain_confirmation);
+    let on_toggle_chain = {
+        let chain_confirm = chain_confirm.clone();
+        Callback::from(move |_: Event| {
+            let on = !*chain_confirm;
+            set_chain_confirmation(on);
+            chain_confirm.set(on);
+        })
+    };
     let chosen_def = decks().iter().find(|d| d.id == *chosen);
     let playable = chosen_def.is_some_and(|d| d.playable);
 
@@ -102,6 +114,10 @@ pub fn home() -> Html {
                     if !playable {
                         <p class="notice">{ ctx.lang.pick("このデッキのカード効果は未実装のため、まだ遊べません", "This deck's card effects are not implemented yet, so it cannot be played") }</p>
                     }
+                    <label class="setting">
+                        <input type="checkbox" data-testid="chain-confirm" checked={*chain_confirm} onchange={on_toggle_chain} />
+                        { ctx.lang.pick(" チェーン確認（速攻魔法でチェーンできる時に確認する）", " Ask before a chain resolves (when a quick-play could be chained)") }
+                    </label>
                     <div class="btn-row">
                         <button type="button" class="btn btn-primary" data-testid="btn-start" onclick={on_start} disabled={!playable}>
                             { ctx.t(T::Start) }

@@ -18,7 +18,9 @@ use crate::components::game_over::GameOver;
 use crate::components::hands::{Hands, MenuAction, menu_button};
 use crate::components::pile_list::PileList;
 use crate::components::toasts::Toasts;
-use crate::duel_state::{Action, DuelState, Notice, StartError, clear_save, load_save, write_save};
+use crate::duel_state::{
+    Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings, write_save,
+};
 use crate::i18n::T;
 use crate::route::Route;
 
@@ -120,6 +122,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 state.dispatch(Action::Start {
                     deck: deck.clone(),
                     seed,
+                    settings: new_game_settings(),
                 });
             };
             match load_save() {
@@ -230,6 +233,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             state.dispatch(Action::Start {
                 deck: deck.clone(),
                 seed,
+                settings: new_game_settings(),
             });
         })
     };
