@@ -62,7 +62,7 @@ pub fn seat_name(lang_t: impl Fn(T) -> &'static str, seat: Player, vs_cpu: bool)
     }
 }
 
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, PartialEq, Clone)]
 pub struct BoardProps {
     pub table: Rc<Table>,
     pub vs_cpu: bool,
@@ -175,7 +175,7 @@ fn slot(
     }
 }
 
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, PartialEq, Clone)]
 pub struct FieldProps {
     pub table: Rc<Table>,
     pub seat: Player,
@@ -205,7 +205,7 @@ pub fn guile_field(props: &FieldProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, PartialEq, Clone)]
 pub struct PilesProps {
     pub table: Rc<Table>,
     pub on_deck: Callback<Deck>,

@@ -51,7 +51,7 @@ pub fn card_face(card: Card, compact: bool) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, PartialEq, Clone)]
 pub struct CardButtonProps {
     pub card: Card,
     /// `card` on the board, `hand-card` in the hand.

@@ -11,7 +11,7 @@ use super::state::Place;
 use crate::app::use_ctx;
 use crate::i18n::T;
 
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, PartialEq, Clone)]
 pub struct HandProps {
     pub table: Rc<Table>,
     pub on_pick: Callback<(Place, Option<Card>)>,
@@ -44,7 +44,7 @@ pub fn hand(props: &HandProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, PartialEq, Clone)]
 pub struct OpponentHandProps {
     pub table: Rc<Table>,
 }

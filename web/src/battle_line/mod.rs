@@ -84,11 +84,7 @@ pub fn battle_line_page() -> Html {
         let needs_seed = state.loaded && state.seed.is_none() && state.game.is_none();
         use_effect_with(needs_seed, move |needs| {
             if *needs {
-                let from_address = if *used.borrow() {
-                    None
-                } else {
-                    address_seed()
-                };
+                let from_address = if *used.borrow() { None } else { address_seed() };
                 *used.borrow_mut() = true;
                 dispatcher.dispatch(Action::Seed(from_address.unwrap_or_else(entropy_seed)));
             }

@@ -112,7 +112,10 @@ pub enum Action {
     /// A human command.
     Apply(Command),
     /// The computer's command, computed for state `version`; stale ones are dropped.
-    BotApply { version: u64, command: Command },
+    BotApply {
+        version: u64,
+        command: Command,
+    },
     Undo,
     /// The same seed and mode again from the first card.
     Restart,
