@@ -120,7 +120,7 @@ pub fn app() -> Html {
             let key = format!("{deck}/{seed:?}");
             html! { <crate::components::simulator::Simulator key={key} deck={deck} seed={seed} /> }
         }
-        Route::BattleLine => coming_soon(&ctx, T::BattleLine),
+        Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },
         Route::QuantumGomoku => coming_soon(&ctx, T::QuantumGomoku),
         Route::NotFound { .. } => html! {
             <section class="page">

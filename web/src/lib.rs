@@ -1,6 +1,7 @@
 //! The project's browser front end: a hash-routed Yew app hosting the games.
 
 pub mod app;
+pub mod battle_line;
 pub mod components;
 pub mod duel_state;
 pub mod i18n;

@@ -730,7 +730,10 @@ impl Game {
             .collect()
     }
 
-    fn claim_allowed_now(&self) -> bool {
+    /// Whether the claim timing lets the current player claim at this step of the turn
+    /// (whether a given flag is provable is [`Game::check_claim`]). The page uses it to
+    /// offer claim attempts that the engine may then refuse with a counterexample.
+    pub fn claim_allowed_now(&self) -> bool {
         matches!(
             (self.settings.claim_timing, self.phase),
             (ClaimTiming::StartOfTurn, Phase::Play)

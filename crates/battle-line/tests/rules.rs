@@ -172,6 +172,32 @@ fn claim_timing_after_playing() {
     ok(&mut g, Command::ClaimFlag { flag: 0 });
 }
 
+#[test]
+fn claim_allowed_now_follows_the_timing_setting() {
+    let cases = [
+        (ClaimTiming::StartOfTurn, true, false),
+        (ClaimTiming::AfterPlaying, false, true),
+        (ClaimTiming::Anytime, true, true),
+    ];
+    for (claim_timing, before, after) in cases {
+        let mut g = two_wedges_with(Settings { claim_timing });
+        assert_eq!(
+            g.claim_allowed_now(),
+            before,
+            "{claim_timing:?} before playing"
+        );
+        play(&mut g, t(Red, 5), 1);
+        assert_eq!(
+            g.claim_allowed_now(),
+            after,
+            "{claim_timing:?} after playing"
+        );
+        // The command agrees with the query.
+        let claimed = g.clone().apply(Command::ClaimFlag { flag: 0 }).is_ok();
+        assert_eq!(claimed, after);
+    }
+}
+
 fn two_wedges_with(settings: Settings) -> Game {
     let mut g = scenario_with(settings, &[]);
     for (mine, theirs) in [(10, 1), (9, 2), (8, 3)] {

@@ -1,0 +1,98 @@
+//! A Battle Line card drawn with CSS: a coloured troop with its value, or a named tactic.
+
+use battle_line::{Card, Color, Tactic};
+use yew::prelude::*;
+
+use super::state::card_id;
+
+/// CSS class of a troop colour.
+fn color_class(color: Color) -> &'static str {
+    match color {
+        Color::Red => "bl-red",
+        Color::Orange => "bl-orange",
+        Color::Yellow => "bl-yellow",
+        Color::Green => "bl-green",
+        Color::Blue => "bl-blue",
+        Color::Purple => "bl-purple",
+    }
+}
+
+/// A short label for narrow board slots; the full name is in the title.
+fn short_name(t: Tactic) -> &'static str {
+    match t {
+        Tactic::Alexander => "Alex",
+        Tactic::Darius => "Dar",
+        Tactic::CompanionCavalry => "Cav 8",
+        Tactic::ShieldBearers => "Shd 1-3",
+        Tactic::Fog => "Fog",
+        Tactic::Mud => "Mud",
+        Tactic::Scout => "Sct",
+        Tactic::Redeploy => "Rdp",
+        Tactic::Deserter => "Des",
+        Tactic::Traitor => "Trt",
+    }
+}
+
+/// Classes shared by every rendering of a card.
+pub fn card_classes(card: Card, selected: bool) -> Classes {
+    let kind = match card {
+        Card::Troop(t) => color_class(t.color),
+        Card::Tactic(_) => "bl-tactic",
+    };
+    classes!("bl-card", kind, selected.then_some("bl-selected"))
+}
+
+/// The face of a card: the value or the tactic's name. `compact` uses short names.
+pub fn card_face(card: Card, compact: bool) -> Html {
+    match card {
+        Card::Troop(t) => html! { <span class="bl-value">{ t.value }</span> },
+        Card::Tactic(t) if compact => html! { <span class="bl-name">{ short_name(t) }</span> },
+        Card::Tactic(t) => html! { <span class="bl-name">{ t.to_string() }</span> },
+    }
+}
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct CardButtonProps {
+    pub card: Card,
+    /// `card` on the board, `hand-card` in the hand.
+    pub testid: AttrValue,
+    #[prop_or_default]
+    pub selected: bool,
+    #[prop_or_default]
+    pub compact: bool,
+    pub on_click: Callback<Card>,
+}
+
+/// A face-up card as a real button, so it is reachable by keyboard. Clicks that the
+/// rules ignore (earlier cards) still reach the handler, which then does nothing:
+/// the card looks the same as any other (seed 001: no greying).
+#[function_component(CardButton)]
+pub fn card_button(props: &CardButtonProps) -> Html {
+    let card = props.card;
+    let onclick = {
+        let on_click = props.on_click.clone();
+        Callback::from(move |e: MouseEvent| {
+            // The slot around the card must not treat the same click as "place here".
+            e.stop_propagation();
+            on_click.emit(card);
+        })
+    };
+    html! {
+        <button type="button" class={card_classes(card, props.selected)}
+            data-testid={props.testid.clone()} data-card-id={card_id(card)}
+            title={card.to_string()} aria-pressed={props.selected.to_string()}
+            {onclick}>
+            { card_face(card, props.compact) }
+        </button>
+    }
+}
+
+/// A card shown for information only (discard list, counterexamples).
+pub fn card_static(card: Card, testid: &'static str) -> Html {
+    html! {
+        <span class={card_classes(card, false)} data-testid={testid}
+            data-card-id={card_id(card)} title={card.to_string()}>
+            { card_face(card, true) }
+        </span>
+    }
+}

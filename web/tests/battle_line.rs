@@ -1,0 +1,431 @@
+//! Browser tests of the Battle Line page: tap to play and move, bot turns, claims, pass-and-play, saves.
+#![cfg(target_arch = "wasm32")]
+
+use battle_line::{
+    Card, ClaimRefusal, Command, Game, GameRecord, Phase, Player, Settings, Tactic, Target,
+};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web::battle_line::state::{BattleSave, KEY_SAVE, Mode, SAVE_VERSION, bot_line_until, card_id};
+use web::storage::KEY_LANG;
+use web_sys::{Element, HtmlElement};
+use yew::AppHandle;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+struct Mounted {
+    root: Element,
+    handle: Option<AppHandle<web::App>>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+fn storage() -> web_sys::Storage {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .expect("localStorage")
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("setTimeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("timer");
+}
+
+/// Lets Yew render and effects (load, seed, save) dispatch and settle.
+async fn settle() {
+    for _ in 0..4 {
+        yew::scheduler::flush().await;
+        sleep(10).await;
+    }
+}
+
+/// Mounts the app at `hash` with a clean localStorage (Japanese UI) unless `save` is given.
+async fn mount(hash: &str, save: Option<&str>) -> Mounted {
+    let s = storage();
+    s.remove_item(KEY_SAVE).expect("remove");
+    s.remove_item(KEY_LANG).expect("remove");
+    if let Some(json) = save {
+        s.set_item(KEY_SAVE, json).expect("store");
+    }
+    web_sys::window()
+        .expect("window")
+        .location()
+        .set_hash(hash)
+        .expect("set hash");
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    let handle = yew::Renderer::<web::App>::with_root(root.clone()).render();
+    let mounted = Mounted {
+        root,
+        handle: Some(handle),
+    };
+    settle().await;
+    mounted
+}
+
+impl Mounted {
+    fn all(&self, selector: &str) -> Vec<Element> {
+        let list = self.root.query_selector_all(selector).expect("selector");
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .filter_map(|n| n.dyn_into::<Element>().ok())
+            .collect()
+    }
+
+    fn one(&self, selector: &str) -> Element {
+        self.root
+            .query_selector(selector)
+            .expect("selector")
+            .unwrap_or_else(|| panic!("nothing matches {selector}"))
+    }
+
+    fn has(&self, selector: &str) -> bool {
+        self.root
+            .query_selector(selector)
+            .expect("selector")
+            .is_some()
+    }
+
+    async fn click(&self, selector: &str) {
+        self.one(selector)
+            .dyn_ref::<HtmlElement>()
+            .expect("an HTML element")
+            .click();
+        settle().await;
+    }
+
+    fn ids(&self, selector: &str) -> Vec<String> {
+        self.all(selector)
+            .iter()
+            .filter_map(|e| e.get_attribute("data-card-id"))
+            .collect()
+    }
+
+    fn disabled(&self, selector: &str) -> bool {
+        self.one(selector).has_attribute("disabled")
+    }
+
+    /// Waits (up to ~8 s) for the computer to finish its turn.
+    async fn wait_for_my_turn(&self) {
+        for _ in 0..80 {
+            if self.has("[data-testid=hand]")
+                && self.has("[data-testid=prompt]")
+                && !self
+                    .one("[data-testid=prompt]")
+                    .text_content()
+                    .unwrap_or_default()
+                    .contains("コンピューター")
+            {
+                return;
+            }
+            sleep(100).await;
+            settle().await;
+        }
+        panic!("the computer did not finish its turn");
+    }
+}
+
+/// A save of a reachable position (bot against bot) where `wanted` holds on P0's turn.
+fn fixture(mode: Mode, wanted: impl Fn(&Game) -> bool) -> (String, Game) {
+    for seed in 1..40 {
+        if let Some(record) = bot_line_until(seed, Settings::default(), 300, &wanted) {
+            let game = Game::replay(&record).expect("replays");
+            return (save_json(mode, record), game);
+        }
+    }
+    panic!("no fixture position found");
+}
+
+fn save_json(mode: Mode, record: GameRecord) -> String {
+    BattleSave {
+        version: SAVE_VERSION,
+        mode,
+        record,
+    }
+    .to_json()
+    .expect("json")
+}
+
+#[wasm_bindgen_test]
+async fn play_move_end_turn_and_earlier_cards_do_not_react() {
+    let m = mount("#/battle-line?seed=7", None).await;
+    assert!(
+        m.one("[data-testid=seed]")
+            .text_content()
+            .unwrap_or_default()
+            .contains('7')
+    );
+    m.click("[data-testid=mode-cpu]").await;
+    assert_eq!(m.all("[data-testid=hand-card]").len(), 7);
+
+    // Play: tap a hand card, then the slot.
+    let card = m.ids("[data-testid=hand-card]")[0].clone();
+    m.click(&format!("[data-testid=hand-card][data-card-id='{card}']"))
+        .await;
+    assert!(m.has("[data-testid=hand-card].bl-selected"));
+    m.click("[data-testid=slot-0-0]").await;
+    assert_eq!(
+        m.ids("[data-testid=slot-0-0] [data-testid=card]"),
+        vec![card.clone()]
+    );
+    assert_eq!(m.all("[data-testid=hand-card]").len(), 6);
+
+    // Move this turn's card to another flag.
+    m.click("[data-testid=slot-0-0] [data-testid=card]").await;
+    m.click("[data-testid=slot-0-4]").await;
+    assert!(
+        m.ids("[data-testid=slot-0-0] [data-testid=card]")
+            .is_empty()
+    );
+    assert_eq!(
+        m.ids("[data-testid=slot-0-4] [data-testid=card]"),
+        vec![card.clone()]
+    );
+
+    // Undo is offered inside the turn and the draw ends it.
+    assert!(!m.disabled("[data-testid=undo]"));
+    m.click("[data-testid=draw-troop]").await;
+    m.wait_for_my_turn().await;
+    assert!(
+        m.has("[data-testid=bot-move]"),
+        "the computer's move is shown"
+    );
+    assert_eq!(m.all("[data-testid=hand-card]").len(), 7);
+    assert!(m.disabled("[data-testid=undo]"), "no undo across the draw");
+
+    // The earlier card: tapping it selects nothing and it cannot be moved; it is not greyed.
+    let earlier = format!("[data-testid=slot-0-4] [data-card-id='{card}']");
+    m.click(&earlier).await;
+    assert!(!m.has(".bl-selected"));
+    assert!(!m.has(".bl-target"));
+    assert!(!m.disabled(&earlier));
+    m.click("[data-testid=slot-0-6]").await;
+    assert_eq!(
+        m.ids("[data-testid=slot-0-4] [data-testid=card]"),
+        vec![card]
+    );
+    assert!(
+        m.ids("[data-testid=slot-0-6] [data-testid=card]")
+            .is_empty()
+    );
+
+    // The autosave holds the game.
+    let saved = storage().get_item(KEY_SAVE).expect("get").expect("saved");
+    assert!(BattleSave::load(&saved).is_some());
+}
+
+#[wasm_bindgen_test]
+async fn undo_takes_back_the_card_played_this_turn() {
+    let m = mount("#/battle-line?seed=11", None).await;
+    m.click("[data-testid=mode-pvp]").await;
+    m.click("[data-testid=hand-card]").await;
+    m.click("[data-testid=slot-0-2]").await;
+    assert_eq!(m.all("[data-testid=hand-card]").len(), 6);
+    m.click("[data-testid=undo]").await;
+    assert_eq!(m.all("[data-testid=hand-card]").len(), 7);
+    assert!(
+        m.all("[data-testid=slot-0-2] [data-testid=card]")
+            .is_empty()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn pass_and_play_hides_the_hand_between_turns() {
+    let m = mount("#/battle-line?seed=3", None).await;
+    m.click("[data-testid=mode-pvp]").await;
+    let first_hand = m.ids("[data-testid=hand-card]");
+    m.click("[data-testid=hand-card]").await;
+    m.click("[data-testid=slot-0-1]").await;
+    m.click("[data-testid=draw-troop]").await;
+    assert!(m.has("[data-testid=pass-device]"));
+    assert!(
+        m.all("[data-testid=hand-card]").is_empty(),
+        "no hand in the DOM"
+    );
+    assert!(!m.has("[data-testid=board]"));
+    m.click("[data-testid=pass-device]").await;
+    let second_hand = m.ids("[data-testid=hand-card]");
+    assert_eq!(second_hand.len(), 7);
+    assert!(
+        second_hand.iter().all(|c| !first_hand.contains(c)),
+        "P1's hand is shown"
+    );
+    // P1 sees their own slots at the bottom and plays into them.
+    m.click("[data-testid=hand-card]").await;
+    m.click("[data-testid=slot-1-3]").await;
+    assert_eq!(m.all("[data-testid=slot-1-3] [data-testid=card]").len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_provable_flag_is_marked_and_claimed() {
+    let (save, game) = fixture(Mode::Cpu, |g| {
+        g.phase() == Phase::Play && !g.provable_flags(Player::P0).is_empty()
+    });
+    let flag = game.provable_flags(Player::P0)[0];
+    let m = mount("#/battle-line", Some(&save)).await;
+    assert!(m.has("[data-testid=resume-notice]"));
+    assert!(
+        m.one(&format!("[data-testid=flag-{flag}]"))
+            .get_attribute("class")
+            .unwrap_or_default()
+            .contains("claimable")
+    );
+    assert!(!m.disabled(&format!("[data-testid=claim-{flag}]")));
+    m.click(&format!("[data-testid=claim-{flag}]")).await;
+    assert_eq!(
+        m.one(&format!("[data-testid=flag-{flag}]"))
+            .get_attribute("data-owner")
+            .as_deref(),
+        Some("0")
+    );
+    assert!(m.has(&format!("[data-testid=owner-{flag}]")));
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_claim_shows_the_counterexample() {
+    let refusable = |g: &Game| {
+        (0..9u8).find(|&f| {
+            g.flags()[usize::from(f)].owner.is_none()
+                && matches!(
+                    g.check_claim(f, Player::P0),
+                    Err(ClaimRefusal::OpponentCanBeat { .. })
+                )
+        })
+    };
+    let (save, game) = fixture(Mode::Cpu, |g| {
+        g.phase() == Phase::Play && refusable(g).is_some()
+    });
+    let flag = refusable(&game).expect("a refusable flag");
+    let m = mount("#/battle-line", Some(&save)).await;
+    assert!(
+        !m.one(&format!("[data-testid=flag-{flag}]"))
+            .get_attribute("class")
+            .unwrap_or_default()
+            .contains("claimable")
+    );
+    m.click(&format!("[data-testid=claim-{flag}]")).await;
+    assert!(m.has("[data-testid=rule-error]"));
+    assert!(
+        !m.all("[data-testid=counterexample] [data-testid=counter-card]")
+            .is_empty()
+    );
+    assert_eq!(
+        m.one(&format!("[data-testid=flag-{flag}]"))
+            .get_attribute("data-owner"),
+        None
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_winning_claim_shows_the_winner() {
+    let winning = |g: &Game| {
+        g.provable_flags(Player::P0).into_iter().find(|&f| {
+            let mut next = g.clone();
+            next.apply(Command::ClaimFlag { flag: f }).is_ok() && next.is_over()
+        })
+    };
+    let (save, game) = fixture(Mode::Pvp, |g| {
+        g.phase() == Phase::Play && winning(g).is_some()
+    });
+    let flag = winning(&game).expect("a winning claim");
+    let m = mount("#/battle-line", Some(&save)).await;
+    // A reload in pass-and-play hides the hand until the player confirms.
+    assert!(m.all("[data-testid=hand-card]").is_empty());
+    m.click("[data-testid=pass-device]").await;
+    m.click(&format!("[data-testid=claim-{flag}]")).await;
+    let text = m
+        .one("[data-testid=winner]")
+        .text_content()
+        .unwrap_or_default();
+    assert!(text.contains("プレイヤー1"), "{text}");
+    assert!(text.contains("突破") || text.contains("包囲"), "{text}");
+    m.click("[data-testid=winner-new-game]").await;
+    assert!(m.has("[data-testid=mode-cpu]"));
+}
+
+#[wasm_bindgen_test]
+async fn redeploy_shows_the_guide_and_allows_earlier_cards() {
+    let redeploy = Command::PlayCard {
+        card: Card::Tactic(Tactic::Redeploy),
+        target: Target::Field,
+    };
+    let (save, game) = fixture(Mode::Cpu, |g| g.legal_commands().contains(&redeploy));
+    let mut after = game.clone();
+    after.apply(redeploy).expect("redeploy is legal");
+    // An earlier troop of mine that Redeploy may take (not at a claimed flag).
+    let target = after
+        .legal_commands()
+        .into_iter()
+        .find_map(|c| match c {
+            Command::ResolveRedeploy {
+                card: card @ Card::Troop(_),
+                ..
+            } => Some(card),
+            _ => None,
+        })
+        .expect("a troop to redeploy");
+    let id = card_id(target);
+    let m = mount("#/battle-line", Some(&save)).await;
+    m.click("[data-testid=hand-card][data-card-id=redeploy]")
+        .await;
+    m.click("[data-testid=field-0]").await;
+    assert_eq!(
+        m.one("[data-testid=guile-guide]")
+            .text_content()
+            .unwrap_or_default(),
+        "REDEPLOY: Select your card to move or discard"
+    );
+    // The earlier card is selectable now; discarding it ends the operation.
+    m.click(&format!("[data-testid^=slot-0-] [data-card-id='{id}']"))
+        .await;
+    assert!(m.has(".bl-selected"));
+    m.click("[data-testid=discard]").await;
+    assert!(!m.has("[data-testid=guile-guide]"));
+    assert!(
+        !m.ids("[data-testid^=slot-0-] [data-testid=card]")
+            .contains(&id)
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_corrupt_save_is_discarded_with_a_notice() {
+    let m = mount("#/battle-line", Some("{this is not a save")).await;
+    assert!(m.has("[data-testid=save-notice]"));
+    assert!(m.has("[data-testid=mode-cpu]"));
+    assert_eq!(storage().get_item(KEY_SAVE).expect("get"), None);
+    // A save whose log the engine refuses is discarded the same way.
+    let bad = save_json(
+        Mode::Cpu,
+        GameRecord {
+            log: vec![Command::ClaimFlag { flag: 0 }],
+            ..Game::new(1, Settings::default()).record()
+        },
+    );
+    let m2 = mount("#/battle-line", Some(&bad)).await;
+    assert!(m2.has("[data-testid=save-notice]"));
+    drop(m);
+}
