@@ -132,11 +132,13 @@ pub fn home() -> Html {
                         </button>
                     </div>
                 </article>
-                // Later games get their own tiles here, linking to their routes.
-                <article class="game-tile soon">
+                // Each further game gets a tile here, linking to its route.
+                <article class="game-tile">
                     <h3>{ ctx.t(T::BattleLine) }</h3>
-                    <p>{ ctx.t(T::ComingSoon) }</p>
-                    <a href={Route::BattleLine.to_hash()}>{ ctx.t(T::BattleLine) }</a>
+                    <p>{ ctx.lang.pick("9つのフラッグを奪い合う2人用カードゲーム。", "A two-player card game: claim the flags.") }</p>
+                    <a class="btn btn-primary" data-testid="link-battle-line" href={Route::BattleLine.to_hash()}>
+                        { ctx.lang.pick("遊ぶ", "Play") }
+                    </a>
                 </article>
                 <article class="game-tile soon">
                     <h3>{ ctx.t(T::QuantumGomoku) }</h3>
