@@ -121,7 +121,10 @@ pub fn app() -> Html {
             html! { <crate::components::simulator::Simulator key={key} deck={deck} seed={seed} /> }
         }
         Route::BattleLine => coming_soon(&ctx, T::BattleLine),
-        Route::QuantumGomoku => coming_soon(&ctx, T::QuantumGomoku),
+        Route::QuantumGomoku { game_id } => {
+            let key = game_id.clone().unwrap_or_default();
+            html! { <crate::quantum_gomoku::page::QuantumGomokuPage key={key} game_id={game_id} /> }
+        }
         Route::NotFound { .. } => html! {
             <section class="page">
                 <h2>{ ctx.t(T::NotFound) }</h2>

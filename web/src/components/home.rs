@@ -125,7 +125,7 @@ pub fn home() -> Html {
                 <article class="game-tile soon">
                     <h3>{ ctx.t(T::QuantumGomoku) }</h3>
                     <p>{ ctx.t(T::ComingSoon) }</p>
-                    <a href={Route::QuantumGomoku.to_hash()}>{ ctx.t(T::QuantumGomoku) }</a>
+                    <a href={Route::QuantumGomoku { game_id: None }.to_hash()}>{ ctx.t(T::QuantumGomoku) }</a>
                 </article>
             </div>
         </section>
