@@ -122,8 +122,7 @@ pub fn app() -> Html {
         }
         Route::BattleLine => coming_soon(&ctx, T::BattleLine),
         Route::QuantumGomoku { game_id } => {
-            let key = game_id.clone().unwrap_or_default();
-            html! { <crate::quantum_gomoku::page::QuantumGomokuPage key={key} game_id={game_id} /> }
+            html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }
         }
         Route::NotFound { .. } => html! {
             <section class="page">

@@ -224,12 +224,24 @@ impl T {
             T::QgUndo => ("一手戻す", "Undo"),
             T::QgExistingId => ("既存のゲーム ID", "Existing game ID"),
             T::QgLoad => ("読み込む", "Load"),
-            T::QgInvalidId => ("ゲーム ID は UUID v4 の形式で入力してください", "Enter the game ID as a UUID v4"),
-            T::QgUnknownId => ("その ID のゲームはこのブラウザに保存されていません", "No game with this ID is saved in this browser"),
-            T::QgCorruptSave => ("保存データが壊れていたため破棄しました", "A saved game was corrupt and has been discarded"),
+            T::QgInvalidId => (
+                "ゲーム ID は UUID v4 の形式で入力してください",
+                "Enter the game ID as a UUID v4",
+            ),
+            T::QgUnknownId => (
+                "その ID のゲームはこのブラウザに保存されていません",
+                "No game with this ID is saved in this browser",
+            ),
+            T::QgCorruptSave => (
+                "保存データが壊れていたため破棄しました",
+                "A saved game was corrupt and has been discarded",
+            ),
             T::QgResumed => ("保存されたゲームを再開しました", "Resumed the saved game"),
             T::QgLoaded => ("ゲームを読み込みました", "Game loaded"),
-            T::QgUrlIdIgnored => ("URL の gameId のゲームが見つからないため使いませんでした", "The gameId in the address was not usable and has been ignored"),
+            T::QgUrlIdIgnored => (
+                "URL の gameId のゲームが見つからないため使いませんでした",
+                "The gameId in the address was not usable and has been ignored",
+            ),
             T::QgId => ("ID", "ID"),
             T::QgTurn => ("手数", "Turn"),
             T::QgCurrentPlayer => ("手番", "To move"),
@@ -254,9 +266,15 @@ impl T {
             T::QgExact => ("全組み合わせで厳密に計算", "exact over all assignments"),
             T::QgSamples => ("回のランダム観測から推定", "random collapses (estimate)"),
             T::QgLastObservation => ("直前の観測結果", "Last observation"),
-            T::QgKeyboardHelp => ("矢印キーでカーソル移動、Enter で配置、O で観測", "Arrow keys move the cursor, Enter places, O observes"),
+            T::QgKeyboardHelp => (
+                "矢印キーでカーソル移動、Enter で配置、O で観測",
+                "Arrow keys move the cursor, Enter places, O observes",
+            ),
             T::QgBoard => ("盤面", "Board"),
-            T::QgRulesBlurb => ("石は黒になる確率を持ちます（黒 90%/70%、白 10%/30%）。自分が置いた直後に観測でき、観測で列がそろえば勝ち、そろわなければ石は未観測に戻ります。", "Each stone is black with some probability (Black plays 90%/70%, White 10%/30%). Right after your move you may observe: a line wins, otherwise every stone goes back to unobserved."),
+            T::QgRulesBlurb => (
+                "石は黒になる確率を持ちます（黒 90%/70%、白 10%/30%）。自分が置いた直後に観測でき、観測で列がそろえば勝ち、そろわなければ石は未観測に戻ります。",
+                "Each stone is black with some probability (Black plays 90%/70%, White 10%/30%). Right after your move you may observe: a line wins, otherwise every stone goes back to unobserved.",
+            ),
         };
         lang.pick(ja, en)
     }

@@ -6,12 +6,21 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
     Home,
-    Recipe { deck: String },
-    Simulator { deck: String, seed: Option<u64> },
+    Recipe {
+        deck: String,
+    },
+    Simulator {
+        deck: String,
+        seed: Option<u64>,
+    },
     BattleLine,
     /// `game_id` is the raw `gameId` query value; the page validates it.
-    QuantumGomoku { game_id: Option<String> },
-    NotFound { path: String },
+    QuantumGomoku {
+        game_id: Option<String>,
+    },
+    NotFound {
+        path: String,
+    },
 }
 
 impl Route {
@@ -64,9 +73,7 @@ impl fmt::Display for Route {
             } => write!(f, "/simulator/{deck}?seed={seed}"),
             Route::BattleLine => write!(f, "/battle-line"),
             Route::QuantumGomoku { game_id: None } => write!(f, "/quantum-gomoku"),
-            Route::QuantumGomoku {
-                game_id: Some(id),
-            } => write!(f, "/quantum-gomoku?gameId={id}"),
+            Route::QuantumGomoku { game_id: Some(id) } => write!(f, "/quantum-gomoku?gameId={id}"),
             Route::NotFound { path } => write!(f, "{path}"),
         }
     }

@@ -80,6 +80,12 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     {
         let state = state.clone();
         use_effect_with(props.game_id.clone(), move |url_id| {
+            // The page writes the shown game's id into the address itself; when
+            // that comes back as a route change there is nothing to load.
+            let shown = state.game.as_ref().map(Game::id);
+            if shown.is_some() && url_id.as_deref().and_then(store::parse_v4) == shown {
+                return;
+            }
             let (found, notice) = startup_game(url_id.as_deref());
             let game = match found {
                 Some(game) => Ok(game),
@@ -261,8 +267,8 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
             PageError::InvalidId | PageError::UnknownId | PageError::CorruptSave
         )
     });
-    let play_error = state.last_error.as_ref().filter(|e| load_error.is_none() && {
-        matches!(e, PageError::Rule(_) | PageError::Options(_))
+    let play_error = state.last_error.as_ref().filter(|e| {
+        load_error.is_none() && { matches!(e, PageError::Rule(_) | PageError::Options(_)) }
     });
     let next = view.next_probability_type;
 

@@ -20,9 +20,10 @@ pub fn status_bar(props: &StatusBarProps) -> Html {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let v = &props.view;
-    let winner = v
-        .winner
-        .map_or_else(|| ctx.t(T::QgNobody).to_owned(), |w| text::player(lang, w).to_owned());
+    let winner = v.winner.map_or_else(
+        || ctx.t(T::QgNobody).to_owned(),
+        |w| text::player(lang, w).to_owned(),
+    );
     let counter = |test_id: &'static str, who: Player, label: T, value: u8| {
         html! {
             <span class="qg-counter" data-testid={test_id} data-value={value.to_string()}>
@@ -67,7 +68,13 @@ pub struct ObservationSummaryProps {
 pub fn observation_summary(props: &ObservationSummaryProps) -> Html {
     let ctx = use_ctx();
     let o = &props.observation;
-    let count = |p: Player| o.colours.iter().flatten().filter(|c| **c == Some(p)).count();
+    let count = |p: Player| {
+        o.colours
+            .iter()
+            .flatten()
+            .filter(|c| **c == Some(p))
+            .count()
+    };
     html! {
         <section class="qg-panel qg-observation" data-testid="observation-result"
             data-winner={o.winner.map(|w| w.as_str())}>
@@ -118,7 +125,11 @@ pub fn probability_panel(props: &ProbabilityPanelProps) -> Html {
             text::grouped(configurations)
         ),
         (ProbabilityMethod::MonteCarlo { samples }, _) => {
-            format!("{} {}", text::grouped(u64::from(samples)), ctx.t(T::QgSamples))
+            format!(
+                "{} {}",
+                text::grouped(u64::from(samples)),
+                ctx.t(T::QgSamples)
+            )
         }
     };
     let samples = match p.method {
