@@ -72,9 +72,10 @@ pub fn board(props: &BoardProps) -> Html {
     };
 
     let colours = props
-        .show_observation
-        .then(|| props.view.last_observation.as_ref())
-        .flatten()
+        .view
+        .last_observation
+        .as_ref()
+        .filter(|_| props.show_observation)
         .map(|o| &o.colours);
 
     let rows = props.view.cells.iter().enumerate().map(|(r, row)| {
