@@ -267,9 +267,10 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
             PageError::InvalidId | PageError::UnknownId | PageError::CorruptSave
         )
     });
-    let play_error = state.last_error.as_ref().filter(|e| {
-        load_error.is_none() && { matches!(e, PageError::Rule(_) | PageError::Options(_)) }
-    });
+    let play_error = state
+        .last_error
+        .as_ref()
+        .filter(|e| matches!(e, PageError::Rule(_) | PageError::Options(_)));
     let next = view.next_probability_type;
 
     html! {
