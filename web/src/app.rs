@@ -121,7 +121,9 @@ pub fn app() -> Html {
             html! { <crate::components::simulator::Simulator key={key} deck={deck} seed={seed} /> }
         }
         Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },
-        Route::QuantumGomoku => coming_soon(&ctx, T::QuantumGomoku),
+        Route::QuantumGomoku { game_id } => {
+            html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }
+        }
         Route::NotFound { .. } => html! {
             <section class="page">
                 <h2>{ ctx.t(T::NotFound) }</h2>
@@ -140,17 +142,6 @@ pub fn app() -> Html {
             </header>
             <main class="main">{ page }</main>
         </ContextProvider<Ctx>>
-    }
-}
-
-/// Placeholder page of a game that has not landed in the web app yet.
-fn coming_soon(ctx: &Ctx, name: T) -> Html {
-    html! {
-        <section class="page">
-            <h2>{ ctx.t(name) }</h2>
-            <p>{ ctx.t(T::ComingSoon) }</p>
-            <a href="#/">{ ctx.t(T::BackHome) }</a>
-        </section>
     }
 }
 

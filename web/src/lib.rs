@@ -5,6 +5,7 @@ pub mod battle_line;
 pub mod components;
 pub mod duel_state;
 pub mod i18n;
+pub mod quantum_gomoku;
 pub mod route;
 pub mod save;
 pub mod storage;

@@ -116,16 +116,15 @@ pub fn home() -> Html {
                         </button>
                     </div>
                 </article>
-                // Later games get their own tiles here, linking to their routes.
-                <article class="game-tile soon">
+                <article class="game-tile">
                     <h3>{ ctx.t(T::BattleLine) }</h3>
-                    <p>{ ctx.t(T::ComingSoon) }</p>
-                    <a href={Route::BattleLine.to_hash()}>{ ctx.t(T::BattleLine) }</a>
+                    <p>{ ctx.t(T::BattleLineBlurb) }</p>
+                    <a class="btn btn-primary" data-testid="link-battle-line" href={Route::BattleLine.to_hash()}>{ ctx.t(T::Play) }</a>
                 </article>
-                <article class="game-tile soon">
+                <article class="game-tile">
                     <h3>{ ctx.t(T::QuantumGomoku) }</h3>
-                    <p>{ ctx.t(T::ComingSoon) }</p>
-                    <a href={Route::QuantumGomoku.to_hash()}>{ ctx.t(T::QuantumGomoku) }</a>
+                    <p>{ ctx.t(T::QuantumGomokuBlurb) }</p>
+                    <a class="btn btn-primary" data-testid="link-quantum-gomoku" href={Route::QuantumGomoku { game_id: None }.to_hash()}>{ ctx.t(T::Play) }</a>
                 </article>
             </div>
         </section>
