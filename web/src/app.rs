@@ -120,10 +120,20 @@ pub fn app() -> Html {
             let key = format!("{deck}/{seed:?}");
             html! { <crate::components::simulator::Simulator key={key} deck={deck} seed={seed} /> }
         }
+        #[cfg(feature = "battle-line")]
         Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },
+        #[cfg(feature = "quantum-gomoku")]
         Route::QuantumGomoku { game_id } => {
             html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }
         }
+        #[cfg(not(all(feature = "battle-line", feature = "quantum-gomoku")))]
+        #[allow(unreachable_patterns)]
+        Route::BattleLine | Route::QuantumGomoku { .. } => html! {
+            <section class="page">
+                <h2>{ ctx.t(T::NotInThisBuild) }</h2>
+                <a href="#/">{ ctx.t(T::BackHome) }</a>
+            </section>
+        },
         Route::NotFound { .. } => html! {
             <section class="page">
                 <h2>{ ctx.t(T::NotFound) }</h2>

@@ -1,5 +1,5 @@
 //! Browser tests of the Quantum Gomoku page: placing, observing, counters, saves and loading by id.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "quantum-gomoku"))]
 
 use quantum_gomoku::{Command, Game, GameOptions, Player, Position};
 use wasm_bindgen::{JsCast, JsValue};
