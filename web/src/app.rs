@@ -120,8 +120,20 @@ pub fn app() -> Html {
             let key = format!("{deck}/{seed:?}");
             html! { <crate::components::simulator::Simulator key={key} deck={deck} seed={seed} /> }
         }
+        #[cfg(feature = "battle-line")]
         Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },
-        Route::QuantumGomoku => coming_soon(&ctx, T::QuantumGomoku),
+        #[cfg(feature = "quantum-gomoku")]
+        Route::QuantumGomoku { game_id } => {
+            html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }
+        }
+        #[cfg(not(all(feature = "battle-line", feature = "quantum-gomoku")))]
+        #[allow(unreachable_patterns)]
+        Route::BattleLine | Route::QuantumGomoku { .. } => html! {
+            <section class="page">
+                <h2>{ ctx.t(T::NotInThisBuild) }</h2>
+                <a href="#/">{ ctx.t(T::BackHome) }</a>
+            </section>
+        },
         Route::NotFound { .. } => html! {
             <section class="page">
                 <h2>{ ctx.t(T::NotFound) }</h2>
@@ -140,17 +152,6 @@ pub fn app() -> Html {
             </header>
             <main class="main">{ page }</main>
         </ContextProvider<Ctx>>
-    }
-}
-
-/// Placeholder page of a game that has not landed in the web app yet.
-fn coming_soon(ctx: &Ctx, name: T) -> Html {
-    html! {
-        <section class="page">
-            <h2>{ ctx.t(name) }</h2>
-            <p>{ ctx.t(T::ComingSoon) }</p>
-            <a href="#/">{ ctx.t(T::BackHome) }</a>
-        </section>
     }
 }
 

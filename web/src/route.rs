@@ -1,4 +1,4 @@
-//! Hash routes (`#/`, `#/recipe/<deck>`, `#/simulator/<deck>?seed=N`) that work on plain static hosting.
+//! Hash routes (`#/`, `#/recipe/<deck>`, `#/simulator/<deck>?seed=N`, `#/quantum-gomoku?gameId=<uuid>`) that work on plain static hosting.
 
 use std::fmt;
 
@@ -6,11 +6,21 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
     Home,
-    Recipe { deck: String },
-    Simulator { deck: String, seed: Option<u64> },
+    Recipe {
+        deck: String,
+    },
+    Simulator {
+        deck: String,
+        seed: Option<u64>,
+    },
     BattleLine,
-    QuantumGomoku,
-    NotFound { path: String },
+    /// `game_id` is the raw `gameId` query value; the page validates it.
+    QuantumGomoku {
+        game_id: Option<String>,
+    },
+    NotFound {
+        path: String,
+    },
 }
 
 impl Route {
@@ -34,7 +44,11 @@ impl Route {
                 seed: query_seed(hash_query).or_else(|| query_seed(search)),
             },
             ["battle-line"] => Route::BattleLine,
-            ["quantum-gomoku"] => Route::QuantumGomoku,
+            ["quantum-gomoku"] => Route::QuantumGomoku {
+                game_id: query_param(hash_query, "gameId")
+                    .or_else(|| query_param(search, "gameId"))
+                    .map(str::to_owned),
+            },
             _ => Route::NotFound {
                 path: path.to_owned(),
             },
@@ -58,7 +72,8 @@ impl fmt::Display for Route {
                 seed: Some(seed),
             } => write!(f, "/simulator/{deck}?seed={seed}"),
             Route::BattleLine => write!(f, "/battle-line"),
-            Route::QuantumGomoku => write!(f, "/quantum-gomoku"),
+            Route::QuantumGomoku { game_id: None } => write!(f, "/quantum-gomoku"),
+            Route::QuantumGomoku { game_id: Some(id) } => write!(f, "/quantum-gomoku?gameId={id}"),
             Route::NotFound { path } => write!(f, "{path}"),
         }
     }
@@ -73,6 +88,16 @@ fn query_seed(query: &str) -> Option<u64> {
         .filter_map(|pair| pair.split_once('='))
         .find(|(key, _)| *key == "seed")
         .and_then(|(_, value)| value.parse().ok())
+}
+
+/// The value of `key` in a query string (`a=1&b=2`, with or without `?`), if present and non-empty.
+fn query_param<'a>(query: &'a str, key: &str) -> Option<&'a str> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, v)| *k == key && !v.is_empty())
+        .map(|(_, v)| v)
 }
 
 #[cfg(test)]
@@ -97,7 +122,22 @@ mod tests {
             }
         );
         assert_eq!(Route::parse("#/battle-line", ""), Route::BattleLine);
-        assert_eq!(Route::parse("#/quantum-gomoku", ""), Route::QuantumGomoku);
+        assert_eq!(
+            Route::parse("#/quantum-gomoku", ""),
+            Route::QuantumGomoku { game_id: None }
+        );
+        assert_eq!(
+            Route::parse("#/quantum-gomoku?gameId=abc", "?gameId=zzz"),
+            Route::QuantumGomoku {
+                game_id: Some("abc".into())
+            }
+        );
+        assert_eq!(
+            Route::parse("#/quantum-gomoku", "?gameId=zzz&x=1"),
+            Route::QuantumGomoku {
+                game_id: Some("zzz".into())
+            }
+        );
     }
 
     #[test]
@@ -158,7 +198,10 @@ mod tests {
                 seed: None,
             },
             Route::BattleLine,
-            Route::QuantumGomoku,
+            Route::QuantumGomoku { game_id: None },
+            Route::QuantumGomoku {
+                game_id: Some("0b5e4c1a-8f3d-4e2a-9c7b-1d2e3f405060".into()),
+            },
         ] {
             assert_eq!(Route::parse(&route.to_hash(), ""), route);
         }

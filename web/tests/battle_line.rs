@@ -1,5 +1,5 @@
 //! Browser tests of the Battle Line page: tap to play and move, bot turns, claims, pass-and-play, saves.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "battle-line"))]
 
 use battle_line::{
     Card, ClaimRefusal, Command, Game, GameRecord, Phase, Player, Settings, Tactic, Target,

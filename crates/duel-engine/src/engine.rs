@@ -337,13 +337,18 @@ impl Duel {
         Ok(())
     }
 
-    fn validate_normal_summon(&self, id: CardId) -> Result<(), RuleError> {
+    /// The definition of a card of yours in hand, when cards may be placed from the hand.
+    fn placeable_from_hand(&self, id: CardId) -> Result<&'static CardDef, RuleError> {
         let c = self.own_card(id)?;
         self.open_main_phase()?;
         if c.location != Location::Hand {
             return Err(RuleError::NotInHand);
         }
-        let def = def_of(c.code);
+        Ok(def_of(c.code))
+    }
+
+    fn validate_normal_summon(&self, id: CardId) -> Result<(), RuleError> {
+        let def = self.placeable_from_hand(id)?;
         if !def.is_monster() {
             return Err(RuleError::NotAMonster);
         }
@@ -366,12 +371,7 @@ impl Duel {
     }
 
     fn validate_set_spell_trap(&self, id: CardId) -> Result<(), RuleError> {
-        let c = self.own_card(id)?;
-        self.open_main_phase()?;
-        if c.location != Location::Hand {
-            return Err(RuleError::NotInHand);
-        }
-        let def = def_of(c.code);
+        let def = self.placeable_from_hand(id)?;
         if def.is_monster() {
             return Err(RuleError::NotASpellOrTrap);
         }

@@ -132,19 +132,20 @@ pub fn home() -> Html {
                         </button>
                     </div>
                 </article>
-                // Each further game gets a tile here, linking to its route.
+                if cfg!(feature = "battle-line") {
                 <article class="game-tile">
                     <h3>{ ctx.t(T::BattleLine) }</h3>
-                    <p>{ ctx.lang.pick("9つのフラッグを奪い合う2人用カードゲーム。", "A two-player card game: claim the flags.") }</p>
-                    <a class="btn btn-primary" data-testid="link-battle-line" href={Route::BattleLine.to_hash()}>
-                        { ctx.lang.pick("遊ぶ", "Play") }
-                    </a>
+                    <p>{ ctx.t(T::BattleLineBlurb) }</p>
+                    <a class="btn btn-primary" data-testid="link-battle-line" href={Route::BattleLine.to_hash()}>{ ctx.t(T::Play) }</a>
                 </article>
-                <article class="game-tile soon">
+                }
+                if cfg!(feature = "quantum-gomoku") {
+                <article class="game-tile">
                     <h3>{ ctx.t(T::QuantumGomoku) }</h3>
-                    <p>{ ctx.t(T::ComingSoon) }</p>
-                    <a href={Route::QuantumGomoku.to_hash()}>{ ctx.t(T::QuantumGomoku) }</a>
+                    <p>{ ctx.t(T::QuantumGomokuBlurb) }</p>
+                    <a class="btn btn-primary" data-testid="link-quantum-gomoku" href={Route::QuantumGomoku { game_id: None }.to_hash()}>{ ctx.t(T::Play) }</a>
                 </article>
+                }
             </div>
         </section>
     }

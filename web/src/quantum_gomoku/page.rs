@@ -1,0 +1,364 @@
+//! The Quantum Gomoku page (`#/quantum-gomoku`): start-up, saving, and the wiring of board, buttons and panels.
+
+use quantum_gomoku::{
+    Command, DEFAULT_BOARD_SIZE, DEFAULT_WIN_LENGTH, Game, GameOptions, GameView, Position,
+    ProbabilityConfig, WinProbability,
+};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::app::{replace_route, use_ctx};
+use crate::i18n::T;
+use crate::route::Route;
+use crate::storage;
+
+use super::board::Board;
+use super::panels::{MoveLog, ObservationSummary, ProbabilityPanel, StatusBar};
+use super::state::{Action, Notice, PageError, QgState};
+use super::store::{self, Stored};
+use super::text;
+
+#[derive(Properties, PartialEq, Clone, Debug)]
+pub struct QuantumGomokuPageProps {
+    /// The raw `gameId` of the address, if any.
+    #[prop_or_default]
+    pub game_id: Option<String>,
+}
+
+/// The game to show at start-up: the address's `gameId`, else the game shown
+/// last; `None` when a new game is needed. Unusable saves are removed and noted.
+fn startup_game(url_id: Option<&str>) -> (Option<Game>, Option<Notice>) {
+    let mut notice = None;
+    if let Some(text) = url_id {
+        match store::parse_v4(text).map(|id| store::load(&id)) {
+            Some(Stored::Found(game)) => return (Some(*game), Some(Notice::Loaded)),
+            Some(Stored::Discarded) => notice = Some(Notice::CorruptSave),
+            Some(Stored::Missing) | None => notice = Some(Notice::UrlIdIgnored),
+        }
+    }
+    if let Some(current) = storage::get(store::KEY_CURRENT) {
+        match store::parse_v4(&current).map(|id| store::load(&id)) {
+            Some(Stored::Found(game)) => {
+                return (Some(*game), notice.or(Some(Notice::Resumed)));
+            }
+            Some(Stored::Missing) => storage::remove(store::KEY_CURRENT),
+            Some(Stored::Discarded) | None => {
+                storage::remove(store::KEY_CURRENT);
+                notice = Some(Notice::CorruptSave);
+            }
+        }
+    }
+    (None, notice)
+}
+
+/// Board size and win length as typed; anything unparsable becomes 0, which the engine refuses with a reason.
+fn options_from(size: &str, win: &str) -> GameOptions {
+    GameOptions::new(
+        size.trim().parse().unwrap_or(0),
+        win.trim().parse().unwrap_or(0),
+    )
+}
+
+fn input_value(e: &Event) -> Option<String> {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map(|i| i.value())
+}
+
+#[function_component(QuantumGomokuPage)]
+pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let state = use_reducer(QgState::default);
+    let cursor = use_state(|| Position::new(DEFAULT_BOARD_SIZE / 2, DEFAULT_BOARD_SIZE / 2));
+    let estimate = use_state(|| None::<WinProbability>);
+    let size_text = use_state(|| DEFAULT_BOARD_SIZE.to_string());
+    let win_text = use_state(|| DEFAULT_WIN_LENGTH.to_string());
+    let id_input = use_node_ref();
+
+    // Start-up: storage, the clock and entropy are read here, never in the reducer.
+    {
+        let state = state.clone();
+        use_effect_with(props.game_id.clone(), move |url_id| {
+            // The page writes the shown game's id into the address itself; when
+            // that comes back as a route change there is nothing to load.
+            let shown = state.game.as_ref().map(Game::id);
+            if shown.is_some() && url_id.as_deref().and_then(store::parse_v4) == shown {
+                return;
+            }
+            let (found, notice) = startup_game(url_id.as_deref());
+            let game = match found {
+                Some(game) => Ok(game),
+                None => store::new_game(GameOptions::default()),
+            };
+            match game {
+                Ok(game) => state.dispatch(Action::Show {
+                    game: Box::new(game),
+                    notice,
+                }),
+                Err(e) => state.dispatch(Action::Refuse(PageError::Options(e))),
+            }
+        });
+    }
+
+    // Every change is saved under the game's id, and the address names the
+    // game so that it can be bookmarked or reloaded.
+    {
+        let state = state.clone();
+        use_effect_with(state.version, move |_| {
+            if let Some(game) = &state.game {
+                store::save(game);
+                replace_route(&Route::QuantumGomoku {
+                    game_id: Some(game.id().to_string()),
+                });
+            }
+        });
+    }
+
+    // The win-probability estimate follows the board; it is computed here and
+    // not in render, where it would run on every repaint.
+    {
+        let state = state.clone();
+        let estimate = estimate.clone();
+        use_effect_with(state.version, move |_| {
+            estimate.set(
+                state
+                    .game
+                    .as_ref()
+                    .map(|g| g.win_probability(&ProbabilityConfig::default())),
+            );
+        });
+    }
+
+    let Some(game) = &state.game else {
+        return html! {
+            <section class="page qg-page">
+                <h2>{ ctx.t(T::QuantumGomoku) }</h2>
+                if let Some(error) = &state.last_error {
+                    <p class="error" role="alert" data-testid="qg-error">{ text::error(lang, error) }</p>
+                } else {
+                    <p>{ ctx.t(T::Starting) }</p>
+                }
+            </section>
+        };
+    };
+    let view: GameView = game.view();
+    let cursor_pos = Position::new(
+        cursor.row.min(view.board_size.saturating_sub(1)),
+        cursor.col.min(view.board_size.saturating_sub(1)),
+    );
+    let show_observation = view
+        .last_observation
+        .as_ref()
+        .is_some_and(|o| o.turn_executed == view.turn_count);
+
+    let on_place = {
+        let state = state.clone();
+        let player = view.current_player;
+        Callback::from(move |position: Position| {
+            state.dispatch(Action::Apply(Command::Place { player, position }));
+        })
+    };
+    let on_move_cursor = {
+        let cursor = cursor.clone();
+        Callback::from(move |p: Position| cursor.set(p))
+    };
+    let on_observe = {
+        let state = state.clone();
+        let player = view.observe.player;
+        // No seed: the engine draws it from the game's own generator, so a
+        // saved game replays the same collapse.
+        Callback::from(move |()| {
+            state.dispatch(Action::Apply(Command::Observe { player, seed: None }));
+        })
+    };
+    let on_observe_click = {
+        let on_observe = on_observe.clone();
+        Callback::from(move |_: MouseEvent| on_observe.emit(()))
+    };
+    let on_undo = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::Apply(Command::Undo)))
+    };
+    let on_reset = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::Apply(Command::Reset)))
+    };
+    let on_new_game = {
+        let state = state.clone();
+        let size_text = size_text.clone();
+        let win_text = win_text.clone();
+        Callback::from(move |_: MouseEvent| {
+            match store::new_game(options_from(&size_text, &win_text)) {
+                Ok(game) => state.dispatch(Action::Show {
+                    game: Box::new(game),
+                    notice: None,
+                }),
+                Err(e) => state.dispatch(Action::Refuse(PageError::Options(e))),
+            }
+        })
+    };
+    let on_delete = {
+        let state = state.clone();
+        let id = game.id();
+        let options = game.options();
+        Callback::from(move |_: MouseEvent| {
+            store::delete(&id);
+            match store::new_game(options) {
+                Ok(game) => state.dispatch(Action::Show {
+                    game: Box::new(game),
+                    notice: None,
+                }),
+                Err(e) => state.dispatch(Action::Refuse(PageError::Options(e))),
+            }
+        })
+    };
+    let on_load = {
+        let state = state.clone();
+        let id_input = id_input.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let typed = id_input
+                .cast::<web_sys::HtmlInputElement>()
+                .map(|i| i.value())
+                .unwrap_or_default();
+            let action = match store::parse_v4(&typed).map(|id| store::load(&id)) {
+                None => Action::Refuse(PageError::InvalidId),
+                Some(Stored::Missing) => Action::Refuse(PageError::UnknownId),
+                Some(Stored::Discarded) => Action::Refuse(PageError::CorruptSave),
+                Some(Stored::Found(game)) => Action::Show {
+                    game,
+                    notice: Some(Notice::Loaded),
+                },
+            };
+            state.dispatch(action);
+        })
+    };
+    let on_size_input = {
+        let size_text = size_text.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(v) = input_value(&e) {
+                size_text.set(v);
+            }
+        })
+    };
+    let on_win_input = {
+        let win_text = win_text.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(v) = input_value(&e) {
+                win_text.set(v);
+            }
+        })
+    };
+    let on_dismiss = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::Dismiss))
+    };
+
+    let notice = state.notice.map(|n| match n {
+        Notice::CorruptSave => T::QgCorruptSave,
+        Notice::Resumed => T::QgResumed,
+        Notice::Loaded => T::QgLoaded,
+        Notice::UrlIdIgnored => T::QgUrlIdIgnored,
+    });
+    let load_error = state.last_error.as_ref().filter(|e| {
+        matches!(
+            e,
+            PageError::InvalidId | PageError::UnknownId | PageError::CorruptSave
+        )
+    });
+    let play_error = state
+        .last_error
+        .as_ref()
+        .filter(|e| matches!(e, PageError::Rule(_) | PageError::Options(_)));
+    let next = view.next_probability_type;
+
+    html! {
+        <section class="page qg-page">
+            <h2>{ ctx.t(T::QuantumGomoku) }</h2>
+            <p class="qg-muted">{ ctx.t(T::QgRulesBlurb) }</p>
+            if let Some(key) = notice {
+                <p class="notice" data-testid="qg-notice" data-notice={format!("{:?}", state.notice)}>
+                    { ctx.t(key) }
+                    <button type="button" class="btn qg-dismiss" onclick={on_dismiss.clone()}
+                        aria-label={ctx.t(T::Close)}>{ "×" }</button>
+                </p>
+            }
+            <StatusBar view={view.clone()} />
+            <div class="qg-layout">
+                <div class="qg-main">
+                    <div class="btn-row qg-actions">
+                        <button type="button" class="btn btn-primary" data-testid="observe"
+                            disabled={!view.observe.enabled} onclick={on_observe_click}>
+                            { view.observe.label.clone() }
+                        </button>
+                        <button type="button" class="btn" data-testid="undo"
+                            disabled={!view.can_undo} onclick={on_undo}>
+                            { ctx.t(T::QgUndo) }
+                        </button>
+                        <span class="qg-next" data-testid="next-stone" data-prob={next.percent().to_string()}>
+                            { format!("{}: {} {}%", ctx.t(T::QgNextStone), text::player(lang, view.current_player), next.percent()) }
+                        </span>
+                    </div>
+                    if let Some(error) = play_error {
+                        <p class="error" role="alert" data-testid="qg-error">
+                            { text::error(lang, error) }
+                            <button type="button" class="btn qg-dismiss" onclick={on_dismiss.clone()}
+                                aria-label={ctx.t(T::Close)}>{ "×" }</button>
+                        </p>
+                    }
+                    <Board
+                        view={view.clone()}
+                        show_observation={show_observation}
+                        cursor={cursor_pos}
+                        on_place={on_place}
+                        on_move_cursor={on_move_cursor}
+                        on_observe={on_observe}
+                    />
+                    <p class="qg-muted qg-help">{ ctx.t(T::QgKeyboardHelp) }</p>
+                    if let Some(o) = view.last_observation.clone().filter(|_| show_observation) {
+                        <ObservationSummary observation={o} />
+                    }
+                </div>
+                <aside class="qg-side">
+                    <ProbabilityPanel estimate={*estimate} />
+                    <section class="qg-panel qg-manage">
+                        <div class="qg-new">
+                            <label>
+                                { ctx.t(T::QgBoardSize) }
+                                <input type="number" min="3" max="19" data-testid="board-size"
+                                    value={(*size_text).clone()} oninput={on_size_input} />
+                            </label>
+                            <label>
+                                { ctx.t(T::QgWinLength) }
+                                <input type="number" min="2" max="19" data-testid="win-length"
+                                    value={(*win_text).clone()} oninput={on_win_input} />
+                            </label>
+                            <button type="button" class="btn btn-primary" data-testid="new-game" onclick={on_new_game}>
+                                { ctx.t(T::QgNewGame) }
+                            </button>
+                        </div>
+                        <div class="btn-row">
+                            <button type="button" class="btn" data-testid="reset-game" onclick={on_reset}>
+                                { ctx.t(T::QgReset) }
+                            </button>
+                            <button type="button" class="btn" data-testid="delete-game" onclick={on_delete}>
+                                { ctx.t(T::QgDelete) }
+                            </button>
+                        </div>
+                        <form class="qg-load" onsubmit={on_load}>
+                            <label for="existing_id">{ ctx.t(T::QgExistingId) }</label>
+                            <input id="existing_id" type="text" ref={id_input} autocomplete="off"
+                                spellcheck="false" placeholder="xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx" />
+                            <button type="submit" class="btn" data-testid="load-game">{ ctx.t(T::QgLoad) }</button>
+                        </form>
+                        if let Some(error) = load_error {
+                            <p class="error" role="alert" data-testid="load-error">{ text::error(lang, error) }</p>
+                        }
+                    </section>
+                    <MoveLog entries={game.log().to_vec()} />
+                </aside>
+            </div>
+        </section>
+    }
+}

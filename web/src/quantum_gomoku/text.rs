@@ -1,0 +1,175 @@
+//! Quantum Gomoku texts that carry values (players, errors, log lines) in Japanese and English.
+
+use quantum_gomoku::{GameStatus, LogEntry, Player, RuleError};
+
+use crate::i18n::{Lang, T};
+
+use super::state::PageError;
+
+pub fn player(lang: Lang, p: Player) -> &'static str {
+    match p {
+        Player::Black => T::QgBlack.text(lang),
+        Player::White => T::QgWhite.text(lang),
+    }
+}
+
+pub fn status(lang: Lang, s: GameStatus) -> &'static str {
+    match s {
+        GameStatus::Playing => T::QgPlaying.text(lang),
+        GameStatus::Finished => T::QgFinished.text(lang),
+        GameStatus::Draw => T::QgDraw.text(lang),
+    }
+}
+
+/// A refusal in the player's language, with the engine's code for reference.
+pub fn error(lang: Lang, e: &PageError) -> String {
+    match e {
+        PageError::Rule(rule) => {
+            let why = match (lang, rule) {
+                (Lang::Ja, RuleError::InvalidPosition { .. }) => "盤の外です".to_owned(),
+                (Lang::Ja, RuleError::CellOccupied(_)) => "そのマスには既に石があります".to_owned(),
+                (Lang::Ja, RuleError::OutOfTurn { expected, .. }) => {
+                    format!("{}の手番です", player(lang, *expected))
+                }
+                (Lang::Ja, RuleError::ObsNotAllowed { .. }) => {
+                    "観測できるのは直前に石を置いたプレイヤーだけです".to_owned()
+                }
+                (Lang::Ja, RuleError::ObsLimitExceeded(p)) => {
+                    format!("{}は観測回数を使い切りました", player(lang, *p))
+                }
+                (Lang::Ja, RuleError::GameOver(_)) => {
+                    "ゲームは終わっています（リセットで再開）".to_owned()
+                }
+                (Lang::Ja, RuleError::NothingToUndo) => "戻す手がありません".to_owned(),
+                (Lang::Ja, RuleError::UndoAfterObservation) => {
+                    "観測の後は一手戻せません".to_owned()
+                }
+                (Lang::En, other) => other.to_string(),
+            };
+            format!("{why} ({})", rule.code())
+        }
+        PageError::InvalidId => T::QgInvalidId.text(lang).to_owned(),
+        PageError::UnknownId => T::QgUnknownId.text(lang).to_owned(),
+        PageError::CorruptSave => T::QgCorruptSave.text(lang).to_owned(),
+        PageError::Options(e) => match lang {
+            Lang::Ja => format!("その設定ではゲームを作れません: {e}"),
+            Lang::En => format!("These options cannot make a game: {e}"),
+        },
+    }
+}
+
+/// One line of the move log, numbered by the caller.
+pub fn log_entry(lang: Lang, entry: &LogEntry) -> String {
+    match entry {
+        LogEntry::Move {
+            player: p,
+            position,
+            probability_type,
+            turn,
+        } => match lang {
+            Lang::Ja => format!(
+                "{turn}手目 {} ({}, {}) {}%",
+                player(lang, *p),
+                position.row,
+                position.col,
+                probability_type.percent()
+            ),
+            Lang::En => format!(
+                "Turn {turn}: {} ({}, {}) {}%",
+                player(lang, *p),
+                position.row,
+                position.col,
+                probability_type.percent()
+            ),
+        },
+        LogEntry::Observation {
+            player: p, winner, ..
+        } => {
+            let outcome = match (lang, winner) {
+                (Lang::Ja, Some(w)) => format!("{}の勝ち", player(lang, *w)),
+                (Lang::Ja, None) => "列なし".to_owned(),
+                (Lang::En, Some(w)) => format!("{} wins", player(lang, *w)),
+                (Lang::En, None) => "no line".to_owned(),
+            };
+            match lang {
+                Lang::Ja => format!("{}が観測: {outcome}", player(lang, *p)),
+                Lang::En => format!("{} observed: {outcome}", player(lang, *p)),
+            }
+        }
+    }
+}
+
+/// The summary of an observation shown under the board.
+pub fn observation(
+    lang: Lang,
+    by: Player,
+    winner: Option<Player>,
+    blacks: usize,
+    whites: usize,
+) -> String {
+    match (lang, winner) {
+        (Lang::Ja, Some(w)) => format!(
+            "{}が観測: 黒 {blacks} 個・白 {whites} 個。{}の列がそろいました",
+            player(lang, by),
+            player(lang, w)
+        ),
+        (Lang::Ja, None) => format!(
+            "{}が観測: 黒 {blacks} 個・白 {whites} 個。列はそろわず、石は未観測に戻りました",
+            player(lang, by)
+        ),
+        (Lang::En, Some(w)) => format!(
+            "{} observed: {blacks} black, {whites} white. {} made a line",
+            player(lang, by),
+            player(lang, w)
+        ),
+        (Lang::En, None) => format!(
+            "{} observed: {blacks} black, {whites} white. No line: every stone went back to unobserved",
+            player(lang, by)
+        ),
+    }
+}
+
+/// "100,000": sample counts are easier to read grouped.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A probability as a percentage with one decimal.
+pub fn percent(p: f64) -> String {
+    format!("{:.1}%", (p * 100.0).clamp(0.0, 100.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quantum_gomoku::{Position, ProbabilityType};
+
+    #[test]
+    fn numbers_are_grouped_and_clamped() {
+        assert_eq!(grouped(100_000), "100,000");
+        assert_eq!(grouped(7), "7");
+        assert_eq!(grouped(1_048_576), "1,048,576");
+        assert_eq!(percent(0.5), "50.0%");
+        assert_eq!(percent(1.0000001), "100.0%");
+    }
+
+    #[test]
+    fn log_lines_name_the_player_and_cell() {
+        let entry = LogEntry::Move {
+            player: Player::White,
+            position: Position::new(2, 3),
+            probability_type: ProbabilityType::P10,
+            turn: 2,
+        };
+        assert_eq!(log_entry(Lang::En, &entry), "Turn 2: White (2, 3) 10%");
+        assert_eq!(log_entry(Lang::Ja, &entry), "2手目 白 (2, 3) 10%");
+    }
+}
