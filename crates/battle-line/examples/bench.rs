@@ -1,6 +1,6 @@
 //! Benchmarks: claim proofs per second (exhaustive over unseen troops) and the bot's time per move.
 //!
-//! `cargo run --profile fast -p battle-line --example bench`
+//! `cargo run --profile fast -p battle-line --example battle-line-bench`
 
 use battle_line::bot::{Bot, RandomPlayer};
 use battle_line::{Command, Game, Player, Settings};

@@ -1,7 +1,7 @@
 //! Engine throughput: random full games of `exodia-deck` per second (legal commands and
 //! prompt answers chosen by a seeded RNG; ending the turn only when nothing else is left).
 //!
-//! `cargo run --profile fast -p duel-engine --example bench -- 2000`
+//! `cargo run --profile fast -p duel-engine --example duel-engine-bench -- 2000`
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;

@@ -1,6 +1,6 @@
 //! Benchmark: collapses + win checks per second and the time of 100,000 samples.
 //!
-//! Run with `cargo run --profile fast -p quantum-gomoku --example bench`
+//! Run with `cargo run --profile fast -p quantum-gomoku --example quantum-gomoku-bench`
 //! (or `--release`, which is tuned for size). No timing is asserted anywhere.
 
 use quantum_gomoku::probability::sample_win_probability;
