@@ -3,7 +3,9 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web::storage::{KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_LANG};
+use web::storage::{
+    KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
+};
 use web::test_seeds::{
     CHICKEN_GAME, DARK_FACTORY, GRACEFUL_CHARITY, INTO_THE_VOID, LEFT_LEG, SEED_CHICKEN_GAME,
     SEED_GRACEFUL_CHARITY,
@@ -138,6 +140,8 @@ fn reset_storage() {
     s.remove_item(KEY_DUEL_SAVE).expect("remove");
     s.remove_item(KEY_LANG).expect("remove");
     s.remove_item(KEY_CHAIN_CONFIRM).expect("remove");
+    s.remove_item(KEY_VOID_COUNTS_ITSELF).expect("remove");
+    s.remove_item(KEY_EXODIA_MID_EFFECT).expect("remove");
 }
 
 #[wasm_bindgen_test]
@@ -214,6 +218,96 @@ async fn the_chain_confirmation_choice_is_kept_and_saved_with_the_duel() {
         .expect("get")
         .expect("autosaved");
     assert!(save.contains("\"chain_confirmation\":false"), "{save}");
+}
+
+/// The engine's Japanese refusal of Into the Void after Graceful Charity and Dark Factory
+/// were set from the `SEED_GRACEFUL_CHARITY` hand, under `settings`.
+fn into_the_void_refusal(settings: duel_engine::Settings) -> Option<String> {
+    use duel_engine::{Command, Duel};
+    let mut duel = Duel::with_settings("exodia-deck", SEED_GRACEFUL_CHARITY, settings).ok()?;
+    let id_of = |duel: &Duel, code: u32| {
+        duel.view()
+            .you
+            .hand
+            .iter()
+            .find(|c| c.code == Some(code))
+            .map(|c| c.id)
+    };
+    for code in [GRACEFUL_CHARITY, DARK_FACTORY] {
+        let card = id_of(&duel, code)?;
+        duel.apply(Command::SetSpellTrap { card }).ok()?;
+    }
+    let void = id_of(&duel, INTO_THE_VOID)?;
+    duel.validate(&Command::ActivateSpell { card: void })
+        .err()
+        .map(|e| e.message(duel_engine::text::Lang::Ja))
+}
+
+#[wasm_bindgen_test]
+async fn the_strict_into_the_void_setting_reaches_the_engine() {
+    reset_storage();
+    let home = mount("#/").await;
+    let checkbox = home.one("[data-testid=void-counts-itself]");
+    assert!(
+        checkbox
+            .dyn_ref::<web_sys::HtmlInputElement>()
+            .expect("input")
+            .checked(),
+        "counts itself by default"
+    );
+    assert!(
+        !home
+            .one("[data-testid=exodia-mid-effect]")
+            .dyn_ref::<web_sys::HtmlInputElement>()
+            .expect("input")
+            .checked(),
+        "Exodia waits for the effect by default"
+    );
+    home.click("[data-testid=void-counts-itself]").await;
+    assert_eq!(
+        storage()
+            .get_item(KEY_VOID_COUNTS_ITSELF)
+            .expect("get")
+            .as_deref(),
+        Some("off")
+    );
+    drop(home);
+
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    // Two sets leave Into the Void with 2 other cards in hand.
+    for code in [GRACEFUL_CHARITY, DARK_FACTORY] {
+        app.click(&hand_card(code)).await;
+        app.click("[data-testid=card-menu] [data-testid=btn-set]")
+            .await;
+    }
+    assert_eq!(app.hand_codes().len(), 3);
+    app.click(&hand_card(INTO_THE_VOID)).await;
+    assert!(app.disabled("[data-testid=card-menu] [data-testid=btn-activate]"));
+    let strict = duel_engine::Settings {
+        into_the_void_counts_itself: false,
+        ..duel_engine::Settings::default()
+    };
+    let expected = into_the_void_refusal(strict).expect("the engine refuses it");
+    assert_eq!(
+        app.text("[data-testid=card-menu] [data-testid=reason-btn-activate]"),
+        expected
+    );
+    // The same hand under the default ruling may activate it.
+    assert_eq!(
+        into_the_void_refusal(duel_engine::Settings::default()),
+        None
+    );
+    let save = storage()
+        .get_item(KEY_DUEL_SAVE)
+        .expect("get")
+        .expect("autosaved");
+    assert!(
+        save.contains("\"into_the_void_counts_itself\":false"),
+        "{save}"
+    );
 }
 
 #[wasm_bindgen_test]
