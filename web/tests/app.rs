@@ -10,124 +10,16 @@ use web::test_seeds::{
     CHICKEN_GAME, DARK_FACTORY, GRACEFUL_CHARITY, INTO_THE_VOID, LEFT_LEG, SEED_CHICKEN_GAME,
     SEED_GRACEFUL_CHARITY,
 };
-use web_sys::{Element, HtmlElement, HtmlSelectElement};
-use yew::AppHandle;
+use web_sys::{HtmlElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// One mounted app in its own <div>, destroyed at the end of the test.
-struct Mounted {
-    root: Element,
-    handle: Option<AppHandle<web::App>>,
-}
-
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            h.destroy();
-        }
-        self.root.remove();
-    }
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
-
-fn storage() -> web_sys::Storage {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .expect("localStorage")
-}
-
-/// Waits for Yew to render, for effects to run and for their dispatches to settle.
-async fn settle() {
-    for _ in 0..4 {
-        yew::scheduler::flush().await;
-        sleep(10).await;
-    }
-}
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .expect("timer");
-}
-
-/// Mounts the app at `hash` with a clean (or given) localStorage.
-async fn mount(hash: &str) -> Mounted {
-    web_sys::window()
-        .expect("window")
-        .location()
-        .set_hash(hash)
-        .expect("set hash");
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
-    let handle = yew::Renderer::<web::App>::with_root(root.clone()).render();
-    let mounted = Mounted {
-        root,
-        handle: Some(handle),
-    };
-    settle().await;
-    mounted
-}
+mod common;
+use common::{Mounted, clear_keys, mount, settle, storage};
 
 impl Mounted {
-    fn all(&self, selector: &str) -> Vec<Element> {
-        let list = self.root.query_selector_all(selector).expect("selector");
-        (0..list.length())
-            .filter_map(|i| list.item(i))
-            .filter_map(|n| n.dyn_into::<Element>().ok())
-            .collect()
-    }
-
-    fn one(&self, selector: &str) -> Element {
-        self.root
-            .query_selector(selector)
-            .expect("selector")
-            .unwrap_or_else(|| panic!("nothing matches {selector}"))
-    }
-
-    fn has(&self, selector: &str) -> bool {
-        self.root
-            .query_selector(selector)
-            .expect("selector")
-            .is_some()
-    }
-
-    fn text(&self, selector: &str) -> String {
-        self.one(selector).text_content().unwrap_or_default()
-    }
-
-    async fn click(&self, selector: &str) {
-        let el = self.one(selector);
-        el.dyn_ref::<HtmlElement>()
-            .expect("an HTML element")
-            .click();
-        settle().await;
-    }
-
     fn hand_codes(&self) -> Vec<String> {
-        self.all("[data-testid=zone-hand] [data-testid=card]")
-            .iter()
-            .filter_map(|c| c.get_attribute("data-card-id"))
-            .collect()
-    }
-
-    fn disabled(&self, selector: &str) -> bool {
-        self.one(selector).has_attribute("disabled")
+        self.card_ids("[data-testid=zone-hand] [data-testid=card]")
     }
 }
 
@@ -136,12 +28,13 @@ fn hand_card(code: u32) -> String {
 }
 
 fn reset_storage() {
-    let s = storage();
-    s.remove_item(KEY_DUEL_SAVE).expect("remove");
-    s.remove_item(KEY_LANG).expect("remove");
-    s.remove_item(KEY_CHAIN_CONFIRM).expect("remove");
-    s.remove_item(KEY_VOID_COUNTS_ITSELF).expect("remove");
-    s.remove_item(KEY_EXODIA_MID_EFFECT).expect("remove");
+    clear_keys(&[
+        KEY_DUEL_SAVE,
+        KEY_LANG,
+        KEY_CHAIN_CONFIRM,
+        KEY_VOID_COUNTS_ITSELF,
+        KEY_EXODIA_MID_EFFECT,
+    ]);
 }
 
 #[wasm_bindgen_test]
