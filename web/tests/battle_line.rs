@@ -2,10 +2,13 @@
 #![cfg(all(target_arch = "wasm32", feature = "battle-line"))]
 
 use battle_line::{
-    Card, ClaimRefusal, Command, Game, GameRecord, Phase, Player, Settings, Tactic, Target,
+    Card, ClaimRefusal, Command, Game, GameRecord, Phase, Player, RuleError, Settings, Tactic,
+    Target,
 };
 use wasm_bindgen_test::*;
 use web::battle_line::state::{BattleSave, KEY_SAVE, Mode, SAVE_VERSION, bot_line_until, card_id};
+use web::battle_line::text;
+use web::i18n::Lang;
 use web::storage::KEY_LANG;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -232,6 +235,49 @@ async fn a_refused_claim_shows_the_counterexample() {
             .get_attribute("data-owner"),
         None
     );
+}
+
+#[wasm_bindgen_test]
+async fn refusals_and_card_names_follow_the_language() {
+    let refusable = |g: &Game| {
+        (0..9u8).find(|&f| {
+            g.flags()[usize::from(f)].owner.is_none()
+                && matches!(
+                    g.check_claim(f, Player::P0),
+                    Err(ClaimRefusal::OpponentCanBeat { .. })
+                )
+        })
+    };
+    let (save, game) = fixture(Mode::Cpu, |g| {
+        g.phase() == Phase::Play && refusable(g).is_some()
+    });
+    let flag = refusable(&game).expect("a refusable flag");
+    let error = game
+        .clone()
+        .apply(Command::ClaimFlag { flag })
+        .expect_err("the engine refuses the claim");
+    let first = match &error {
+        RuleError::ClaimRefused {
+            reason: ClaimRefusal::OpponentCanBeat { cards, .. },
+            ..
+        } => Card::Troop(*cards.first().expect("a counterexample card")),
+        other => panic!("not a counterexample refusal: {other:?}"),
+    };
+    let m = mount("#/battle-line", Some(&save)).await;
+    m.click(&format!("[data-testid=claim-{flag}]")).await;
+    assert_eq!(
+        m.text("[data-testid=rule-error-text]"),
+        text::rule_error(&error, Lang::Ja)
+    );
+    let counter = format!(
+        "[data-testid=counterexample] [data-testid=counter-card][data-card-id='{}']",
+        card_id(first)
+    );
+    assert_eq!(m.attr(&counter, "title"), text::card(first, Lang::Ja));
+
+    m.click("[data-testid=btn-lang]").await;
+    assert_eq!(m.text("[data-testid=rule-error-text]"), error.to_string());
+    assert_eq!(m.attr(&counter, "title"), first.to_string());
 }
 
 #[wasm_bindgen_test]
