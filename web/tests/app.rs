@@ -484,3 +484,39 @@ async fn bad_routes_and_decks_do_not_crash() {
     let app = mount("#/what/is/this").await;
     assert!(app.text("main").contains("ページが見つかりません"));
 }
+
+#[wasm_bindgen_test]
+async fn the_top_bar_and_tab_title_name_the_page() {
+    reset_storage();
+    let doc = common::document();
+    let home = mount("#/").await;
+    assert_eq!(home.text("[data-testid=brand]"), "ブラウザゲーム集");
+    assert_eq!(doc.title(), "ブラウザゲーム集");
+    home.click("[data-testid=btn-lang]").await;
+    assert_eq!(home.text("[data-testid=brand]"), "Browser games");
+    assert_eq!(doc.title(), "Browser games");
+    drop(home);
+    reset_storage();
+
+    let duel = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    assert_eq!(
+        duel.text("[data-testid=brand]"),
+        "ワンターンキル シミュレーター"
+    );
+    assert_eq!(doc.title(), "ワンターンキル シミュレーター");
+    drop(duel);
+
+    if cfg!(feature = "battle-line") {
+        let game = mount("#/battle-line").await;
+        assert_eq!(game.text("[data-testid=brand]"), "バトルライン");
+        assert_eq!(doc.title(), "バトルライン");
+    }
+    if cfg!(feature = "quantum-gomoku") {
+        let game = mount("#/quantum-gomoku").await;
+        assert_eq!(game.text("[data-testid=brand]"), "量子五目並べ");
+        assert_eq!(doc.title(), "量子五目並べ");
+    }
+}
