@@ -46,6 +46,19 @@ pub fn replace_route(route: &Route) {
     }
 }
 
+/// The title of a page, shown in the top bar and the browser tab: the game's name on
+/// a game's pages, the app's name elsewhere.
+pub fn page_title(route: &Route) -> T {
+    match route {
+        Route::Recipe { .. } | Route::Simulator { .. } => T::Title,
+        Route::BattleLine if cfg!(feature = "battle-line") => T::BattleLine,
+        Route::QuantumGomoku { .. } if cfg!(feature = "quantum-gomoku") => T::QuantumGomoku,
+        Route::Home | Route::BattleLine | Route::QuantumGomoku { .. } | Route::NotFound { .. } => {
+            T::AppName
+        }
+    }
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let route = use_state(current_route);
@@ -96,13 +109,14 @@ pub fn app() -> Html {
         })
     };
 
-    // Keep <html lang> and the tab title in step with the chosen language.
-    use_effect_with(*lang, |lang| {
+    let title = page_title(&route);
+    // Keep <html lang> and the tab title in step with the page and the chosen language.
+    use_effect_with((*lang, title), |(lang, title)| {
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
             if let Some(root) = doc.document_element() {
                 let _ = root.set_attribute("lang", lang.code());
             }
-            doc.set_title(T::Title.text(*lang));
+            doc.set_title(title.text(*lang));
         }
     });
 
@@ -145,7 +159,7 @@ pub fn app() -> Html {
     html! {
         <ContextProvider<Ctx> context={ctx.clone()}>
             <header class="topbar">
-                <a class="brand" href="#/">{ ctx.t(T::Title) }</a>
+                <a class="brand" href="#/" data-testid="brand">{ ctx.t(title) }</a>
                 <button type="button" class="btn btn-lang" data-testid="btn-lang" onclick={on_toggle_lang}>
                     { ctx.t(T::Switch) }
                 </button>
@@ -162,4 +176,41 @@ pub fn use_ctx() -> Ctx {
         lang: Lang::default(),
         on_navigate: Callback::noop(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_pages_carry_their_game_name_and_the_rest_the_apps() {
+        assert_eq!(page_title(&Route::Home), T::AppName);
+        assert_eq!(
+            page_title(&Route::NotFound { path: "x".into() }),
+            T::AppName
+        );
+        let duel = Route::Simulator {
+            deck: "exodia-deck".into(),
+            seed: Some(1),
+        };
+        assert_eq!(page_title(&duel), T::Title);
+        assert_eq!(
+            page_title(&Route::Recipe {
+                deck: "exodia-deck".into()
+            }),
+            T::Title
+        );
+        let battle_line = page_title(&Route::BattleLine);
+        let gomoku = page_title(&Route::QuantumGomoku { game_id: None });
+        if cfg!(feature = "battle-line") {
+            assert_eq!(battle_line, T::BattleLine);
+        } else {
+            assert_eq!(battle_line, T::AppName);
+        }
+        if cfg!(feature = "quantum-gomoku") {
+            assert_eq!(gomoku, T::QuantumGomoku);
+        } else {
+            assert_eq!(gomoku, T::AppName);
+        }
+    }
 }

@@ -246,16 +246,115 @@ pub fn clear_save() {
     storage::remove(storage::KEY_DUEL_SAVE);
 }
 
-/// The rule settings for the next new duel: the defaults, with the player's chain
-/// confirmation choice (kept in localStorage) applied.
-pub fn new_game_settings() -> Settings {
+/// A rule setting the player chooses on the home page for new duels; each is one
+/// `duel_engine::Settings` flag kept in localStorage under its own key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleChoice {
+    ChainConfirmation,
+    IntoTheVoidCountsItself,
+    ExodiaWinsMidEffect,
+}
+
+impl RuleChoice {
+    pub const ALL: [RuleChoice; 3] = [
+        RuleChoice::ChainConfirmation,
+        RuleChoice::IntoTheVoidCountsItself,
+        RuleChoice::ExodiaWinsMidEffect,
+    ];
+
+    pub fn storage_key(self) -> &'static str {
+        match self {
+            RuleChoice::ChainConfirmation => storage::KEY_CHAIN_CONFIRM,
+            RuleChoice::IntoTheVoidCountsItself => storage::KEY_VOID_COUNTS_ITSELF,
+            RuleChoice::ExodiaWinsMidEffect => storage::KEY_EXODIA_MID_EFFECT,
+        }
+    }
+
+    pub fn get(self, settings: &Settings) -> bool {
+        match self {
+            RuleChoice::ChainConfirmation => settings.chain_confirmation,
+            RuleChoice::IntoTheVoidCountsItself => settings.into_the_void_counts_itself,
+            RuleChoice::ExodiaWinsMidEffect => settings.exodia_wins_mid_effect,
+        }
+    }
+
+    pub fn set(self, settings: &mut Settings, on: bool) {
+        match self {
+            RuleChoice::ChainConfirmation => settings.chain_confirmation = on,
+            RuleChoice::IntoTheVoidCountsItself => settings.into_the_void_counts_itself = on,
+            RuleChoice::ExodiaWinsMidEffect => settings.exodia_wins_mid_effect = on,
+        }
+    }
+}
+
+/// Applies stored preferences (`"on"` / `"off"`) to the defaults; anything else, or
+/// nothing, keeps the engine's default for that rule.
+pub fn settings_from_prefs(pref: impl Fn(&str) -> Option<String>) -> Settings {
     let mut settings = Settings::default();
-    if let Some(v) = storage::get(storage::KEY_CHAIN_CONFIRM) {
-        settings.chain_confirmation = v != "off";
+    for choice in RuleChoice::ALL {
+        match pref(choice.storage_key()).as_deref() {
+            Some("on") => choice.set(&mut settings, true),
+            Some("off") => choice.set(&mut settings, false),
+            _ => {}
+        }
     }
     settings
 }
 
-pub fn set_chain_confirmation(on: bool) {
-    storage::set(storage::KEY_CHAIN_CONFIRM, if on { "on" } else { "off" });
+/// The rule settings for the next new duel: the defaults, with the player's choices
+/// (kept in localStorage) applied.
+pub fn new_game_settings() -> Settings {
+    settings_from_prefs(storage::get)
+}
+
+pub fn set_rule_choice(choice: RuleChoice, on: bool) {
+    storage::set(choice.storage_key(), if on { "on" } else { "off" });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_preferences_override_only_their_own_rule() {
+        assert_eq!(settings_from_prefs(|_| None), Settings::default());
+        let strict = settings_from_prefs(|key| {
+            (key == storage::KEY_VOID_COUNTS_ITSELF).then(|| "off".to_string())
+        });
+        assert!(!strict.into_the_void_counts_itself);
+        assert!(strict.chain_confirmation);
+        assert!(!strict.exodia_wins_mid_effect);
+        let all_flipped = settings_from_prefs(|key| {
+            let default_on = RuleChoice::ALL
+                .into_iter()
+                .find(|c| c.storage_key() == key)
+                .is_some_and(|c| c.get(&Settings::default()));
+            Some(if default_on { "off" } else { "on" }.to_string())
+        });
+        for choice in RuleChoice::ALL {
+            assert_ne!(
+                choice.get(&all_flipped),
+                choice.get(&Settings::default()),
+                "{choice:?}"
+            );
+        }
+        // Garbage keeps the default rather than guessing.
+        assert_eq!(
+            settings_from_prefs(|_| Some("maybe".into())),
+            Settings::default()
+        );
+    }
+
+    #[test]
+    fn saves_from_before_the_rule_choices_replay_with_the_defaults() {
+        let json = r#"{"version":1,"deck":"exodia-deck","seed":1,"settings":{"chain_confirmation":false},"commands":[]}"#;
+        let save = SaveFile::<Command, Settings>::from_json(json).expect("readable");
+        assert_eq!(
+            save.settings,
+            Settings {
+                chain_confirmation: false,
+                ..Settings::default()
+            }
+        );
+    }
 }

@@ -55,7 +55,10 @@ impl Lang {
 /// Every fixed label of the UI. Kept in one table so a missing translation is a compile error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum T {
+    /// The duel simulator's name, the title of its pages.
     Title,
+    /// The whole app's name, the title of the home page.
+    AppName,
     Games,
     DuelSimulator,
     DuelSimulatorBlurb,
@@ -203,6 +206,7 @@ impl T {
     pub fn text(self, lang: Lang) -> &'static str {
         let (ja, en) = match self {
             T::Title => ("ワンターンキル シミュレーター", "One-Turn Kill Simulator"),
+            T::AppName => ("ブラウザゲーム集", "Browser games"),
             T::Games => ("ゲーム一覧", "Games"),
             T::DuelSimulator => ("ワンターンキル シミュレーター", "One-Turn Kill Simulator"),
             T::DuelSimulatorBlurb => (

@@ -3,129 +3,23 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web::storage::{KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_LANG};
+use web::storage::{
+    KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
+};
 use web::test_seeds::{
     CHICKEN_GAME, DARK_FACTORY, GRACEFUL_CHARITY, INTO_THE_VOID, LEFT_LEG, SEED_CHICKEN_GAME,
     SEED_GRACEFUL_CHARITY,
 };
-use web_sys::{Element, HtmlElement, HtmlSelectElement};
-use yew::AppHandle;
+use web_sys::{HtmlElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// One mounted app in its own <div>, destroyed at the end of the test.
-struct Mounted {
-    root: Element,
-    handle: Option<AppHandle<web::App>>,
-}
-
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            h.destroy();
-        }
-        self.root.remove();
-    }
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
-
-fn storage() -> web_sys::Storage {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .expect("localStorage")
-}
-
-/// Waits for Yew to render, for effects to run and for their dispatches to settle.
-async fn settle() {
-    for _ in 0..4 {
-        yew::scheduler::flush().await;
-        sleep(10).await;
-    }
-}
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .expect("timer");
-}
-
-/// Mounts the app at `hash` with a clean (or given) localStorage.
-async fn mount(hash: &str) -> Mounted {
-    web_sys::window()
-        .expect("window")
-        .location()
-        .set_hash(hash)
-        .expect("set hash");
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
-    let handle = yew::Renderer::<web::App>::with_root(root.clone()).render();
-    let mounted = Mounted {
-        root,
-        handle: Some(handle),
-    };
-    settle().await;
-    mounted
-}
+mod common;
+use common::{Mounted, clear_keys, mount, settle, storage};
 
 impl Mounted {
-    fn all(&self, selector: &str) -> Vec<Element> {
-        let list = self.root.query_selector_all(selector).expect("selector");
-        (0..list.length())
-            .filter_map(|i| list.item(i))
-            .filter_map(|n| n.dyn_into::<Element>().ok())
-            .collect()
-    }
-
-    fn one(&self, selector: &str) -> Element {
-        self.root
-            .query_selector(selector)
-            .expect("selector")
-            .unwrap_or_else(|| panic!("nothing matches {selector}"))
-    }
-
-    fn has(&self, selector: &str) -> bool {
-        self.root
-            .query_selector(selector)
-            .expect("selector")
-            .is_some()
-    }
-
-    fn text(&self, selector: &str) -> String {
-        self.one(selector).text_content().unwrap_or_default()
-    }
-
-    async fn click(&self, selector: &str) {
-        let el = self.one(selector);
-        el.dyn_ref::<HtmlElement>()
-            .expect("an HTML element")
-            .click();
-        settle().await;
-    }
-
     fn hand_codes(&self) -> Vec<String> {
-        self.all("[data-testid=zone-hand] [data-testid=card]")
-            .iter()
-            .filter_map(|c| c.get_attribute("data-card-id"))
-            .collect()
-    }
-
-    fn disabled(&self, selector: &str) -> bool {
-        self.one(selector).has_attribute("disabled")
+        self.card_ids("[data-testid=zone-hand] [data-testid=card]")
     }
 }
 
@@ -134,10 +28,13 @@ fn hand_card(code: u32) -> String {
 }
 
 fn reset_storage() {
-    let s = storage();
-    s.remove_item(KEY_DUEL_SAVE).expect("remove");
-    s.remove_item(KEY_LANG).expect("remove");
-    s.remove_item(KEY_CHAIN_CONFIRM).expect("remove");
+    clear_keys(&[
+        KEY_DUEL_SAVE,
+        KEY_LANG,
+        KEY_CHAIN_CONFIRM,
+        KEY_VOID_COUNTS_ITSELF,
+        KEY_EXODIA_MID_EFFECT,
+    ]);
 }
 
 #[wasm_bindgen_test]
@@ -214,6 +111,96 @@ async fn the_chain_confirmation_choice_is_kept_and_saved_with_the_duel() {
         .expect("get")
         .expect("autosaved");
     assert!(save.contains("\"chain_confirmation\":false"), "{save}");
+}
+
+/// The engine's Japanese refusal of Into the Void after Graceful Charity and Dark Factory
+/// were set from the `SEED_GRACEFUL_CHARITY` hand, under `settings`.
+fn into_the_void_refusal(settings: duel_engine::Settings) -> Option<String> {
+    use duel_engine::{Command, Duel};
+    let mut duel = Duel::with_settings("exodia-deck", SEED_GRACEFUL_CHARITY, settings).ok()?;
+    let id_of = |duel: &Duel, code: u32| {
+        duel.view()
+            .you
+            .hand
+            .iter()
+            .find(|c| c.code == Some(code))
+            .map(|c| c.id)
+    };
+    for code in [GRACEFUL_CHARITY, DARK_FACTORY] {
+        let card = id_of(&duel, code)?;
+        duel.apply(Command::SetSpellTrap { card }).ok()?;
+    }
+    let void = id_of(&duel, INTO_THE_VOID)?;
+    duel.validate(&Command::ActivateSpell { card: void })
+        .err()
+        .map(|e| e.message(duel_engine::text::Lang::Ja))
+}
+
+#[wasm_bindgen_test]
+async fn the_strict_into_the_void_setting_reaches_the_engine() {
+    reset_storage();
+    let home = mount("#/").await;
+    let checkbox = home.one("[data-testid=void-counts-itself]");
+    assert!(
+        checkbox
+            .dyn_ref::<web_sys::HtmlInputElement>()
+            .expect("input")
+            .checked(),
+        "counts itself by default"
+    );
+    assert!(
+        !home
+            .one("[data-testid=exodia-mid-effect]")
+            .dyn_ref::<web_sys::HtmlInputElement>()
+            .expect("input")
+            .checked(),
+        "Exodia waits for the effect by default"
+    );
+    home.click("[data-testid=void-counts-itself]").await;
+    assert_eq!(
+        storage()
+            .get_item(KEY_VOID_COUNTS_ITSELF)
+            .expect("get")
+            .as_deref(),
+        Some("off")
+    );
+    drop(home);
+
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    // Two sets leave Into the Void with 2 other cards in hand.
+    for code in [GRACEFUL_CHARITY, DARK_FACTORY] {
+        app.click(&hand_card(code)).await;
+        app.click("[data-testid=card-menu] [data-testid=btn-set]")
+            .await;
+    }
+    assert_eq!(app.hand_codes().len(), 3);
+    app.click(&hand_card(INTO_THE_VOID)).await;
+    assert!(app.disabled("[data-testid=card-menu] [data-testid=btn-activate]"));
+    let strict = duel_engine::Settings {
+        into_the_void_counts_itself: false,
+        ..duel_engine::Settings::default()
+    };
+    let expected = into_the_void_refusal(strict).expect("the engine refuses it");
+    assert_eq!(
+        app.text("[data-testid=card-menu] [data-testid=reason-btn-activate]"),
+        expected
+    );
+    // The same hand under the default ruling may activate it.
+    assert_eq!(
+        into_the_void_refusal(duel_engine::Settings::default()),
+        None
+    );
+    let save = storage()
+        .get_item(KEY_DUEL_SAVE)
+        .expect("get")
+        .expect("autosaved");
+    assert!(
+        save.contains("\"into_the_void_counts_itself\":false"),
+        "{save}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -496,4 +483,40 @@ async fn bad_routes_and_decks_do_not_crash() {
     drop(app);
     let app = mount("#/what/is/this").await;
     assert!(app.text("main").contains("ページが見つかりません"));
+}
+
+#[wasm_bindgen_test]
+async fn the_top_bar_and_tab_title_name_the_page() {
+    reset_storage();
+    let doc = common::document();
+    let home = mount("#/").await;
+    assert_eq!(home.text("[data-testid=brand]"), "ブラウザゲーム集");
+    assert_eq!(doc.title(), "ブラウザゲーム集");
+    home.click("[data-testid=btn-lang]").await;
+    assert_eq!(home.text("[data-testid=brand]"), "Browser games");
+    assert_eq!(doc.title(), "Browser games");
+    drop(home);
+    reset_storage();
+
+    let duel = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    assert_eq!(
+        duel.text("[data-testid=brand]"),
+        "ワンターンキル シミュレーター"
+    );
+    assert_eq!(doc.title(), "ワンターンキル シミュレーター");
+    drop(duel);
+
+    if cfg!(feature = "battle-line") {
+        let game = mount("#/battle-line").await;
+        assert_eq!(game.text("[data-testid=brand]"), "バトルライン");
+        assert_eq!(doc.title(), "バトルライン");
+    }
+    if cfg!(feature = "quantum-gomoku") {
+        let game = mount("#/quantum-gomoku").await;
+        assert_eq!(game.text("[data-testid=brand]"), "量子五目並べ");
+        assert_eq!(doc.title(), "量子五目並べ");
+    }
 }

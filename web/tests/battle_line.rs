@@ -2,133 +2,30 @@
 #![cfg(all(target_arch = "wasm32", feature = "battle-line"))]
 
 use battle_line::{
-    Card, ClaimRefusal, Command, Game, GameRecord, Phase, Player, Settings, Tactic, Target,
+    Card, ClaimRefusal, Command, Game, GameRecord, Phase, Player, RuleError, Settings, Tactic,
+    Target,
 };
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web::battle_line::state::{BattleSave, KEY_SAVE, Mode, SAVE_VERSION, bot_line_until, card_id};
+use web::battle_line::text;
+use web::i18n::Lang;
 use web::storage::KEY_LANG;
-use web_sys::{Element, HtmlElement};
-use yew::AppHandle;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-struct Mounted {
-    root: Element,
-    handle: Option<AppHandle<web::App>>,
-}
-
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            h.destroy();
-        }
-        self.root.remove();
-    }
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
-
-fn storage() -> web_sys::Storage {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .expect("localStorage")
-}
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .expect("timer");
-}
-
-/// Lets Yew render and effects (load, seed, save) dispatch and settle.
-async fn settle() {
-    for _ in 0..4 {
-        yew::scheduler::flush().await;
-        sleep(10).await;
-    }
-}
+mod common;
+use common::{Mounted, clear_keys, preset, settle, sleep, storage};
 
 /// Mounts the app at `hash` with a clean localStorage (Japanese UI) unless `save` is given.
 async fn mount(hash: &str, save: Option<&str>) -> Mounted {
-    let s = storage();
-    s.remove_item(KEY_SAVE).expect("remove");
-    s.remove_item(KEY_LANG).expect("remove");
+    clear_keys(&[KEY_SAVE, KEY_LANG]);
     if let Some(json) = save {
-        s.set_item(KEY_SAVE, json).expect("store");
+        preset(&[(KEY_SAVE, json)]);
     }
-    web_sys::window()
-        .expect("window")
-        .location()
-        .set_hash(hash)
-        .expect("set hash");
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
-    let handle = yew::Renderer::<web::App>::with_root(root.clone()).render();
-    let mounted = Mounted {
-        root,
-        handle: Some(handle),
-    };
-    settle().await;
-    mounted
+    common::mount(hash).await
 }
 
 impl Mounted {
-    fn all(&self, selector: &str) -> Vec<Element> {
-        let list = self.root.query_selector_all(selector).expect("selector");
-        (0..list.length())
-            .filter_map(|i| list.item(i))
-            .filter_map(|n| n.dyn_into::<Element>().ok())
-            .collect()
-    }
-
-    fn one(&self, selector: &str) -> Element {
-        self.root
-            .query_selector(selector)
-            .expect("selector")
-            .unwrap_or_else(|| panic!("nothing matches {selector}"))
-    }
-
-    fn has(&self, selector: &str) -> bool {
-        self.root
-            .query_selector(selector)
-            .expect("selector")
-            .is_some()
-    }
-
-    async fn click(&self, selector: &str) {
-        self.one(selector)
-            .dyn_ref::<HtmlElement>()
-            .expect("an HTML element")
-            .click();
-        settle().await;
-    }
-
-    fn ids(&self, selector: &str) -> Vec<String> {
-        self.all(selector)
-            .iter()
-            .filter_map(|e| e.get_attribute("data-card-id"))
-            .collect()
-    }
-
-    fn disabled(&self, selector: &str) -> bool {
-        self.one(selector).has_attribute("disabled")
-    }
-
     /// Waits (up to ~8 s) for the computer to finish its turn.
     async fn wait_for_my_turn(&self) {
         for _ in 0..80 {
@@ -183,13 +80,13 @@ async fn play_move_end_turn_and_earlier_cards_do_not_react() {
     assert_eq!(m.all("[data-testid=hand-card]").len(), 7);
 
     // Play: tap a hand card, then the slot.
-    let card = m.ids("[data-testid=hand-card]")[0].clone();
+    let card = m.card_ids("[data-testid=hand-card]")[0].clone();
     m.click(&format!("[data-testid=hand-card][data-card-id='{card}']"))
         .await;
     assert!(m.has("[data-testid=hand-card].bl-selected"));
     m.click("[data-testid=slot-0-0]").await;
     assert_eq!(
-        m.ids("[data-testid=slot-0-0] [data-testid=card]"),
+        m.card_ids("[data-testid=slot-0-0] [data-testid=card]"),
         vec![card.clone()]
     );
     assert_eq!(m.all("[data-testid=hand-card]").len(), 6);
@@ -198,11 +95,11 @@ async fn play_move_end_turn_and_earlier_cards_do_not_react() {
     m.click("[data-testid=slot-0-0] [data-testid=card]").await;
     m.click("[data-testid=slot-0-4]").await;
     assert!(
-        m.ids("[data-testid=slot-0-0] [data-testid=card]")
+        m.card_ids("[data-testid=slot-0-0] [data-testid=card]")
             .is_empty()
     );
     assert_eq!(
-        m.ids("[data-testid=slot-0-4] [data-testid=card]"),
+        m.card_ids("[data-testid=slot-0-4] [data-testid=card]"),
         vec![card.clone()]
     );
 
@@ -225,11 +122,11 @@ async fn play_move_end_turn_and_earlier_cards_do_not_react() {
     assert!(!m.disabled(&earlier));
     m.click("[data-testid=slot-0-6]").await;
     assert_eq!(
-        m.ids("[data-testid=slot-0-4] [data-testid=card]"),
+        m.card_ids("[data-testid=slot-0-4] [data-testid=card]"),
         vec![card]
     );
     assert!(
-        m.ids("[data-testid=slot-0-6] [data-testid=card]")
+        m.card_ids("[data-testid=slot-0-6] [data-testid=card]")
             .is_empty()
     );
 
@@ -257,7 +154,7 @@ async fn undo_takes_back_the_card_played_this_turn() {
 async fn pass_and_play_hides_the_hand_between_turns() {
     let m = mount("#/battle-line?seed=3", None).await;
     m.click("[data-testid=mode-pvp]").await;
-    let first_hand = m.ids("[data-testid=hand-card]");
+    let first_hand = m.card_ids("[data-testid=hand-card]");
     m.click("[data-testid=hand-card]").await;
     m.click("[data-testid=slot-0-1]").await;
     m.click("[data-testid=draw-troop]").await;
@@ -268,7 +165,7 @@ async fn pass_and_play_hides_the_hand_between_turns() {
     );
     assert!(!m.has("[data-testid=board]"));
     m.click("[data-testid=pass-device]").await;
-    let second_hand = m.ids("[data-testid=hand-card]");
+    let second_hand = m.card_ids("[data-testid=hand-card]");
     assert_eq!(second_hand.len(), 7);
     assert!(
         second_hand.iter().all(|c| !first_hand.contains(c)),
@@ -341,6 +238,49 @@ async fn a_refused_claim_shows_the_counterexample() {
 }
 
 #[wasm_bindgen_test]
+async fn refusals_and_card_names_follow_the_language() {
+    let refusable = |g: &Game| {
+        (0..9u8).find(|&f| {
+            g.flags()[usize::from(f)].owner.is_none()
+                && matches!(
+                    g.check_claim(f, Player::P0),
+                    Err(ClaimRefusal::OpponentCanBeat { .. })
+                )
+        })
+    };
+    let (save, game) = fixture(Mode::Cpu, |g| {
+        g.phase() == Phase::Play && refusable(g).is_some()
+    });
+    let flag = refusable(&game).expect("a refusable flag");
+    let error = game
+        .clone()
+        .apply(Command::ClaimFlag { flag })
+        .expect_err("the engine refuses the claim");
+    let first = match &error {
+        RuleError::ClaimRefused {
+            reason: ClaimRefusal::OpponentCanBeat { cards, .. },
+            ..
+        } => Card::Troop(*cards.first().expect("a counterexample card")),
+        other => panic!("not a counterexample refusal: {other:?}"),
+    };
+    let m = mount("#/battle-line", Some(&save)).await;
+    m.click(&format!("[data-testid=claim-{flag}]")).await;
+    assert_eq!(
+        m.text("[data-testid=rule-error-text]"),
+        text::rule_error(&error, Lang::Ja)
+    );
+    let counter = format!(
+        "[data-testid=counterexample] [data-testid=counter-card][data-card-id='{}']",
+        card_id(first)
+    );
+    assert_eq!(m.attr(&counter, "title"), text::card(first, Lang::Ja));
+
+    m.click("[data-testid=btn-lang]").await;
+    assert_eq!(m.text("[data-testid=rule-error-text]"), error.to_string());
+    assert_eq!(m.attr(&counter, "title"), first.to_string());
+}
+
+#[wasm_bindgen_test]
 async fn the_winning_claim_shows_the_winner() {
     let winning = |g: &Game| {
         g.provable_flags(Player::P0).into_iter().find(|&f| {
@@ -406,7 +346,7 @@ async fn redeploy_shows_the_guide_and_allows_earlier_cards() {
     m.click("[data-testid=discard]").await;
     assert!(!m.has("[data-testid=guile-guide]"));
     assert!(
-        !m.ids("[data-testid^=slot-0-] [data-testid=card]")
+        !m.card_ids("[data-testid^=slot-0-] [data-testid=card]")
             .contains(&id)
     );
 }

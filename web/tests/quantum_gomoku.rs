@@ -5,137 +5,22 @@ use quantum_gomoku::{Command, Game, GameOptions, Player, Position};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web::quantum_gomoku::store::{KEY_CURRENT, game_key};
-use web_sys::{Element, HtmlElement, HtmlInputElement};
-use yew::AppHandle;
+use web_sys::{Element, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// One mounted app in its own <div>, destroyed at the end of the test.
-struct Mounted {
-    root: Element,
-    handle: Option<AppHandle<web::App>>,
-}
-
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            h.destroy();
-        }
-        self.root.remove();
-    }
-}
-
-fn window() -> web_sys::Window {
-    web_sys::window().expect("a window")
-}
-
-fn document() -> web_sys::Document {
-    window().document().expect("a document")
-}
-
-fn storage() -> web_sys::Storage {
-    window()
-        .local_storage()
-        .ok()
-        .flatten()
-        .expect("localStorage")
-}
+mod common;
+use common::{Mounted, clear_keys_where, mount, settle, storage, window};
 
 /// Forgets every Quantum Gomoku save and the language choice.
 fn clear_storage() {
-    let s = storage();
-    let n = s.length().expect("length");
-    let keys: Vec<String> = (0..n)
-        .filter_map(|i| s.key(i).ok().flatten())
-        .filter(|k| k.starts_with("games.quantum-gomoku.") || k == "games.lang")
-        .collect();
-    for k in keys {
-        s.remove_item(&k).expect("remove");
-    }
-}
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        window()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .expect("timer");
-}
-
-/// Waits for Yew to render, for effects to run and for their dispatches to settle.
-async fn settle() {
-    for _ in 0..4 {
-        yew::scheduler::flush().await;
-        sleep(10).await;
-    }
-}
-
-async fn mount(hash: &str) -> Mounted {
-    window().location().set_hash(hash).expect("set hash");
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
-    let handle = yew::Renderer::<web::App>::with_root(root.clone()).render();
-    let mounted = Mounted {
-        root,
-        handle: Some(handle),
-    };
-    settle().await;
-    mounted
+    clear_keys_where(|k| k.starts_with("games.quantum-gomoku.") || k == "games.lang");
 }
 
 impl Mounted {
-    fn all(&self, selector: &str) -> Vec<Element> {
-        let list = self.root.query_selector_all(selector).expect("selector");
-        (0..list.length())
-            .filter_map(|i| list.item(i))
-            .filter_map(|n| n.dyn_into::<Element>().ok())
-            .collect()
-    }
-
-    fn one(&self, selector: &str) -> Element {
-        self.root
-            .query_selector(selector)
-            .expect("selector")
-            .unwrap_or_else(|| panic!("nothing matches {selector}"))
-    }
-
-    fn has(&self, selector: &str) -> bool {
-        self.root
-            .query_selector(selector)
-            .expect("selector")
-            .is_some()
-    }
-
-    fn text(&self, selector: &str) -> String {
-        self.one(selector).text_content().unwrap_or_default()
-    }
-
-    fn attr(&self, selector: &str, name: &str) -> String {
-        self.one(selector).get_attribute(name).unwrap_or_default()
-    }
-
     /// The `data-value` of a status-bar or counter element.
     fn value(&self, test_id: &str) -> String {
         self.attr(&format!("[data-testid={test_id}]"), "data-value")
-    }
-
-    fn disabled(&self, selector: &str) -> bool {
-        self.one(selector).has_attribute("disabled")
-    }
-
-    async fn click(&self, selector: &str) {
-        self.one(selector)
-            .dyn_ref::<HtmlElement>()
-            .expect("an HTML element")
-            .click();
-        settle().await;
     }
 
     async fn click_cell(&self, row: usize, col: usize) {

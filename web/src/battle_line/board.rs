@@ -271,7 +271,7 @@ pub fn piles(props: &PilesProps) -> Html {
                     if discards.is_empty() {
                         <span class="muted">{ ctx.t(T::Empty) }</span>
                     }
-                    { for discards.into_iter().map(|c| card_static(c, "discard-card")) }
+                    { for discards.into_iter().map(|c| card_static(c, "discard-card", ctx.lang)) }
                 </div>
             }
         </div>

@@ -1,9 +1,12 @@
 //! A Battle Line card drawn with CSS: a coloured troop with its value, or a named tactic.
 
-use battle_line::{Card, Color, Tactic};
+use battle_line::{Card, Color};
 use yew::prelude::*;
 
 use super::state::card_id;
+use super::text;
+use crate::app::use_ctx;
+use crate::i18n::Lang;
 
 /// CSS class of a troop colour.
 fn color_class(color: Color) -> &'static str {
@@ -17,22 +20,6 @@ fn color_class(color: Color) -> &'static str {
     }
 }
 
-/// A short label for narrow board slots; the full name is in the title.
-fn short_name(t: Tactic) -> &'static str {
-    match t {
-        Tactic::Alexander => "Alex",
-        Tactic::Darius => "Dar",
-        Tactic::CompanionCavalry => "Cav 8",
-        Tactic::ShieldBearers => "Shd 1-3",
-        Tactic::Fog => "Fog",
-        Tactic::Mud => "Mud",
-        Tactic::Scout => "Sct",
-        Tactic::Redeploy => "Rdp",
-        Tactic::Deserter => "Des",
-        Tactic::Traitor => "Trt",
-    }
-}
-
 /// Classes shared by every rendering of a card.
 pub fn card_classes(card: Card, selected: bool) -> Classes {
     let kind = match card {
@@ -43,11 +30,13 @@ pub fn card_classes(card: Card, selected: bool) -> Classes {
 }
 
 /// The face of a card: the value or the tactic's name. `compact` uses short names.
-pub fn card_face(card: Card, compact: bool) -> Html {
+pub fn card_face(card: Card, compact: bool, lang: Lang) -> Html {
     match card {
         Card::Troop(t) => html! { <span class="bl-value">{ t.value }</span> },
-        Card::Tactic(t) if compact => html! { <span class="bl-name">{ short_name(t) }</span> },
-        Card::Tactic(t) => html! { <span class="bl-name">{ t.to_string() }</span> },
+        Card::Tactic(t) if compact => {
+            html! { <span class="bl-name">{ text::tactic_short(t, lang) }</span> }
+        }
+        Card::Tactic(t) => html! { <span class="bl-name">{ text::tactic(t, lang) }</span> },
     }
 }
 
@@ -68,6 +57,7 @@ pub struct CardButtonProps {
 /// the card looks the same as any other (seed 001: no greying).
 #[function_component(CardButton)]
 pub fn card_button(props: &CardButtonProps) -> Html {
+    let lang = use_ctx().lang;
     let card = props.card;
     let onclick = {
         let on_click = props.on_click.clone();
@@ -80,19 +70,19 @@ pub fn card_button(props: &CardButtonProps) -> Html {
     html! {
         <button type="button" class={card_classes(card, props.selected)}
             data-testid={props.testid.clone()} data-card-id={card_id(card)}
-            title={card.to_string()} aria-pressed={props.selected.to_string()}
+            title={text::card(card, lang)} aria-pressed={props.selected.to_string()}
             {onclick}>
-            { card_face(card, props.compact) }
+            { card_face(card, props.compact, lang) }
         </button>
     }
 }
 
 /// A card shown for information only (discard list, counterexamples).
-pub fn card_static(card: Card, testid: &'static str) -> Html {
+pub fn card_static(card: Card, testid: &'static str, lang: Lang) -> Html {
     html! {
         <span class={card_classes(card, false)} data-testid={testid}
-            data-card-id={card_id(card)} title={card.to_string()}>
-            { card_face(card, true) }
+            data-card-id={card_id(card)} title={text::card(card, lang)}>
+            { card_face(card, true, lang) }
         </span>
     }
 }

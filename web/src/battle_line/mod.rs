@@ -4,13 +4,14 @@ pub mod board;
 pub mod card;
 pub mod hand;
 pub mod state;
+pub mod text;
 
 use std::rc::Rc;
 
 use battle_line::bot::Bot;
 use battle_line::{
     Card, ClaimRefusal, ClaimTiming, Command, Deck, Phase, Player, Prompt, RuleError, Settings,
-    Target, Victory,
+    Tactic, Target, Victory,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -466,11 +467,11 @@ fn error_box(ctx: &Ctx, state: &UseReducerHandle<BattleState>) -> Html {
     };
     html! {
         <div class="error" role="alert" data-testid="rule-error">
-            <strong>{ title }</strong>{ " " }<span>{ error.to_string() }</span>
+            <strong>{ title }</strong>{ " " }<span data-testid="rule-error-text">{ text::rule_error(error, ctx.lang) }</span>
             if !cards.is_empty() {
                 <div class="bl-counter" data-testid="counterexample">
                     <span>{ ctx.t(T::BlCounterexample) }</span>
-                    { for cards.into_iter().map(|t| card_static(Card::Troop(t), "counter-card")) }
+                    { for cards.into_iter().map(|t| card_static(Card::Troop(t), "counter-card", ctx.lang)) }
                 </div>
             }
             <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>
@@ -497,16 +498,27 @@ fn bot_summary(ctx: &Ctx, state: &BattleState) -> Html {
 
 /// A short public description of a command (drawn cards are not named).
 fn describe(ctx: &Ctx, command: Command) -> Option<String> {
+    let name = |card: Card| text::card(card, ctx.lang);
+    let guile = |tactic: Tactic| text::tactic(tactic, ctx.lang);
     Some(match command {
         Command::PlayCard {
             card,
             target: Target::Flag { flag },
-        } => format!("{card} → ⚑{}", flag + 1),
-        Command::PlayCard { card, .. } => card.to_string(),
-        Command::MoveCard { card, flag } => format!("{card} → ⚑{}", flag + 1),
-        Command::ResolveRedeploy { card, .. } => format!("Redeploy: {card}"),
-        Command::ResolveDeserter { card } => format!("Deserter: {card}"),
-        Command::ResolveTraitor { card, flag } => format!("Traitor: {card} → ⚑{}", flag + 1),
+        } => format!("{} → ⚑{}", name(card), flag + 1),
+        Command::PlayCard { card, .. } => name(card),
+        Command::MoveCard { card, flag } => format!("{} → ⚑{}", name(card), flag + 1),
+        Command::ResolveRedeploy { card, .. } => {
+            format!("{}: {}", guile(Tactic::Redeploy), name(card))
+        }
+        Command::ResolveDeserter { card } => format!("{}: {}", guile(Tactic::Deserter), name(card)),
+        Command::ResolveTraitor { card, flag } => {
+            format!(
+                "{}: {} → ⚑{}",
+                guile(Tactic::Traitor),
+                name(Card::Troop(card)),
+                flag + 1
+            )
+        }
         Command::ClaimFlag { flag } => format!("{} ⚑{}", ctx.t(T::BlClaimed), flag + 1),
         Command::DrawAndEndTurn { .. } | Command::ScoutDraw { .. } => {
             ctx.t(T::BlDrewCard).to_owned()

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use crate::app::use_ctx;
 use crate::components::card_view::engine_lang;
 use crate::duel_state::{
-    SaveCheck, check_save, clear_save, new_game_settings, set_chain_confirmation,
+    RuleChoice, SaveCheck, check_save, clear_save, new_game_settings, set_rule_choice,
 };
 use crate::i18n::T;
 use crate::route::Route;
@@ -75,16 +75,42 @@ pub fn home() -> Html {
             }
         })
     };
-    // A preference for new duels: the running duel keeps the settings it started with.
-    let chain_confirm = use_state(|| new_game_settings().chain_confirmation);
-    let on_toggle_chain = {
-        let chain_confirm = chain_confirm.clone();
-        Callback::from(move |_: Event| {
-            let on = !*chain_confirm;
-            set_chain_confirmation(on);
-            chain_confirm.set(on);
-        })
-    };
+    // Preferences for new duels: a running duel keeps the settings it started with.
+    let settings = use_state(new_game_settings);
+    let rule_toggles = RuleChoice::ALL.map(|choice| {
+        let checked = choice.get(&settings);
+        let handle = settings.clone();
+        let on_toggle = Callback::from(move |_: Event| {
+            let mut next = *handle;
+            let on = !choice.get(&next);
+            choice.set(&mut next, on);
+            set_rule_choice(choice, on);
+            handle.set(next);
+        });
+        let (testid, ja, en) = match choice {
+            RuleChoice::ChainConfirmation => (
+                "chain-confirm",
+                " チェーン確認（速攻魔法でチェーンできる時に確認する）",
+                " Ask before a chain resolves (when a quick-play could be chained)",
+            ),
+            RuleChoice::IntoTheVoidCountsItself => (
+                "void-counts-itself",
+                " 「無の煉獄」は自身を手札の枚数に数える（オフ：他に3枚必要）",
+                " Into the Void counts itself in the hand (off: 3 other cards needed)",
+            ),
+            RuleChoice::ExodiaWinsMidEffect => (
+                "exodia-mid-effect",
+                " エクゾディアは効果処理の途中でも勝利する（旧裁定：「天使の施し」の捨てる前）",
+                " Exodia wins in the middle of an effect (old ruling: before Graceful Charity's discard)",
+            ),
+        };
+        html! {
+            <label class="setting" key={testid}>
+                <input type="checkbox" data-testid={testid} checked={checked} onchange={on_toggle} />
+                { ctx.lang.pick(ja, en) }
+            </label>
+        }
+    });
     let chosen_def = decks().iter().find(|d| d.id == *chosen);
     let playable = chosen_def.is_some_and(|d| d.playable);
 
@@ -114,10 +140,7 @@ pub fn home() -> Html {
                     if !playable {
                         <p class="notice">{ ctx.lang.pick("このデッキのカード効果は未実装のため、まだ遊べません", "This deck's card effects are not implemented yet, so it cannot be played") }</p>
                     }
-                    <label class="setting">
-                        <input type="checkbox" data-testid="chain-confirm" checked={*chain_confirm} onchange={on_toggle_chain} />
-                        { ctx.lang.pick(" チェーン確認（速攻魔法でチェーンできる時に確認する）", " Ask before a chain resolves (when a quick-play could be chained)") }
-                    </label>
+                    { for rule_toggles }
                     <div class="btn-row">
                         <button type="button" class="btn btn-primary" data-testid="btn-start" onclick={on_start} disabled={!playable}>
                             { ctx.t(T::Start) }

@@ -1,0 +1,157 @@
+//! Helpers the browser test files share: mount the app at a hash, prepare localStorage, query, click and settle.
+// Each test file (its own crate) uses a different subset of these helpers.
+#![allow(dead_code)]
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+use yew::AppHandle;
+
+/// One mounted app in its own <div>, destroyed at the end of the test.
+pub struct Mounted {
+    pub root: Element,
+    handle: Option<AppHandle<web::App>>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+pub fn window() -> web_sys::Window {
+    web_sys::window().expect("a window")
+}
+
+pub fn document() -> web_sys::Document {
+    window().document().expect("a document")
+}
+
+pub fn storage() -> web_sys::Storage {
+    window()
+        .local_storage()
+        .ok()
+        .flatten()
+        .expect("localStorage")
+}
+
+/// Removes the given localStorage keys.
+pub fn clear_keys(keys: &[&str]) {
+    let s = storage();
+    for key in keys {
+        s.remove_item(key).expect("remove");
+    }
+}
+
+/// Removes every localStorage key for which `doomed` holds (for games that keep one
+/// key per saved game).
+pub fn clear_keys_where(doomed: impl Fn(&str) -> bool) {
+    let s = storage();
+    let n = s.length().expect("length");
+    let keys: Vec<String> = (0..n)
+        .filter_map(|i| s.key(i).ok().flatten())
+        .filter(|k| doomed(k))
+        .collect();
+    for k in keys {
+        s.remove_item(&k).expect("remove");
+    }
+}
+
+/// Stores each `(key, value)` in localStorage.
+pub fn preset(entries: &[(&str, &str)]) {
+    let s = storage();
+    for (key, value) in entries {
+        s.set_item(key, value).expect("store");
+    }
+}
+
+pub async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("setTimeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("timer");
+}
+
+/// Waits for Yew to render, for effects to run and for their dispatches to settle.
+pub async fn settle() {
+    for _ in 0..4 {
+        yew::scheduler::flush().await;
+        sleep(10).await;
+    }
+}
+
+/// Mounts the app at `hash` with localStorage as it is (callers prepare it first).
+pub async fn mount(hash: &str) -> Mounted {
+    window().location().set_hash(hash).expect("set hash");
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    let handle = yew::Renderer::<web::App>::with_root(root.clone()).render();
+    let mounted = Mounted {
+        root,
+        handle: Some(handle),
+    };
+    settle().await;
+    mounted
+}
+
+impl Mounted {
+    pub fn all(&self, selector: &str) -> Vec<Element> {
+        let list = self.root.query_selector_all(selector).expect("selector");
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .filter_map(|n| n.dyn_into::<Element>().ok())
+            .collect()
+    }
+
+    pub fn one(&self, selector: &str) -> Element {
+        self.root
+            .query_selector(selector)
+            .expect("selector")
+            .unwrap_or_else(|| panic!("nothing matches {selector}"))
+    }
+
+    pub fn has(&self, selector: &str) -> bool {
+        self.root
+            .query_selector(selector)
+            .expect("selector")
+            .is_some()
+    }
+
+    pub fn text(&self, selector: &str) -> String {
+        self.one(selector).text_content().unwrap_or_default()
+    }
+
+    pub fn attr(&self, selector: &str, name: &str) -> String {
+        self.one(selector).get_attribute(name).unwrap_or_default()
+    }
+
+    pub fn disabled(&self, selector: &str) -> bool {
+        self.one(selector).has_attribute("disabled")
+    }
+
+    /// The `data-card-id` of every element matching `selector`, in document order.
+    pub fn card_ids(&self, selector: &str) -> Vec<String> {
+        self.all(selector)
+            .iter()
+            .filter_map(|e| e.get_attribute("data-card-id"))
+            .collect()
+    }
+
+    pub async fn click(&self, selector: &str) {
+        self.one(selector)
+            .dyn_ref::<HtmlElement>()
+            .expect("an HTML element")
+            .click();
+        settle().await;
+    }
+}
