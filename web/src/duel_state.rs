@@ -33,8 +33,6 @@ pub struct DuelState {
     pub settings: Settings,
     /// `None` until a seed is known (it is drawn in an effect) or when set-up failed.
     pub duel: Option<Duel>,
-    /// Every accepted command since the start, for the autosave.
-    pub log: Vec<Command>,
     /// The last refused command's reason, shown as feedback until the next accepted one.
     pub last_error: Option<RuleError>,
     pub start_error: Option<StartError>,
@@ -103,12 +101,13 @@ impl DuelState {
 
     /// What to write to localStorage for this state, if there is a game.
     pub fn save_file(&self) -> Option<SaveFile<Command, Settings>> {
-        self.duel.as_ref()?;
+        // The engine keeps the command log itself; the save is that log.
+        let duel = self.duel.as_ref()?;
         Some(SaveFile::new(
             self.deck.clone(),
             self.seed,
             self.settings,
-            self.log.clone(),
+            duel.log().to_vec(),
         ))
     }
 }
@@ -136,7 +135,6 @@ impl Reducible for DuelState {
                         seed: save.seed,
                         settings: save.settings,
                         duel: Some(duel),
-                        log: save.commands,
                         version: self.version + 1,
                         notice: Some(Notice::Resumed),
                         ..DuelState::default()
@@ -162,23 +160,18 @@ impl Reducible for DuelState {
                     return self;
                 };
                 let mut next = duel.clone();
-                match next.apply(cmd.clone()) {
-                    Ok(events) => {
-                        let mut log = self.log.clone();
-                        log.push(cmd);
-                        Rc::new(DuelState {
-                            deck: self.deck.clone(),
-                            seed: self.seed,
-                            settings: self.settings,
-                            duel: Some(next),
-                            log,
-                            last_error: None,
-                            start_error: None,
-                            events,
-                            version: self.version + 1,
-                            notice: None,
-                        })
-                    }
+                match next.apply(cmd) {
+                    Ok(events) => Rc::new(DuelState {
+                        deck: self.deck.clone(),
+                        seed: self.seed,
+                        settings: self.settings,
+                        duel: Some(next),
+                        last_error: None,
+                        start_error: None,
+                        events,
+                        version: self.version + 1,
+                        notice: None,
+                    }),
                     Err(error) => Rc::new(DuelState {
                         last_error: Some(error),
                         events: Vec::new(),
