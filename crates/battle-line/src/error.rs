@@ -99,15 +99,22 @@ impl fmt::Display for ClaimRefusal {
     }
 }
 
+/// Flags are numbered 1 to 9 for players (the board shows ⚑1..⚑9); indices start at 0.
+fn shown(flag: u8) -> u16 {
+    u16::from(flag) + 1
+}
+
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RuleError::GameOver => f.write_str("the game is over"),
             RuleError::WrongPhase { phase } => write!(f, "not allowed now ({phase:?})"),
-            RuleError::NoSuchFlag { flag } => write!(f, "there is no flag {flag}"),
-            RuleError::FlagClaimed { flag } => write!(f, "flag {flag} is already claimed"),
+            RuleError::NoSuchFlag { flag } => write!(f, "there is no flag {}", shown(*flag)),
+            RuleError::FlagClaimed { flag } => {
+                write!(f, "flag {} is already claimed", shown(*flag))
+            }
             RuleError::NotInHand { card } => write!(f, "{card} is not in your hand"),
-            RuleError::SlotFull { flag } => write!(f, "your side of flag {flag} is full"),
+            RuleError::SlotFull { flag } => write!(f, "your side of flag {} is full", shown(*flag)),
             RuleError::WrongPlace { card } => write!(f, "{card} cannot be played there"),
             RuleError::TacticLimit => {
                 f.write_str("you have played more tactics than your opponent")
@@ -124,7 +131,9 @@ impl fmt::Display for RuleError {
             RuleError::NotYourCard { card } => write!(f, "{card} is not yours"),
             RuleError::NotOpponentsCard { card } => write!(f, "{card} is not your opponent's"),
             RuleError::NotATroop { card } => write!(f, "{card} is not a troop card"),
-            RuleError::SameFlag { flag } => write!(f, "the card is already at flag {flag}"),
+            RuleError::SameFlag { flag } => {
+                write!(f, "the card is already at flag {}", shown(*flag))
+            }
             RuleError::DeckEmpty { deck } => write!(f, "the {deck:?} deck is empty"),
             RuleError::MustDraw => f.write_str("draw a card to end your turn"),
             RuleError::TroopPlayable => f.write_str("you can still play a troop card"),
@@ -135,7 +144,7 @@ impl fmt::Display for RuleError {
                 )
             }
             RuleError::ClaimRefused { flag, reason } => {
-                write!(f, "flag {flag} cannot be claimed: {reason}")
+                write!(f, "flag {} cannot be claimed: {reason}", shown(*flag))
             }
         }
     }
@@ -167,3 +176,20 @@ impl fmt::Display for ReplayError {
 }
 
 impl std::error::Error for ReplayError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_number_flags_as_the_board_does() {
+        assert_eq!(
+            RuleError::FlagClaimed { flag: 0 }.to_string(),
+            "flag 1 is already claimed"
+        );
+        assert_eq!(
+            RuleError::NoSuchFlag { flag: 255 }.to_string(),
+            "there is no flag 256"
+        );
+    }
+}
