@@ -1,35 +1,11 @@
 // Times the release build in headless Chromium: first load, "home -> start -> playable
 // hand", and "click Activate -> DOM updated". Run by `scripts/dev bench` after
 // `trunk build --release`; prints medians over RUNS page loads.
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launch, serveDist } from './serve.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 7);
-const DIST = new URL('../../dist/', import.meta.url).pathname;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
-
-// A static server for dist/ on a free loopback port.
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^\/+/, '');
-  try {
-    const body = await readFile(join(DIST, path === '' ? 'index.html' : path));
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'text/html' });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-});
+const { server, base } = await serveDist(new URL('../../dist/', import.meta.url).pathname);
+const browser = await launch();
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const load = [], start = [], activate = [];

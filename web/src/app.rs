@@ -4,6 +4,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
+#[cfg(feature = "duel")]
 use crate::components::home::Home;
 use crate::i18n::{Lang, T};
 use crate::route::Route;
@@ -126,10 +127,13 @@ pub fn app() -> Html {
     };
 
     let page = match (*route).clone() {
+        #[cfg(feature = "duel")]
         Route::Home => html! { <Home /> },
+        #[cfg(feature = "duel")]
         Route::Recipe { deck } => {
             html! { <crate::components::recipe::RecipePage deck={deck} /> }
         }
+        #[cfg(feature = "duel")]
         Route::Simulator { deck, seed } => {
             let key = format!("{deck}/{seed:?}");
             html! { <crate::components::simulator::Simulator key={key} deck={deck} seed={seed} /> }
@@ -140,32 +144,54 @@ pub fn app() -> Html {
         Route::QuantumGomoku { game_id } => {
             html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }
         }
-        #[cfg(not(all(feature = "battle-line", feature = "quantum-gomoku")))]
-        #[allow(unreachable_patterns)]
-        Route::BattleLine | Route::QuantumGomoku { .. } => html! {
-            <section class="page">
-                <h2>{ ctx.t(T::NotInThisBuild) }</h2>
-                <a href="#/">{ ctx.t(T::BackHome) }</a>
-            </section>
-        },
         Route::NotFound { .. } => html! {
             <section class="page">
                 <h2>{ ctx.t(T::NotFound) }</h2>
-                <a href="#/">{ ctx.t(T::BackHome) }</a>
+                <a href={Route::Home.href()}>{ ctx.t(T::BackHome) }</a>
             </section>
         },
+        // A game of another release bundle: go to its page, keeping the hash's query.
+        #[allow(unreachable_patterns)]
+        other => {
+            let hash = web_sys::window()
+                .and_then(|w| w.location().hash().ok())
+                .unwrap_or_else(|| other.to_hash());
+            html! { <Elsewhere href={other.href_with(&hash)} /> }
+        }
     };
 
     html! {
         <ContextProvider<Ctx> context={ctx.clone()}>
             <header class="topbar">
-                <a class="brand" href="#/" data-testid="brand">{ ctx.t(title) }</a>
+                <a class="brand" href={Route::Home.href()} data-testid="brand">{ ctx.t(title) }</a>
                 <button type="button" class="btn btn-lang" data-testid="btn-lang" onclick={on_toggle_lang}>
                     { ctx.t(T::Switch) }
                 </button>
             </header>
             <main class="main">{ page }</main>
         </ContextProvider<Ctx>>
+    }
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct ElsewhereProps {
+    href: String,
+}
+
+/// Moves to the release bundle that holds a route (each game has its own page there).
+#[function_component(Elsewhere)]
+fn elsewhere(props: &ElsewhereProps) -> Html {
+    let ctx = use_ctx();
+    use_effect_with(props.href.clone(), |href| {
+        if let Some(window) = web_sys::window() {
+            // Replacing keeps the back button pointing at the page the player came from.
+            let _ = window.location().replace(href);
+        }
+    });
+    html! {
+        <section class="page">
+            <a href={props.href.clone()}>{ ctx.t(T::Play) }</a>
+        </section>
     }
 }
 

@@ -68,7 +68,6 @@ pub enum T {
     Resume,
     NoSave,
     BattleLineBlurb,
-    NotInThisBuild,
     QuantumGomokuBlurb,
     Play,
     BattleLine,
@@ -227,10 +226,6 @@ impl T {
                 "Place stones whose colour is only a probability, then observe to make a line of three.",
             ),
             T::Play => ("遊ぶ", "Play"),
-            T::NotInThisBuild => (
-                "このゲームはこのビルドに含まれていません",
-                "This game is not part of this build",
-            ),
             T::BattleLine => ("バトルライン", "Battle Line"),
             T::QuantumGomoku => ("量子五目並べ", "Quantum Gomoku"),
             T::BackHome => ("ホームへ戻る", "Back to home"),

@@ -79,6 +79,65 @@ impl fmt::Display for Route {
     }
 }
 
+/// The release bundle that hosts a route: home and the duel at the site's root, each
+/// other game in a folder of its own (one wasm per game keeps every page small).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bundle {
+    Duel,
+    BattleLine,
+    QuantumGomoku,
+}
+
+impl Bundle {
+    /// The bundle's folder below the site's root.
+    pub fn folder(self) -> &'static str {
+        match self {
+            Bundle::Duel => "",
+            Bundle::BattleLine => "battle-line/",
+            Bundle::QuantumGomoku => "quantum-gomoku/",
+        }
+    }
+
+    /// Whether this build contains the bundle's game.
+    pub fn compiled_in(self) -> bool {
+        match self {
+            Bundle::Duel => cfg!(feature = "duel"),
+            Bundle::BattleLine => cfg!(feature = "battle-line"),
+            Bundle::QuantumGomoku => cfg!(feature = "quantum-gomoku"),
+        }
+    }
+}
+
+impl Route {
+    /// The bundle that shows this route (`None`: any bundle can say "not found").
+    pub fn bundle(&self) -> Option<Bundle> {
+        match self {
+            Route::Home | Route::Recipe { .. } | Route::Simulator { .. } => Some(Bundle::Duel),
+            Route::BattleLine => Some(Bundle::BattleLine),
+            Route::QuantumGomoku { .. } => Some(Bundle::QuantumGomoku),
+            Route::NotFound { .. } => None,
+        }
+    }
+
+    /// A link to this route: its hash when this build shows it, otherwise the page of
+    /// the bundle that does. A build with the duel sits at the root; the others one
+    /// folder down.
+    pub fn href(&self) -> String {
+        self.href_with(&self.to_hash())
+    }
+
+    /// [`Route::href`] keeping a given `#...` (with its query, e.g. a seed) as it is.
+    pub fn href_with(&self, hash: &str) -> String {
+        match self.bundle() {
+            Some(bundle) if !bundle.compiled_in() => {
+                let root = if cfg!(feature = "duel") { "" } else { "../" };
+                format!("{root}{}{hash}", bundle.folder())
+            }
+            _ => hash.to_string(),
+        }
+    }
+}
+
 /// The `seed` parameter of a query string, if present and a valid u64.
 /// A malformed seed is ignored (the page then draws a fresh one) rather than an error.
 fn query_seed(query: &str) -> Option<u64> {
@@ -103,6 +162,19 @@ fn query_param<'a>(query: &'a str, key: &str) -> Option<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_stay_in_this_bundle_when_it_has_the_game() {
+        // Native tests build every game in, as development and browser tests do.
+        assert_eq!(Route::BattleLine.href(), "#/battle-line");
+        assert_eq!(Route::Home.href(), "#/");
+        assert_eq!(Bundle::BattleLine.folder(), "battle-line/");
+        assert_eq!(
+            Route::QuantumGomoku { game_id: None }.bundle(),
+            Some(Bundle::QuantumGomoku)
+        );
+        assert_eq!(Route::NotFound { path: "x".into() }.bundle(), None);
+    }
 
     #[test]
     fn parses_every_route() {

@@ -1,5 +1,5 @@
 //! Browser tests: mount the whole app in headless Chromium and play through the duel UI.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "duel"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

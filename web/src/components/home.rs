@@ -155,20 +155,16 @@ pub fn home() -> Html {
                         </button>
                     </div>
                 </article>
-                if cfg!(feature = "battle-line") {
                 <article class="game-tile">
                     <h3>{ ctx.t(T::BattleLine) }</h3>
                     <p>{ ctx.t(T::BattleLineBlurb) }</p>
-                    <a class="btn btn-primary" data-testid="link-battle-line" href={Route::BattleLine.to_hash()}>{ ctx.t(T::Play) }</a>
+                    <a class="btn btn-primary" data-testid="link-battle-line" href={Route::BattleLine.href()}>{ ctx.t(T::Play) }</a>
                 </article>
-                }
-                if cfg!(feature = "quantum-gomoku") {
                 <article class="game-tile">
                     <h3>{ ctx.t(T::QuantumGomoku) }</h3>
                     <p>{ ctx.t(T::QuantumGomokuBlurb) }</p>
-                    <a class="btn btn-primary" data-testid="link-quantum-gomoku" href={Route::QuantumGomoku { game_id: None }.to_hash()}>{ ctx.t(T::Play) }</a>
+                    <a class="btn btn-primary" data-testid="link-quantum-gomoku" href={Route::QuantumGomoku { game_id: None }.href()}>{ ctx.t(T::Play) }</a>
                 </article>
-                }
             </div>
         </section>
     }

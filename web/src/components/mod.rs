@@ -1,4 +1,5 @@
-//! UI components: pages (home, recipe, simulator) and the duel's widgets.
+//! UI components: pages (home, recipe, simulator) and the duel's widgets (all part of the
+//! `duel` bundle, whose home page lists every game).
 
 pub mod card_detail;
 pub mod card_view;

@@ -1,0 +1,47 @@
+// Release smoke test of the per-game bundles in dist/: the home page links to each
+// game's own bundle and back, hash links into the wrong bundle move to the right one,
+// nothing fails to load, and no request leaves the page's origin. Run by scripts/dev test.
+import { launch, serveDist } from './serve.mjs';
+
+const { server, base } = await serveDist(new URL('../../dist/', import.meta.url).pathname);
+const browser = await launch();
+const page = await browser.newPage();
+const problems = [];
+page.on('pageerror', (e) => problems.push(`page error: ${e}`));
+page.on('requestfailed', (r) => problems.push(`failed request: ${r.url()}`));
+page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outside request: ${r.url()}`); });
+
+const expect = async (what, selector, path) => {
+  try {
+    await page.waitForSelector(selector, { timeout: 10000 });
+  } catch {
+    problems.push(`${what}: ${selector} never appeared (at ${page.url()})`);
+    return;
+  }
+  const at = new URL(page.url()).pathname;
+  if (at !== path) problems.push(`${what}: at ${at}, expected ${path}`);
+  console.log(`ok: ${what} (${page.url().slice(base.length - 1)})`);
+};
+
+await page.goto(base);
+await expect('home', '[data-testid=link-battle-line]', '/');
+await page.click('[data-testid=link-battle-line]');
+await expect('home -> Battle Line bundle', '[data-testid=mode-cpu]', '/battle-line/');
+await page.click('[data-testid=brand]');
+await expect('Battle Line -> home', '[data-testid=link-quantum-gomoku]', '/');
+await page.click('[data-testid=link-quantum-gomoku]');
+await expect('home -> Quantum Gomoku bundle', '[data-testid=board]', '/quantum-gomoku/');
+await page.goto(`${base}#/battle-line?seed=5`);
+await expect('a Battle Line hash link at the root moves to its bundle', '[data-testid=mode-cpu]', '/battle-line/');
+if (!page.url().includes('seed=5')) problems.push(`the seed was lost on the way: ${page.url()}`);
+await page.goto(`${base}quantum-gomoku/#/simulator/exodia-deck?seed=1`);
+await expect('a duel link inside another bundle moves to the root', '[data-testid=zone-hand]', '/');
+
+await browser.close();
+server.close();
+if (problems.length > 0) {
+  console.log(problems.join('\n'));
+  process.exit(1);
+}
+console.log('bundles: all links work');
