@@ -1062,9 +1062,7 @@ impl Duel {
                 });
             }
             Step::PayLp { amount } => {
-                let ps = self.player_mut(ctrl);
-                ps.lp = ps.lp.saturating_sub(amount);
-                let lp = ps.lp;
+                let lp = self.lower_lp(ctrl, amount);
                 self.events.push(Event::LpPaid {
                     player: ctrl,
                     amount,
@@ -1332,15 +1330,20 @@ impl Duel {
         by_restriction || by_rule
     }
 
+    /// Takes LP away (never below 0) and returns what is left; the caller reports why.
+    fn lower_lp(&mut self, p: Player, amount: u32) -> u32 {
+        let ps = self.player_mut(p);
+        ps.lp = ps.lp.saturating_sub(amount);
+        ps.lp
+    }
+
     fn damage(&mut self, p: Player, amount: u32) {
         if self.damage_prevented(p) {
             self.events
                 .push(Event::DamagePrevented { player: p, amount });
             return;
         }
-        let ps = self.player_mut(p);
-        ps.lp = ps.lp.saturating_sub(amount);
-        let lp = ps.lp;
+        let lp = self.lower_lp(p, amount);
         self.events.push(Event::Damaged {
             player: p,
             amount,
