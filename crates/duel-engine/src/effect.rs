@@ -120,7 +120,7 @@ pub struct Filter {
 
 /// Where a step picks cards from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "zone", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Source {
     Hand,
     Deck,
@@ -146,19 +146,47 @@ pub enum Dest {
     Banished,
 }
 
-/// How many cards a selection may take at most.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", untagged)]
+/// How many cards a selection may take at most: a number, or `"all"` in the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Max {
     N(u8),
-    All(AllTag),
+    All,
 }
 
-/// The literal `"all"` in `max`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AllTag {
-    All,
+// Written by hand: serde's untagged enums buffer their input, which costs the browser
+// bundle more code than this visitor.
+impl Serialize for Max {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Max::N(n) => s.serialize_u8(*n),
+            Max::All => s.serialize_str("all"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Max {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Max;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a count from 0 to 255 or \"all\"")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Max, E> {
+                u8::try_from(v)
+                    .map(Max::N)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Max, E> {
+                if v == "all" {
+                    Ok(Max::All)
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// What a prompt asks the player for, so the UI can title it.
@@ -175,7 +203,7 @@ pub enum Purpose {
 
 /// A lasting restriction an effect puts on the duel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Restriction {
     /// The controller cannot Special Summon for the rest of this turn (an oath).
     NoSpecialSummon,
@@ -190,7 +218,7 @@ pub enum Restriction {
 
 /// A condition that must hold to activate an effect (or to go on resolving it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "if", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Condition {
     /// `who` has at least `n` cards in the deck (so `n` draws can happen).
     DeckAtLeast { who: Who, n: u8 },
@@ -226,7 +254,7 @@ pub enum Condition {
 
 /// One step of an effect. Implemented once each in the engine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "op", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
     /// `who` draws `n` cards. Drawing from an empty deck loses the duel.
     Draw {
@@ -308,7 +336,7 @@ pub enum Step {
 
 /// A rule that applies without activation while the card is in the given place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "rule", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum RuleDef {
     /// Holding this card and all `pieces` in hand wins the duel.
     WinWithAllInHand { pieces: Vec<Code> },

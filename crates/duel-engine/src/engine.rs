@@ -1091,7 +1091,7 @@ impl Duel {
                 let n = candidates.len();
                 let max = match max {
                     Max::N(m) => usize::from(m).min(n),
-                    Max::All(_) => n,
+                    Max::All => n,
                 };
                 let min = usize::from(min).min(max);
                 if n == 0 {
