@@ -115,18 +115,35 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
         });
     }
 
-    // The win-probability estimate follows the board; it is computed here and
-    // not in render, where it would run on every repaint.
+    // The win-probability estimate follows the board. It runs in a zero-delay timeout
+    // rather than in the effect itself, so the browser paints the new stone first and a
+    // slow estimate (many stones, 100,000 samples) never holds the move back; a newer
+    // board cancels an estimate that has not started yet.
     {
-        let state = state.clone();
+        let game = state.game.clone();
         let estimate = estimate.clone();
         use_effect_with(state.version, move |_| {
-            estimate.set(
-                state
-                    .game
-                    .as_ref()
-                    .map(|g| g.win_probability(&ProbabilityConfig::default())),
-            );
+            let task = wasm_bindgen::closure::Closure::once(move || {
+                estimate.set(
+                    game.as_ref()
+                        .map(|g| g.win_probability(&ProbabilityConfig::default())),
+                );
+            });
+            let window = web_sys::window();
+            let handle = window.as_ref().and_then(|w| {
+                w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                    task.as_ref().unchecked_ref(),
+                    0,
+                )
+                .ok()
+            });
+            move || {
+                if let (Some(w), Some(h)) = (window, handle) {
+                    w.clear_timeout_with_handle(h);
+                }
+                // The closure lives until here, so the timer never calls a freed one.
+                drop(task);
+            }
         });
     }
 
