@@ -219,31 +219,12 @@ fn qgm_040_full_board_with_no_observations_left_is_a_draw() {
 fn qgm_040_a_full_board_whose_last_mover_cannot_observe_is_a_draw_too() {
     // 3x3, win length 3: black fills the board last (5 stones against 4).
     let mut g = Game::new(GameOptions::new(3, 3), 11, 0).expect("valid options");
-    let cells = [
-        (0, 0),
-        (0, 1),
-        (0, 2),
-        (1, 0),
-        (1, 1),
-        (1, 2),
-        (2, 0),
-        (2, 1),
-        (2, 2),
-    ];
-    for (i, &(r, c)) in cells.iter().enumerate() {
-        let p = if i % 2 == 0 {
-            Player::Black
-        } else {
-            Player::White
-        };
-        g.place(p, Position::new(r, c)).expect("legal");
-        if i == 0 {
-            for _ in 0..5 {
-                g.observe(Player::Black, None)
-                    .expect("one stone never wins");
-            }
-        }
+    place_in_turn(&mut g, Player::Black, &ALL_3X3[..1]);
+    for _ in 0..5 {
+        g.observe(Player::Black, None)
+            .expect("one stone never wins");
     }
+    place_in_turn(&mut g, Player::White, &ALL_3X3[1..]);
     // White still has 5 observations but can never observe: a draw, not a stuck game.
     assert_eq!(g.state().white_observations_remaining, 5);
     assert_eq!(g.state().status, GameStatus::Draw);
@@ -252,25 +233,7 @@ fn qgm_040_a_full_board_whose_last_mover_cannot_observe_is_a_draw_too() {
 #[test]
 fn qgm_040_a_full_board_stays_playing_while_the_last_mover_may_observe() {
     let mut g = Game::new(GameOptions::new(3, 3), 11, 0).expect("valid options");
-    let cells = [
-        (0, 0),
-        (0, 1),
-        (0, 2),
-        (1, 0),
-        (1, 1),
-        (1, 2),
-        (2, 0),
-        (2, 1),
-        (2, 2),
-    ];
-    for (i, &(r, c)) in cells.iter().enumerate() {
-        let p = if i % 2 == 0 {
-            Player::Black
-        } else {
-            Player::White
-        };
-        g.place(p, Position::new(r, c)).expect("legal");
-    }
+    place_in_turn(&mut g, Player::Black, &ALL_3X3);
     assert_eq!(g.state().status, GameStatus::Playing);
     assert_eq!(g.observer(), Some(Player::Black));
     // Keep observing until a win or black runs out; either way the game ends.

@@ -1,5 +1,9 @@
 //! Saving/loading games as JSON (for localStorage), undo and the move log.
 
+mod common;
+
+use common::{ALL_3X3, place_in_turn};
+
 use quantum_gomoku::{
     Command, Game, GameOptions, GameStatus, LoadError, LogEntry, Player, Position, ProbabilityType,
     RuleError,
@@ -7,14 +11,7 @@ use quantum_gomoku::{
 
 fn played() -> Game {
     let mut g = Game::new(GameOptions::new(9, 4), 42, 1_000).expect("valid options");
-    for (i, &(r, c)) in [(4, 4), (4, 5), (5, 4), (5, 5)].iter().enumerate() {
-        let p = if i % 2 == 0 {
-            Player::Black
-        } else {
-            Player::White
-        };
-        g.place(p, Position::new(r, c)).expect("legal");
-    }
+    place_in_turn(&mut g, Player::Black, &[(4, 4), (4, 5), (5, 4), (5, 5)]);
     g.observe(Player::White, Some(3)).expect("white just moved");
     g
 }
@@ -123,29 +120,12 @@ fn undo_is_refused_after_an_observation_and_allowed_after_the_next_move() {
 #[test]
 fn undo_is_refused_once_the_game_is_over() {
     let mut g = Game::new(GameOptions::new(3, 3), 1, 0).expect("valid options");
-    g.place(Player::Black, Position::new(0, 0)).expect("legal");
+    place_in_turn(&mut g, Player::Black, &ALL_3X3[..1]);
     for _ in 0..5 {
         g.observe(Player::Black, None)
             .expect("one stone never wins");
     }
-    let cells = [
-        (0, 1),
-        (0, 2),
-        (1, 0),
-        (1, 1),
-        (1, 2),
-        (2, 0),
-        (2, 1),
-        (2, 2),
-    ];
-    for (i, &(r, c)) in cells.iter().enumerate() {
-        let p = if i % 2 == 0 {
-            Player::White
-        } else {
-            Player::Black
-        };
-        g.place(p, Position::new(r, c)).expect("legal");
-    }
+    place_in_turn(&mut g, Player::White, &ALL_3X3[1..]);
     assert_eq!(g.state().status, GameStatus::Draw);
     assert_eq!(g.undo(), Err(RuleError::GameOver(GameStatus::Draw)));
 }

@@ -4,7 +4,7 @@
 use quantum_gomoku::service::{
     GameService, MoveRequest, ObservationRequest, RawPosition, ServiceError,
 };
-use quantum_gomoku::{Game, GameOptions, GameState, ObservationResult, Player};
+use quantum_gomoku::{Game, GameOptions, GameState, ObservationResult, Player, Position};
 
 /// A service holding one default game; returns the service and the game id.
 pub fn service_with_game() -> (GameService, String) {
@@ -66,3 +66,24 @@ pub fn seed_where(game: &Game, player: Player, want: impl Fn(&ObservationResult)
         })
         .expect("some seed gives the wanted outcome")
 }
+
+/// Places stones on `cells` in turn, `first` moving first (engine API, no service).
+pub fn place_in_turn(game: &mut Game, first: Player, cells: &[(usize, usize)]) {
+    for (i, &(r, c)) in cells.iter().enumerate() {
+        let p = if i % 2 == 0 { first } else { first.opponent() };
+        game.place(p, Position::new(r, c)).expect("legal");
+    }
+}
+
+/// Every cell of a 3x3 board, row by row.
+pub const ALL_3X3: [(usize, usize); 9] = [
+    (0, 0),
+    (0, 1),
+    (0, 2),
+    (1, 0),
+    (1, 1),
+    (1, 2),
+    (2, 0),
+    (2, 1),
+    (2, 2),
+];
