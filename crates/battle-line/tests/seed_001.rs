@@ -139,8 +139,8 @@ fn check_6_redeploy_moves_an_earlier_card_to_another_slot() {
     );
 }
 
-#[test]
-fn check_7_redeploy_sends_an_earlier_card_to_the_discard() {
+/// Check 7 and edge case 5 state the same requirement: Redeploy may discard an earlier card.
+fn redeploy_discards_an_earlier_card() {
     let mut g = redeploy_active();
     ok(
         &mut g,
@@ -151,6 +151,12 @@ fn check_7_redeploy_sends_an_earlier_card_to_the_discard() {
     );
     assert_eq!(g.troop_discard(), &[t(Red, 5)]);
     assert!(g.flags()[0].p0_slots.is_empty());
+    assert_eq!(g.card_count(), TOTAL_CARDS);
+}
+
+#[test]
+fn check_7_redeploy_sends_an_earlier_card_to_the_discard() {
+    redeploy_discards_an_earlier_card();
 }
 
 #[test]
@@ -302,16 +308,7 @@ fn edge_4_redeploy_targets_do_not_depend_on_when_a_card_was_played() {
 
 #[test]
 fn edge_5_redeploy_sends_an_earlier_card_to_the_discard() {
-    let mut g = redeploy_active();
-    ok(
-        &mut g,
-        Command::ResolveRedeploy {
-            card: c(Red, 5),
-            to: Destination::Discard,
-        },
-    );
-    assert_eq!(g.troop_discard(), &[t(Red, 5)]);
-    assert_eq!(g.card_count(), TOTAL_CARDS);
+    redeploy_discards_an_earlier_card();
 }
 
 #[test]
