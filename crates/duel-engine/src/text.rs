@@ -1,7 +1,7 @@
 //! Player-facing wording in Japanese (first) and English.
 
 use crate::card::{Code, card};
-use crate::effect::{Dest, Purpose, Restriction, Who};
+use crate::effect::{Dest, Purpose, Restriction};
 use crate::error::{BadResponse, RuleError, Unmet};
 use crate::event::Event;
 use crate::state::{Outcome, Phase, Player, Reason};
@@ -421,9 +421,4 @@ pub fn error_ja(e: &RuleError) -> String {
         RuleError::OncePerTurn => "このターンは既に発動しています（1ターンに1度）".into(),
         RuleError::Unmet(u) => format!("発動条件を満たしていません：{}", unmet_ja(u)),
     }
-}
-
-/// "You" / "the opponent" relative to a card's controller, for the UI.
-pub fn who_label(controller: Player, w: Who, lang: Lang) -> &'static str {
-    who(controller.resolve(w), lang)
 }
