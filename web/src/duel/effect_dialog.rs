@@ -4,8 +4,8 @@ use duel_engine::view::{ChainLinkView, PromptKind, PromptView};
 use duel_engine::{CardId, Command, Response};
 use yew::prelude::*;
 
-use crate::app::use_ctx;
-use crate::components::card_view::{CardView, card_name, engine_lang};
+use crate::ctx::use_ctx;
+use crate::duel::card_view::{CardView, card_name, engine_lang};
 use crate::i18n::{T, selected_counter};
 
 #[derive(Debug, Properties, PartialEq, Clone)]
