@@ -83,6 +83,29 @@ pub struct Completion {
 /// removed after 4 cards were down) is judged by its best subset of the right size.
 /// Non-morale tactics in `cards` are ignored. `None`: the side cannot be completed.
 pub fn best_formation(cards: &[Card], rules: Judging, available: TroopSet) -> Option<Completion> {
+    best_by(cards, rules, available, None)
+}
+
+/// The best completion of `cards` whose cards meet `kind`'s condition (a wedge: one
+/// colour, consecutive values; a phalanx: one value; a battalion: one colour; a
+/// skirmish line: consecutive values; a host: any cards), completing it from
+/// `available`. The strength reports `kind` even when the same cards would also
+/// judge higher (a wedge is a battalion too). Under Fog only `Host` exists.
+pub fn best_of_kind(
+    cards: &[Card],
+    rules: Judging,
+    kind: FormationKind,
+    available: TroopSet,
+) -> Option<Completion> {
+    best_by(cards, rules, available, Some(kind))
+}
+
+fn best_by(
+    cards: &[Card],
+    rules: Judging,
+    available: TroopSet,
+    kind: Option<FormationKind>,
+) -> Option<Completion> {
     let mut troops = Vec::with_capacity(4);
     let mut wilds = Vec::with_capacity(3);
     for c in cards {
@@ -95,7 +118,7 @@ pub fn best_formation(cards: &[Card], rules: Judging, available: TroopSet) -> Op
     let n = rules.cards;
     let total = troops.len() + wilds.len();
     if total < n {
-        return complete(&troops, &wilds, n, rules.fog, available);
+        return complete(&troops, &wilds, n, rules.fog, available, kind);
     }
     // Judge every subset of exactly n cards; sides hold at most 4 cards so this is tiny.
     let mut best: Option<Completion> = None;
@@ -119,7 +142,7 @@ pub fn best_formation(cards: &[Card], rules: Judging, available: TroopSet) -> Op
             .filter(|i| mask & (1 << i) != 0)
             .filter_map(|i| all[i].tactic())
             .collect();
-        if let Some(c) = complete(&sub_troops, &sub_wilds, n, rules.fog, TroopSet::EMPTY)
+        if let Some(c) = complete(&sub_troops, &sub_wilds, n, rules.fog, TroopSet::EMPTY, kind)
             && best.as_ref().is_none_or(|b| c.strength > b.strength)
         {
             best = Some(c);
@@ -174,13 +197,15 @@ fn sum_of(troops: &[Troop]) -> u8 {
     troops.iter().map(|t| t.value).sum()
 }
 
-/// The best completion of exactly `n` cards from `troops`, `wilds` and `available`.
+/// The best completion of exactly `n` cards from `troops`, `wilds` and `available`;
+/// with `only`, the best one of that kind.
 fn complete(
     troops: &[Troop],
     wilds: &[Tactic],
     n: usize,
     fog: bool,
     available: TroopSet,
+    only: Option<FormationKind>,
 ) -> Option<Completion> {
     let have = troops.len() + wilds.len();
     if have > n {
@@ -198,13 +223,23 @@ fn complete(
         })
     };
     if fog {
-        return host(FormationKind::Host);
+        return only
+            .is_none_or(|k| k == FormationKind::Host)
+            .then(|| host(FormationKind::Host))
+            .flatten();
     }
-    wedge(troops, wilds, n, available)
-        .or_else(|| phalanx(troops, wilds, k, n, available))
-        .or_else(|| battalion(troops, k, base, available))
-        .or_else(|| skirmish_line(troops, wilds, n, available))
-        .or_else(|| host(FormationKind::Host))
+    match only {
+        None => wedge(troops, wilds, n, available)
+            .or_else(|| phalanx(troops, wilds, k, n, available))
+            .or_else(|| battalion(troops, k, base, available))
+            .or_else(|| skirmish_line(troops, wilds, n, available))
+            .or_else(|| host(FormationKind::Host)),
+        Some(FormationKind::Wedge) => wedge(troops, wilds, n, available),
+        Some(FormationKind::Phalanx) => phalanx(troops, wilds, k, n, available),
+        Some(FormationKind::Battalion) => battalion(troops, k, base, available),
+        Some(FormationKind::SkirmishLine) => skirmish_line(troops, wilds, n, available),
+        Some(FormationKind::Host) => host(FormationKind::Host),
+    }
 }
 
 /// Values `start..start+n` not shown by `troops`, or `None` if a troop lies outside
