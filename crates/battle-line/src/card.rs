@@ -268,6 +268,52 @@ impl TroopSet {
         self.0 == 0
     }
 
+    /// The troops in either set.
+    pub fn union(self, other: TroopSet) -> TroopSet {
+        TroopSet(self.0 | other.0)
+    }
+
+    /// The troops of `self` that are not in `other`.
+    pub fn difference(self, other: TroopSet) -> TroopSet {
+        TroopSet(self.0 & !other.0)
+    }
+
+    /// The ten bits of `color`'s troops (bit v-1 = value v).
+    pub fn color_row(self, color: Color) -> u16 {
+        ((self.0 >> (color.index() * 10)) & 0x3FF) as u16
+    }
+
+    /// How many troops of `color` the set holds.
+    pub fn count_color(self, color: Color) -> usize {
+        ((self.0 >> (color.index() * 10)) & 0x3FF).count_ones() as usize
+    }
+
+    /// How many troops of `value` the set holds.
+    pub fn count_value(self, value: u8) -> usize {
+        if !(1..=10).contains(&value) {
+            return 0;
+        }
+        // One bit per colour, ten bits apart.
+        const EVERY_TENTH: u64 = 1 | 1 << 10 | 1 << 20 | 1 << 30 | 1 << 40 | 1 << 50;
+        (self.0 & (EVERY_TENTH << (value - 1))).count_ones() as usize
+    }
+
+    /// The values the set shows, as bits 1..=10 of a mask.
+    pub fn values(self) -> u16 {
+        (1..=10u8).fold(0, |m, v| {
+            if self.count_value(v) > 0 {
+                m | 1 << v
+            } else {
+                m
+            }
+        })
+    }
+
+    /// The troops in both sets.
+    pub fn intersection(self, other: TroopSet) -> TroopSet {
+        TroopSet(self.0 & other.0)
+    }
+
     /// The troops, highest value first (then by colour), which is the order the
     /// searches want when they look for the largest sums.
     pub fn iter_high_first(self) -> impl Iterator<Item = Troop> {
@@ -300,6 +346,32 @@ mod tests {
         assert_eq!(all.len(), 60);
         assert_eq!(all.iter_high_first().count(), 60);
         assert_eq!(all.iter_high_first().next().map(|t| t.value), Some(10));
+    }
+
+    #[test]
+    fn counts_by_colour_and_value() {
+        let s: TroopSet = [
+            Troop {
+                color: Color::Red,
+                value: 10,
+            },
+            Troop {
+                color: Color::Purple,
+                value: 10,
+            },
+            Troop {
+                color: Color::Purple,
+                value: 1,
+            },
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(s.count_color(Color::Purple), 2);
+        assert_eq!(s.count_color(Color::Blue), 0);
+        assert_eq!(s.count_value(10), 2);
+        assert_eq!(s.count_value(1), 1);
+        assert_eq!(s.count_value(11), 0);
+        assert_eq!(s.values(), 1 << 10 | 1 << 1);
     }
 
     #[test]

@@ -506,6 +506,42 @@ impl Game {
         Game::replay(&record)
     }
 
+    /// This game as `viewer` may know it: the other hand, both decks, the log, the
+    /// seed and any chosen deal are emptied. The computer player builds its guesses
+    /// about the hidden cards on this, so nothing hidden can reach its search.
+    pub(crate) fn public_skeleton(&self, viewer: Player) -> Game {
+        let mut g = Game {
+            seed: 0,
+            deal: None,
+            troop_deck: Vec::new(),
+            tactic_deck: Vec::new(),
+            log: Vec::new(),
+            hands: [Vec::new(), Vec::new()],
+            ..self.clone()
+        };
+        g.hands[viewer.index()] = self.hands[viewer.index()].clone();
+        g
+    }
+
+    /// The decks in order (last = top), for tests of what may be known about them.
+    #[cfg(test)]
+    pub(crate) fn decks(&self) -> (&[Troop], &[Tactic]) {
+        (&self.troop_deck, &self.tactic_deck)
+    }
+
+    /// Fills a skeleton's hidden places: `other`'s hand and the two decks (last = top).
+    pub(crate) fn fill_hidden(
+        &mut self,
+        other: Player,
+        hand: Vec<Card>,
+        troop_deck: Vec<Troop>,
+        tactic_deck: Vec<Tactic>,
+    ) {
+        self.hands[other.index()] = hand;
+        self.troop_deck = troop_deck;
+        self.tactic_deck = tactic_deck;
+    }
+
     // ----- read access -----
 
     pub fn seed(&self) -> u64 {

@@ -76,27 +76,68 @@ pub struct Supply {
     pub draws: usize,
 }
 
-/// Polynomials in x, coefficient i = number of handfuls with i pool cards of a class.
-type Poly = Vec<f64>;
+/// A polynomial in x: coefficient i = number of handfuls with i pool cards of a class.
+/// Kept inline (a pool has at most 60 cards) so the counting allocates nothing.
+#[derive(Clone, Copy)]
+struct Poly {
+    c: [f64; MAX],
+    len: usize,
+}
+
+impl std::ops::Deref for Poly {
+    type Target = [f64];
+    fn deref(&self) -> &[f64] {
+        &self.c[..self.len]
+    }
+}
+
+impl FromIterator<f64> for Poly {
+    fn from_iter<I: IntoIterator<Item = f64>>(iter: I) -> Poly {
+        let mut p = Poly::constant(0.0);
+        p.len = 0;
+        for (slot, x) in p.c.iter_mut().zip(iter) {
+            *slot = x;
+            p.len += 1;
+        }
+        p
+    }
+}
+
+impl Poly {
+    fn constant(x: f64) -> Poly {
+        let mut c = [0.0; MAX];
+        c[0] = x;
+        Poly { c, len: 1 }
+    }
+
+    /// `self` times `factor * x^shift`.
+    fn shifted(&self, shift: usize, factor: f64) -> Poly {
+        let mut out = Poly::constant(0.0);
+        out.len = (self.len + shift).min(MAX);
+        for i in 0..self.len.min(MAX - shift.min(MAX)) {
+            out.c[i + shift] = self.c[i] * factor;
+        }
+        out
+    }
+}
 
 fn poly_mul(a: &[f64], b: &[f64]) -> Poly {
-    let mut out = vec![0.0; a.len() + b.len() - 1];
+    let mut out = Poly::constant(0.0);
+    out.len = (a.len() + b.len() - 1).min(MAX);
     for (i, x) in a.iter().enumerate() {
         if *x == 0.0 {
             continue;
         }
-        for (j, y) in b.iter().enumerate() {
-            out[i + j] += x * y;
+        for (j, y) in b.iter().enumerate().take(MAX - i) {
+            out.c[i + j] += x * y;
         }
     }
     out
 }
 
 fn poly_add(a: &mut Poly, b: &[f64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0.0);
-    }
-    for (x, y) in a.iter_mut().zip(b) {
+    a.len = a.len.max(b.len());
+    for (x, y) in a.c.iter_mut().zip(b) {
         *x += y;
     }
 }
@@ -109,7 +150,7 @@ fn all_subsets(g: usize) -> Poly {
 /// (1 + x)^g - 1: the non-empty subsets of g cards.
 fn nonempty_subsets(g: usize) -> Poly {
     let mut p = all_subsets(g);
-    p[0] = 0.0;
+    p.c[0] = 0.0;
     p
 }
 
@@ -170,15 +211,15 @@ fn run_successes(
 ) -> Poly {
     // State: presence bits of the last n-1 values (bit 0 = the latest value).
     let keep = (1u16 << (n - 1)) - 1;
-    let mut states: Vec<(u16, Poly)> = vec![(0, vec![1.0])];
-    let mut success: Poly = vec![0.0];
+    let mut states: Vec<(u16, Poly)> = vec![(0, Poly::constant(1.0))];
+    let mut success = Poly::constant(0.0);
     for v in 1..=10u8 {
         let c = classes[usize::from(v)];
         success = poly_mul(&success, &all_subsets(c.pool));
         let options: Vec<(u16, Poly)> = if c.present {
             vec![(1, all_subsets(c.pool))]
         } else {
-            vec![(0, vec![1.0]), (1, nonempty_subsets(c.pool))]
+            vec![(0, Poly::constant(1.0)), (1, nonempty_subsets(c.pool))]
         };
         let mut next: Vec<(u16, Poly)> = Vec::new();
         for (bits, poly) in &states {
@@ -216,55 +257,138 @@ fn run_successes(
     success
 }
 
-/// Counts, by the number of pool cards drawn from one class (cards listed from the
-/// highest value down, `true` = in the pool, `false` = sure), the handfuls whose
-/// best `k` cards exist and, with `need_above`, sum to more than it.
-fn top_sum_successes(cards: &[(u8, bool)], k: usize, need_above: Option<i32>) -> Poly {
-    let pool_total = cards.iter().filter(|(_, pool)| *pool).count();
+/// Counts, by the number of pool cards drawn, the handfuls whose best `k` cards exist
+/// and, with `need_above`, sum to more than it. `classes` lists the values from the
+/// highest down: (value, pool cards of that value, sure cards of that value).
+fn top_sum_successes(classes: &[(u8, usize, usize)], k: usize, need_above: Option<i32>) -> Poly {
+    let pool_total: usize = classes.iter().map(|c| c.1).sum();
     if k == 0 {
-        let ok = need_above.is_none_or(|a| a < 0);
-        return if ok {
+        return if need_above.is_none_or(|a| a < 0) {
             all_subsets(pool_total)
         } else {
-            vec![0.0]
+            Poly::constant(0.0)
         };
     }
-    // State: (cards taken so far < k, their sum) -> polynomial.
-    let mut states: Vec<(usize, i32, Poly)> = vec![(0, 0, vec![1.0])];
-    let mut success: Poly = vec![0.0];
+    // State: (cards taken so far, fewer than k; their sum) -> polynomial.
+    let mut states: Vec<(usize, i32, Poly)> = vec![(0, 0, Poly::constant(1.0))];
+    let mut success = Poly::constant(0.0);
     let mut pool_seen = 0;
-    for &(value, in_pool) in cards {
-        if in_pool {
-            pool_seen += 1;
-        }
-        let rest = pool_total - pool_seen;
+    for &(value, g, h) in classes {
+        pool_seen += g;
+        let rest = all_subsets(pool_total - pool_seen);
         let mut next: Vec<(usize, i32, Poly)> = Vec::new();
-        let mut push = |taken: usize, sum: i32, p: Poly, next: &mut Vec<(usize, i32, Poly)>| {
-            if taken == k {
-                if need_above.is_none_or(|a| sum > a) {
-                    poly_add(&mut success, &poly_mul(&p, &all_subsets(rest)));
-                }
-                return;
-            }
-            match next.iter_mut().find(|(t, s, _)| *t == taken && *s == sum) {
-                Some((_, _, q)) => poly_add(q, &p),
-                None => next.push((taken, sum, p)),
-            }
-        };
         for (taken, sum, poly) in &states {
-            let with = (taken + 1, sum + i32::from(value));
-            if in_pool {
-                push(*taken, *sum, poly.clone(), &mut next);
-                let mut shifted = vec![0.0];
-                shifted.extend_from_slice(poly);
-                push(with.0, with.1, shifted, &mut next);
-            } else {
-                push(with.0, with.1, poly.clone(), &mut next);
+            for x in 0..=g {
+                let p = poly.shifted(x, choose(g, x));
+                let now = taken + h + x;
+                if now >= k {
+                    // The best k cards are known: the rest of the pool no longer matters.
+                    let total = sum + i32::from(value) * (k - taken) as i32;
+                    if need_above.is_none_or(|a| total > a) {
+                        poly_add(&mut success, &poly_mul(&p, &rest));
+                    }
+                    continue;
+                }
+                let total = sum + i32::from(value) * (h + x) as i32;
+                match next.iter_mut().find(|(t, s, _)| *t == now && *s == total) {
+                    Some((_, _, q)) => poly_add(q, &p),
+                    None => next.push((now, total, p)),
+                }
             }
         }
         states = next;
     }
     success
+}
+
+/// P(every card of some set is drawn), by inclusion and exclusion over the sets.
+/// `p_all(m)` is the chance that m given cards are all drawn.
+fn any_set_drawn(sets: &[TroopSet], p_all: &dyn Fn(usize) -> f64) -> f64 {
+    let sets = minimal(sets);
+    if sets.iter().any(|s| s.is_empty()) {
+        return 1.0;
+    }
+    let mut total = 0.0;
+    for mask in 1u32..(1 << sets.len()) {
+        let mut union = TroopSet::EMPTY;
+        for (i, s) in sets.iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                union = union.union(*s);
+            }
+        }
+        let sign = if mask.count_ones() % 2 == 1 {
+            1.0
+        } else {
+            -1.0
+        };
+        total += sign * p_all(union.len());
+    }
+    total
+}
+
+/// The sets that contain no other set of the list (their union of events is the same).
+fn minimal<T: Copy + PartialEq>(sets: &[T]) -> Vec<T>
+where
+    T: SubsetOf,
+{
+    let mut out: Vec<T> = Vec::new();
+    for (i, s) in sets.iter().enumerate() {
+        let redundant = sets
+            .iter()
+            .enumerate()
+            .any(|(j, o)| j != i && o.subset_of(*s) && (o != s || j < i));
+        if !redundant {
+            out.push(*s);
+        }
+    }
+    out
+}
+
+/// Set inclusion, for [`minimal`].
+trait SubsetOf {
+    fn subset_of(self, other: Self) -> bool;
+}
+
+impl SubsetOf for TroopSet {
+    fn subset_of(self, other: TroopSet) -> bool {
+        self.difference(other).is_empty()
+    }
+}
+
+impl SubsetOf for u16 {
+    fn subset_of(self, other: u16) -> bool {
+        self & !other == 0
+    }
+}
+
+/// The values a run must still get from cards, for every run of `n` values that holds
+/// the side's values (`fixed`) and passes `valid`, and every way the wilds can take
+/// values in it. Each entry is a value mask.
+fn run_needs(n: usize, fixed: u16, wilds: &[Tactic], valid: &dyn Fn(u8) -> bool) -> Vec<u16> {
+    let mut out = Vec::new();
+    for start in 1..=(11 - n as u8) {
+        if !valid(start) {
+            continue;
+        }
+        let run: u16 = (0..n as u8).map(|i| 1u16 << (start + i)).sum();
+        assign_wilds(wilds, run & !fixed, &mut out);
+    }
+    out
+}
+
+/// Every way to give each wild a distinct value of `free` it accepts; pushes the
+/// values left for cards.
+fn assign_wilds(wilds: &[Tactic], free: u16, out: &mut Vec<u16>) {
+    match wilds.split_first() {
+        None => out.push(free),
+        Some((w, rest)) => {
+            for v in 1..=10u8 {
+                if free & (1 << v) != 0 && accepts(*w, v) {
+                    assign_wilds(rest, free & !(1 << v), out);
+                }
+            }
+        }
+    }
 }
 
 impl Supply {
@@ -273,10 +397,7 @@ impl Supply {
     /// as it is (1 or 0). Morale tactics on the side are wild; other tactics are ignored.
     pub fn odds(&self, side: &[Card], rules: Judging, goal: Goal) -> f64 {
         let hand = self.hand;
-        let mut pool = self.pool;
-        for t in hand.iter_high_first() {
-            pool.remove(t);
-        }
+        let pool = self.pool.difference(hand);
         let mut troops = Vec::with_capacity(4);
         let mut wilds = Vec::with_capacity(3);
         for c in side {
@@ -312,11 +433,11 @@ impl Supply {
         // P(success) when classes (disjoint card sets) succeed independently of each
         // other's cards: 1 - P(every class fails).
         let from_classes = |classes: &[(Poly, usize)]| -> f64 {
-            let mut fail: Poly = vec![1.0];
+            let mut fail = Poly::constant(1.0);
             let mut used = 0;
             for (s, g) in classes {
                 let mut f = all_subsets(*g);
-                for (x, y) in f.iter_mut().zip(s) {
+                for (x, y) in f.c.iter_mut().zip(s.iter()) {
                     *x -= y;
                 }
                 fail = poly_mul(&fail, &f);
@@ -346,6 +467,78 @@ impl Supply {
                         && start as usize + n <= 11
                         && beats((0..n as u8).map(|i| start + i).sum())
                 };
+                if let Some(first) = troops.first() {
+                    // A troop fixes the runs: few enough to add and subtract their chances.
+                    let needs = run_needs(n, fixed, &wilds, &valid);
+                    let p_all = |m: usize| {
+                        if m > d {
+                            0.0
+                        } else {
+                            choose(u - m, d - m) / total
+                        }
+                    };
+                    if goal.kind == FormationKind::Wedge {
+                        if colors.is_empty() {
+                            return 0.0;
+                        }
+                        let sets: Vec<TroopSet> = needs
+                            .iter()
+                            .filter_map(|&values| {
+                                let mut set = TroopSet::EMPTY;
+                                for v in 1..=10u8 {
+                                    let t = troop(first.color, v);
+                                    if values & (1 << v) == 0 || hand.contains(t) {
+                                        continue;
+                                    }
+                                    if !pool.contains(t) {
+                                        return None;
+                                    }
+                                    set.insert(t);
+                                }
+                                Some(set)
+                            })
+                            .collect();
+                        return any_set_drawn(&sets, &p_all);
+                    }
+                    let in_hand = hand.values();
+                    let mut in_pool = [0usize; 11];
+                    for (v, n) in in_pool.iter_mut().enumerate() {
+                        *n = pool.count_value(v as u8);
+                    }
+                    let wanted: Vec<u16> = needs
+                        .iter()
+                        .map(|v| v & !in_hand)
+                        .filter(|v| (1..=10).all(|x| v & (1 << x) == 0 || in_pool[x] > 0))
+                        .collect();
+                    let wanted = minimal(&wanted);
+                    if wanted.contains(&0) {
+                        return 1.0;
+                    }
+                    // P(a card of every value in `values` is drawn).
+                    let all_present = |values: u16| -> f64 {
+                        let vs: Vec<usize> = (1..=10).filter(|x| values & (1 << x) != 0).collect();
+                        (0u32..(1 << vs.len()))
+                            .map(|m| {
+                                let missing: usize = (0..vs.len())
+                                    .filter(|i| m & (1 << i) != 0)
+                                    .map(|i| in_pool[vs[i]])
+                                    .sum();
+                                let sign = if m.count_ones() % 2 == 0 { 1.0 } else { -1.0 };
+                                sign * choose(u - missing, d)
+                            })
+                            .sum::<f64>()
+                            / total
+                    };
+                    return (1u32..(1 << wanted.len()))
+                        .map(|m| {
+                            let union = (0..wanted.len())
+                                .filter(|i| m & (1 << i) != 0)
+                                .fold(0u16, |acc, i| acc | wanted[i]);
+                            let sign = if m.count_ones() % 2 == 1 { 1.0 } else { -1.0 };
+                            sign * all_present(union)
+                        })
+                        .sum();
+                }
                 if goal.kind == FormationKind::SkirmishLine {
                     let mut classes = [ValueClass::default(); 11];
                     let mut g = 0;
@@ -355,11 +548,6 @@ impl Supply {
                     }
                     for t in hand.iter_high_first() {
                         classes[usize::from(t.value)].present = true;
-                    }
-                    for v in 1..=10u8 {
-                        if fixed & (1 << v) != 0 {
-                            classes[usize::from(v)].present = true;
-                        }
                     }
                     return from_successes(&run_successes(&classes, n, fixed, &wilds, &valid), g);
                 }
@@ -374,7 +562,7 @@ impl Supply {
                                 c.pool = 1;
                                 g += 1;
                             }
-                            c.present = hand.contains(troop(color, v)) || fixed & (1 << v) != 0;
+                            c.present = hand.contains(troop(color, v));
                         }
                         (run_successes(&classes, n, fixed, &wilds, &valid), g)
                     })
@@ -384,6 +572,26 @@ impl Supply {
                     [(s, g)] => from_successes(s, *g),
                     many => from_classes(many),
                 }
+            }
+            FormationKind::Phalanx if !troops.is_empty() => {
+                let v = troops[0].value;
+                if troops.iter().any(|t| t.value != v)
+                    || wilds.iter().any(|w| !accepts(*w, v))
+                    || !beats(v * n as u8)
+                {
+                    return 0.0;
+                }
+                let g = pool.count_value(v);
+                let h = hand.count_value(v);
+                self.at_least(k.saturating_sub(h), g)
+            }
+            FormationKind::Battalion if goal.above.is_none() && !troops.is_empty() => {
+                let Some(&color) = colors.first() else {
+                    return 0.0;
+                };
+                let g = pool.count_color(color);
+                let h = hand.count_color(color);
+                self.at_least(k.saturating_sub(h), g)
             }
             FormationKind::Phalanx => {
                 let values: Vec<u8> = match troops.first() {
@@ -397,8 +605,8 @@ impl Supply {
                     .into_iter()
                     .filter(|&v| wilds.iter().all(|w| accepts(*w, v)) && beats(v * n as u8))
                     .map(|v| {
-                        let g = pool.iter_high_first().filter(|t| t.value == v).count();
-                        let h = hand.iter_high_first().filter(|t| t.value == v).count();
+                        let g = pool.count_value(v);
+                        let h = hand.count_value(v);
                         let t = k.saturating_sub(h);
                         let s: Poly = (0..=g)
                             .map(|x| if x >= t { choose(g, x) } else { 0.0 })
@@ -417,19 +625,20 @@ impl Supply {
                 let per_color: Vec<(Poly, usize)> = colors
                     .iter()
                     .map(|&color| {
-                        let cards: Vec<(u8, bool)> = (1..=10u8)
+                        let classes: Vec<(u8, usize, usize)> = (1..=10u8)
                             .rev()
-                            .filter_map(|v| {
+                            .map(|v| {
                                 let t = troop(color, v);
-                                if hand.contains(t) {
-                                    Some((v, false))
-                                } else {
-                                    pool.contains(t).then_some((v, true))
-                                }
+                                (
+                                    v,
+                                    usize::from(pool.contains(t)),
+                                    usize::from(hand.contains(t)),
+                                )
                             })
+                            .filter(|c| c.1 + c.2 > 0)
                             .collect();
-                        let g = cards.iter().filter(|(_, p)| *p).count();
-                        (top_sum_successes(&cards, k, need), g)
+                        let g = classes.iter().map(|c| c.1).sum();
+                        (top_sum_successes(&classes, k, need), g)
                     })
                     .collect();
                 match per_color.as_slice() {
@@ -442,28 +651,23 @@ impl Supply {
                 let Some(above) = goal.above else {
                     return f64::from(u8::from(hand.len() + d >= k));
                 };
-                let need = i32::from(above) - i32::from(base);
-                // Only the highest cards can make a sum; a hand card beats any pool
-                // card of a lower value, so the order covers both.
-                let mut cards: Vec<(u8, bool)> = Vec::with_capacity(60);
-                for v in (1..=10u8).rev() {
-                    for color in Color::ALL {
-                        let t = troop(color, v);
-                        if hand.contains(t) {
-                            cards.push((v, false));
-                        } else if pool.contains(t) {
-                            cards.push((v, true));
-                        }
-                    }
+                let mut classes = [(0u8, 0usize, 0usize); 10];
+                for (i, c) in classes.iter_mut().enumerate() {
+                    c.0 = 10 - i as u8;
                 }
-                from_successes(&top_sum_successes(&cards, k, Some(need)), u)
+                for c in classes.iter_mut() {
+                    c.1 = pool.count_value(c.0);
+                    c.2 = hand.count_value(c.0);
+                }
+                let need = i32::from(above) - i32::from(base);
+                from_successes(&top_sum_successes(&classes, k, Some(need)), u)
             }
         }
     }
 
     /// P(at least `t` of `g` particular pool cards are among the draws).
     pub fn at_least(&self, t: usize, g: usize) -> f64 {
-        let u = self.pool.len();
+        let u = self.pool.difference(self.hand).len();
         let d = self.draws.min(u);
         let total = choose(u, d);
         (t..=g.min(d))

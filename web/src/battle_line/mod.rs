@@ -1,4 +1,8 @@
 //! The Battle Line page (`#/battle-line`): mode choice, the table, tap-to-play, the computer's turns and the autosave.
+//!
+//! The computer thinks on the main thread in short slices: a [`Thinker`] does a little
+//! work per slice (well under one 16 ms frame) and the page yields to the browser
+//! between slices, so clicks and painting go on while it searches.
 
 pub mod board;
 pub mod card;
@@ -6,15 +10,17 @@ pub mod hand;
 pub mod state;
 pub mod text;
 
+use std::cell::Cell;
 use std::rc::Rc;
+use std::time::Duration;
 
-use battle_line::bot::Bot;
+use battle_line::bot::{Level, Thinker, Thought, move_seed};
 use battle_line::{
     Card, ClaimRefusal, ClaimTiming, Command, Deck, Phase, Player, Prompt, RuleError, Settings,
     Tactic, Target, Victory,
 };
-use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
+use yew::platform::spawn_local;
+use yew::platform::time::sleep;
 use yew::prelude::*;
 
 use crate::ctx::{Ctx, use_ctx};
@@ -23,10 +29,25 @@ use crate::storage;
 use board::{Board, GuileField, Piles, Table, seat_name};
 use card::card_static;
 use hand::{Hand, OpponentHand};
-use state::{Action, BattleSave, BattleState, KEY_SAVE, Mode, Notice, Place, SAVE_VERSION};
+use state::{
+    Action, BattleSave, BattleState, KEY_LEVEL, KEY_SAVE, Mode, Notice, Place, SAVE_VERSION,
+};
 
-/// Pause before each computer command, so the human can follow its turn.
-const BOT_DELAY_MS: i32 = 350;
+/// Least time between two computer commands, so the human can follow its turn.
+const BOT_DELAY_MS: f64 = 350.0;
+/// Longest stretch of thinking before the page yields to the browser (a frame is 16 ms).
+const SLICE_MS: f64 = 8.0;
+
+/// The saved computer level, or `normal`.
+fn saved_level() -> Level {
+    storage::get(KEY_LEVEL)
+        .and_then(|code| Level::from_code(&code))
+        .unwrap_or_default()
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
 
 /// The `seed` of the hash query (`#/battle-line?seed=42`); anything malformed is ignored.
 pub fn seed_from_hash(hash: &str) -> Option<u64> {
@@ -55,6 +76,15 @@ pub fn battle_line_page() -> Html {
     let state = use_reducer(BattleState::default);
     let selected = use_state(|| None::<Card>);
     let address_seed_used = use_mut_ref(|| false);
+    let level = use_state(saved_level);
+    // The computer's search progress in percent while it thinks.
+    let thinking = use_state(|| None::<u8>);
+
+    {
+        use_effect_with(*level, |level| {
+            storage::set(KEY_LEVEL, level.code());
+        });
+    }
 
     // Read the autosave once. A save for another seed than the address asks for is left alone.
     {
@@ -109,42 +139,68 @@ pub fn battle_line_page() -> Html {
         });
     }
 
-    // The computer's commands, one per timeout, computed outside the reducer.
+    // The computer's commands, computed outside the reducer in short slices. A newer
+    // position (or level) cancels the search in progress.
     {
         let state = state.clone();
-        use_effect_with(state.version, move |_| {
-            let mut pending: Option<(i32, Closure<dyn FnMut()>)> = None;
-            let window = web_sys::window();
-            if let (Some(Mode::Cpu), Some(game), Some(w)) = (state.mode, &state.game, &window)
+        let thinking = thinking.clone();
+        use_effect_with((state.version, *level), move |&(version, level)| {
+            let cancelled = Rc::new(Cell::new(false));
+            if let (Some(Mode::Cpu), Some(game)) = (state.mode, &state.game)
                 && game.current() == Player::P1
                 && !game.is_over()
             {
                 let game = game.clone();
-                let version = state.version;
                 let dispatcher = state.dispatcher();
-                // A fresh bot per command, seeded from the game and the move number, keeps
-                // its choices reproducible after a reload.
-                let bot_seed = game
-                    .seed()
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    .wrapping_add(game.log().len() as u64);
-                let callback = Closure::once(move || {
-                    if let Some(command) = Bot::new(bot_seed).choose(&game) {
+                let stop = cancelled.clone();
+                let thinking = thinking.clone();
+                spawn_local(async move {
+                    let started = now_ms();
+                    // Seeded from the game and the move number: a reload replays the
+                    // same choices.
+                    let mut thinker =
+                        Thinker::new(&game, level, move_seed(game.seed(), game.log().len()));
+                    let mut shown = None;
+                    let command = loop {
+                        let slice = now_ms();
+                        let thought = loop {
+                            let t = thinker.step(1);
+                            if matches!(t, Thought::Done(_)) || now_ms() - slice >= SLICE_MS {
+                                break t;
+                            }
+                        };
+                        match thought {
+                            Thought::Done(command) => break command,
+                            Thought::Thinking { done, total } => {
+                                // Repaint only when the shown percentage moves.
+                                let percent = (done * 100 / total.max(1)).min(99) as u8 / 5 * 5;
+                                if shown != Some(percent) {
+                                    shown = Some(percent);
+                                    thinking.set(Some(percent));
+                                }
+                            }
+                        }
+                        sleep(Duration::ZERO).await;
+                        if stop.get() {
+                            return;
+                        }
+                    };
+                    let wait = BOT_DELAY_MS - (now_ms() - started);
+                    if wait > 0.0 {
+                        sleep(Duration::from_millis(wait as u64)).await;
+                    }
+                    if stop.get() {
+                        return;
+                    }
+                    thinking.set(None);
+                    if let Some(command) = command {
                         dispatcher.dispatch(Action::BotApply { version, command });
                     }
                 });
-                if let Ok(id) = w.set_timeout_with_callback_and_timeout_and_arguments_0(
-                    callback.as_ref().unchecked_ref(),
-                    BOT_DELAY_MS,
-                ) {
-                    pending = Some((id, callback));
-                }
             }
             move || {
-                if let (Some((id, callback)), Some(w)) = (pending, window) {
-                    w.clear_timeout_with_handle(id);
-                    drop(callback);
-                }
+                cancelled.set(true);
+                thinking.set(None);
             }
         });
     }
@@ -156,10 +212,10 @@ pub fn battle_line_page() -> Html {
     }
 
     let Some(game) = state.game.clone() else {
-        return mode_choice(&ctx, &state);
+        return mode_choice(&ctx, &state, &level);
     };
     let vs_cpu = state.mode == Some(Mode::Cpu);
-    let header = header(&ctx, &state);
+    let header = header(&ctx, &state, &level);
 
     if state.hand_hidden() {
         let on_reveal = {
@@ -270,7 +326,15 @@ pub fn battle_line_page() -> Html {
             <p class="bl-guide" data-testid="prompt">{ prompt_text(&ctx, game.prompt()) }</p>
         },
         _ if !game.is_over() && vs_cpu => html! {
-            <p class="bl-guide" data-testid="prompt">{ ctx.t(T::BlCpuThinking) }</p>
+            <p class="bl-guide" data-testid="prompt">
+                { ctx.t(T::BlCpuThinking) }
+                if let Some(percent) = *thinking {
+                    <span class="bl-thinking" data-testid="bl-thinking" role="status">
+                        { text::thinking(ctx.lang) }
+                        <progress max="100" value={percent.to_string()}></progress>
+                    </span>
+                }
+            </p>
         },
         _ => Html::default(),
     };
@@ -306,8 +370,33 @@ pub fn battle_line_page() -> Html {
     }
 }
 
+/// The computer's level (`data-testid="bl-level"`), saved in localStorage; a change
+/// applies from the computer's next command.
+fn level_select(ctx: &Ctx, level: &UseStateHandle<Level>) -> Html {
+    let on_change = {
+        let level = level.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>()
+                && let Some(l) = Level::from_code(&select.value())
+            {
+                level.set(l);
+            }
+        })
+    };
+    html! {
+        <label class="bl-timing bl-level">
+            { text::level_label(ctx.lang) }{ " " }
+            <select data-testid="bl-level" onchange={on_change}>
+                { for Level::ALL.into_iter().map(|l| html! {
+                    <option value={l.code()} selected={l == **level}>{ text::level(l, ctx.lang) }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
 /// Title, seed and the game buttons (undo, restart, new game).
-fn header(ctx: &Ctx, state: &UseReducerHandle<BattleState>) -> Html {
+fn header(ctx: &Ctx, state: &UseReducerHandle<BattleState>, level: &UseStateHandle<Level>) -> Html {
     let dispatch = |action: Action| {
         let dispatcher = state.dispatcher();
         Callback::from(move |_: MouseEvent| dispatcher.dispatch(action.clone()))
@@ -327,6 +416,9 @@ fn header(ctx: &Ctx, state: &UseReducerHandle<BattleState>) -> Html {
                 <span class="muted">{ mode }</span>
             </div>
             { notice(ctx, state) }
+            if state.mode == Some(Mode::Cpu) {
+                { level_select(ctx, level) }
+            }
             if state.game.is_some() {
                 <div class="btn-row">
                     <button type="button" class="btn" data-testid="undo" disabled={!state.can_undo()}
@@ -353,8 +445,12 @@ fn notice(ctx: &Ctx, state: &BattleState) -> Html {
     }
 }
 
-/// The start screen: seed, claim timing and the two modes.
-fn mode_choice(ctx: &Ctx, state: &UseReducerHandle<BattleState>) -> Html {
+/// The start screen: seed, claim timing, the computer's level and the two modes.
+fn mode_choice(
+    ctx: &Ctx,
+    state: &UseReducerHandle<BattleState>,
+    level: &UseStateHandle<Level>,
+) -> Html {
     let start = |mode: Mode| {
         let dispatcher = state.dispatcher();
         Callback::from(move |_: MouseEvent| dispatcher.dispatch(Action::Start(mode)))
@@ -393,6 +489,7 @@ fn mode_choice(ctx: &Ctx, state: &UseReducerHandle<BattleState>) -> Html {
                     <option value="any" selected={timing == ClaimTiming::Anytime}>{ ctx.t(T::BlTimingAny) }</option>
                 </select>
             </label>
+            { level_select(ctx, level) }
             <div class="btn-row">
                 <button type="button" class="btn btn-primary" data-testid="mode-cpu" disabled={!ready}
                     onclick={start(Mode::Cpu)}>{ ctx.t(T::BlModeCpu) }</button>

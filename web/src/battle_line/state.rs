@@ -8,6 +8,8 @@ use yew::prelude::*;
 
 /// localStorage key of the Battle Line autosave.
 pub const KEY_SAVE: &str = "games.battle-line.save";
+/// localStorage key of the computer's level (`easy`, `normal`, `hard`).
+pub const KEY_LEVEL: &str = "games.battle-line.level";
 /// Bumped whenever the save format changes; an older save is discarded, not migrated.
 pub const SAVE_VERSION: u32 = 1;
 
@@ -388,6 +390,7 @@ pub fn bot_line_until(
     wanted: impl Fn(&Game) -> bool,
 ) -> Option<GameRecord> {
     let mut game = Game::new(seed, settings);
+    // The easy bot: fast and fixed, so the fixtures the tests look for stay put.
     let mut bot = battle_line::bot::Bot::new(seed);
     for _ in 0..max_commands {
         if game.current() == Player::P0 && wanted(&game) {

@@ -1,5 +1,6 @@
 //! Battle Line's card names, formations and refusal reasons in the UI's language (English is the engine's own wording).
 
+use battle_line::bot::Level;
 use battle_line::{
     Card, ClaimRefusal, ClaimTiming, Color, Deck, FormationKind, Phase, RuleError, Strength, Tactic,
 };
@@ -22,6 +23,25 @@ fn color_ja(c: Color) -> &'static str {
         Color::Blue => "青",
         Color::Purple => "紫",
     }
+}
+
+/// The computer's levels: 「やさしい」「ふつう」「つよい」.
+pub fn level(l: Level, lang: Lang) -> &'static str {
+    match l {
+        Level::Easy => lang.pick("やさしい", "Easy"),
+        Level::Normal => lang.pick("ふつう", "Normal"),
+        Level::Hard => lang.pick("つよい", "Hard"),
+    }
+}
+
+/// The label of the level control.
+pub fn level_label(lang: Lang) -> &'static str {
+    lang.pick("コンピューターの強さ", "Computer level")
+}
+
+/// Shown while the computer searches.
+pub fn thinking(lang: Lang) -> &'static str {
+    lang.pick("考え中", "Thinking")
 }
 
 pub fn tactic(t: Tactic, lang: Lang) -> String {

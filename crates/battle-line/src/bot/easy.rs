@@ -1,4 +1,4 @@
-//! A computer opponent: claims what it can, then picks the play that most improves a per-flag evaluation.
+//! The `easy` computer opponent: claims what it can, then picks the play that most improves a per-flag evaluation.
 //!
 //! The bot looks at the table only through what its seat may know: its own hand,
 //! the cards on the table, and the set of troops it has not seen (deck and the other
@@ -269,65 +269,6 @@ impl Bot {
             (false, false) => return Command::EndTurn,
         };
         Command::DrawAndEndTurn { deck }
-    }
-}
-
-/// A player that picks uniformly among the legal commands (except sorting its hand):
-/// the baseline the bot is measured against.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RandomPlayer {
-    rng: Rng,
-}
-
-impl RandomPlayer {
-    pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer {
-            rng: Rng::new(seed),
-        }
-    }
-
-    pub fn choose(&mut self, game: &Game) -> Option<Command> {
-        let legal: Vec<Command> = game
-            .legal_commands()
-            .into_iter()
-            .filter(|c| !matches!(c, Command::SortHand { .. }))
-            .collect();
-        (!legal.is_empty()).then(|| legal[self.rng.index(legal.len())])
-    }
-}
-
-/// The result of one bot-versus-random game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MatchResult {
-    BotWon,
-    RandomWon,
-    /// A stalemate, or stopped after the command limit without a winner.
-    Unfinished,
-}
-
-/// Plays one game between the bot (in seat `bot_seat`) and a random player.
-pub fn play_bot_vs_random(seed: u64, bot_seat: Player, max_commands: usize) -> MatchResult {
-    let mut game = Game::new(seed, crate::game::Settings::default());
-    let mut bot = Bot::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 1);
-    let mut random = RandomPlayer::new(seed ^ 0xABCD);
-    for _ in 0..max_commands {
-        if game.is_over() {
-            break;
-        }
-        let cmd = if game.current() == bot_seat {
-            bot.choose(&game)
-        } else {
-            random.choose(&game)
-        };
-        let Some(cmd) = cmd else { break };
-        if game.apply(cmd).is_err() {
-            break;
-        }
-    }
-    match game.winner() {
-        Some(w) if w == bot_seat => MatchResult::BotWon,
-        Some(_) => MatchResult::RandomWon,
-        None => MatchResult::Unfinished,
     }
 }
 

@@ -1,0 +1,435 @@
+//! The fast player that plays rollouts to the end: greedy, from its own seat's knowledge, a few microseconds per move.
+//!
+//! Each side of a flag is worth the best formation it can still reach, discounted for
+//! every card it still needs: a card in hand a little, an unseen card by the chance
+//! that it reaches that player (its share of the unseen cards it will still draw, so
+//! the discount grows as the deck runs out; the other player's hand counts as draws
+//! for it). A flag that can already be proven is worth a bonus. A move is worth its
+//! change at its flag, weighted by the flag's place in the line (a flag that would
+//! complete three in a row counts more). Only troops and morale cards are played; the
+//! root search decides the other tactics. The worths are computed on bit masks
+//! ([`super::reach`]), without allocating for sides without wild cards.
+
+use super::eval::flag_weights;
+use super::reach::reach;
+use crate::card::{Card, Color, TacticKind, Troop, TroopSet};
+use crate::formation::{FormationKind, Judging, Strength, best_formation};
+use crate::game::{Command, Deck, Game, Phase, Player, Target};
+use seeded_rng::Rng;
+
+/// Knobs of the playout player.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Playout {
+    /// What playing a morale card costs, in formation points.
+    pub morale_cost: f64,
+    /// Random noise added to each move's worth (keeps rollouts varied).
+    pub noise: f64,
+    /// The discount per missing card that is in hand.
+    pub sure_discount: f64,
+    /// An unseen card's discount is this times its chance of arriving, at most
+    /// `unseen_discount`.
+    pub arrival_scale: f64,
+    /// The largest discount per missing unseen card (the discount itself without
+    /// `arrival_scale`).
+    pub unseen_discount: f64,
+    /// What a flag that can be proven is worth beyond its formation.
+    pub provable_bonus: f64,
+    /// How much a flag's place in the line weighs its moves: 0 not at all, 1 fully
+    /// (by how much winning it changes the chance of winning the game).
+    pub position: f64,
+}
+
+impl Default for Playout {
+    fn default() -> Playout {
+        Playout {
+            morale_cost: 9.0,
+            noise: 1.2,
+            sure_discount: 0.92,
+            arrival_scale: 2.4,
+            unseen_discount: 0.95,
+            provable_bonus: 70.0,
+            position: 0.0,
+        }
+    }
+}
+
+/// Score points that make a flag a 73% favourite, for the position weights.
+const POSITION_SCALE: f64 = 40.0;
+
+/// A number for a strength: any better kind outweighs any sum.
+fn strength_value(s: Strength, cards: usize) -> f64 {
+    let kind = match s.kind {
+        FormationKind::Host => 0.0,
+        FormationKind::SkirmishLine => 1.0,
+        FormationKind::Battalion => 2.0,
+        FormationKind::Phalanx => 3.0,
+        FormationKind::Wedge => 4.0,
+    };
+    kind * 30.0 + f64::from(s.sum) * 3.0 / cards as f64
+}
+
+/// Troops of a side (with `extra`), or `None` when it holds a wild card.
+fn plain_troops(side: &[Card], extra: Option<Card>) -> Option<([Troop; 5], usize)> {
+    let mut troops = [Troop {
+        color: Color::Red,
+        value: 1,
+    }; 5];
+    let mut len = 0;
+    for c in side.iter().chain(extra.iter()) {
+        match c {
+            Card::Troop(t) if len < troops.len() => {
+                troops[len] = *t;
+                len += 1;
+            }
+            _ => return None,
+        }
+    }
+    Some((troops, len))
+}
+
+/// The best strength `side` can reach from `avail` (its strength when complete).
+fn best_strength(side: &[Card], rules: Judging, avail: TroopSet) -> Option<Strength> {
+    match plain_troops(side, None) {
+        Some((troops, len)) if len <= rules.cards => reach(
+            &troops[..len],
+            rules.cards,
+            rules.fog,
+            avail,
+            TroopSet::EMPTY,
+        )
+        .map(|r| r.strength),
+        _ => best_formation(side, rules, avail).map(|c| c.strength),
+    }
+}
+
+/// Whether a complete `mine` wins against `theirs` whatever unplayed troops come
+/// (the claim rule); `first`: `mine` completed first.
+fn provable(
+    mine: &[Card],
+    theirs: &[Card],
+    rules: Judging,
+    unplayed: TroopSet,
+    first: bool,
+) -> bool {
+    if mine.len() < rules.cards {
+        return false;
+    }
+    let Some(s) = best_strength(mine, rules, TroopSet::EMPTY) else {
+        return false;
+    };
+    if theirs.len() >= rules.cards {
+        let t = best_strength(theirs, rules, TroopSet::EMPTY);
+        return Some(s) > t || (Some(s) == t && first);
+    }
+    best_strength(theirs, rules, unplayed).is_none_or(|t| t <= s)
+}
+
+/// Whether `me` completed its side of `flag` before the other side.
+fn completed_first(flag: &crate::game::Flag, me: Player) -> bool {
+    match flag.completed_at {
+        [Some(a), Some(b)] => (a < b) == (me == Player::P0),
+        _ => false,
+    }
+}
+
+/// What one player sees and counts on, for one move.
+struct Sight {
+    hand: TroopSet,
+    unseen: TroopSet,
+    unplayed: TroopSet,
+    mine_discount: f64,
+    their_discount: f64,
+}
+
+impl Playout {
+    fn sight(&self, game: &Game, me: Player) -> Sight {
+        let hand: TroopSet = game.hand(me).iter().filter_map(|c| c.troop()).collect();
+        let unseen = game.unseen_troops(me);
+        let (mine_discount, their_discount) = if self.arrival_scale > 0.0 {
+            let u = unseen.len().max(1) as f64;
+            let draws = game.troop_deck_len().div_ceil(2) as f64;
+            let other_hand = game
+                .hand(me.opponent())
+                .iter()
+                .filter(|c| c.troop().is_some())
+                .count() as f64;
+            (
+                (self.arrival_scale * draws / u).min(self.unseen_discount),
+                (self.arrival_scale * (draws + other_hand) / u).min(self.unseen_discount),
+            )
+        } else {
+            (self.unseen_discount, self.unseen_discount)
+        };
+        Sight {
+            hand,
+            unseen,
+            unplayed: game.unplayed_troops(),
+            mine_discount,
+            their_discount,
+        }
+    }
+
+    /// A side's worth: its best reachable formation, discounted per card still needed.
+    /// `extra` is a card being added.
+    fn potential(
+        &self,
+        side: &[Card],
+        extra: Option<Card>,
+        rules: Judging,
+        avail: TroopSet,
+        sure: TroopSet,
+        unsure_discount: f64,
+    ) -> f64 {
+        if let Some((troops, len)) = plain_troops(side, extra)
+            && len < rules.cards
+        {
+            let Some(r) = reach(&troops[..len], rules.cards, rules.fog, avail, sure) else {
+                return 0.0;
+            };
+            let missing = (rules.cards - len) as i32;
+            let unsure = i32::from(r.unsure);
+            return strength_value(r.strength, rules.cards)
+                * self.sure_discount.powi(missing - unsure)
+                * unsure_discount.powi(unsure);
+        }
+        let all: Vec<Card> = side.iter().chain(extra.iter()).copied().collect();
+        let Some(c) = best_formation(&all, rules, avail) else {
+            return 0.0;
+        };
+        let factor = c.added.iter().fold(1.0, |acc, t| {
+            acc * if sure.contains(*t) {
+                self.sure_discount
+            } else {
+                unsure_discount
+            }
+        });
+        strength_value(c.strength, rules.cards) * factor
+    }
+
+    /// The score of flag `i` for `me` with `mine` as its side: its worth minus the
+    /// other side's worth, plus or minus the bonus for a side that can be proven.
+    fn score(
+        &self,
+        game: &Game,
+        i: usize,
+        me: Player,
+        mine: (&[Card], Option<Card>),
+        sight: &Sight,
+        theirs_worth: f64,
+    ) -> f64 {
+        let f = &game.flags()[i];
+        let rules = f.judging();
+        let theirs = f.slots(me.opponent());
+        let (mut sure, mut avail, mut unplayed) =
+            (sight.hand, sight.unseen.union(sight.hand), sight.unplayed);
+        if let Some(Card::Troop(t)) = mine.1 {
+            sure.remove(t);
+            avail.remove(t);
+            unplayed.remove(t);
+        }
+        let mut v =
+            self.potential(mine.0, mine.1, rules, avail, sure, sight.mine_discount) - theirs_worth;
+        let complete = mine.0.len() + usize::from(mine.1.is_some()) >= rules.cards;
+        if complete || theirs.len() >= rules.cards {
+            let side: Vec<Card> = mine.0.iter().chain(mine.1.iter()).copied().collect();
+            // A side completed now is the second one.
+            let first = mine.1.is_none() && completed_first(f, me)
+                || mine.1.is_some() && theirs.len() < rules.cards;
+            if provable(&side, theirs, rules, unplayed, first) {
+                v += self.provable_bonus;
+            }
+            if provable(theirs, &side, rules, unplayed, !first) {
+                v -= self.provable_bonus;
+            }
+        }
+        v
+    }
+
+    /// The command for the player to move.
+    pub fn command(&self, game: &Game, rng: &mut Rng) -> Option<Command> {
+        let me = game.current();
+        if game.claim_allowed_now() {
+            let unplayed = game.unplayed_troops();
+            for (i, f) in game.flags().iter().enumerate() {
+                if f.owner.is_some() || f.slots(me).len() < f.capacity() {
+                    continue;
+                }
+                let first = f.slots(me.opponent()).len() < f.capacity() || completed_first(f, me);
+                if provable(
+                    f.slots(me),
+                    f.slots(me.opponent()),
+                    f.judging(),
+                    unplayed,
+                    first,
+                ) {
+                    return Some(Command::ClaimFlag { flag: i as u8 });
+                }
+            }
+        }
+        match game.phase() {
+            Phase::Play => Some(self.play(game, me, rng)),
+            Phase::ScoutDraw { .. } => Some(Command::ScoutDraw {
+                deck: if game.troop_deck_len() > 0 {
+                    Deck::Troop
+                } else {
+                    Deck::Tactic
+                },
+            }),
+            Phase::Finish { may_draw } => Some(
+                match (
+                    may_draw,
+                    game.troop_deck_len() > 0,
+                    game.tactic_deck_len() > 0,
+                ) {
+                    (true, true, _) => Command::DrawAndEndTurn { deck: Deck::Troop },
+                    (true, false, true) => Command::DrawAndEndTurn { deck: Deck::Tactic },
+                    _ => Command::EndTurn,
+                },
+            ),
+            // Guile steps and Scout's returns only follow the root search's own moves:
+            // take the first listed option.
+            _ => game
+                .legal_commands()
+                .into_iter()
+                .find(|c| !matches!(c, Command::SortHand { .. })),
+        }
+    }
+
+    /// What playing `card` costs, or `None` when the playout does not play it.
+    fn card_cost(&self, game: &Game, card: Card, tactics_ok: bool) -> Option<f64> {
+        match card {
+            Card::Troop(_) => Some(0.0),
+            Card::Tactic(t) if t.kind() == TacticKind::Morale && tactics_ok => {
+                // A second leader is refused; the rule lives in the engine.
+                if t.is_leader()
+                    && !game
+                        .legal_commands()
+                        .iter()
+                        .any(|c| matches!(c, Command::PlayCard { card: k, .. } if *k == card))
+                {
+                    return None;
+                }
+                Some(self.morale_cost)
+            }
+            Card::Tactic(_) => None,
+        }
+    }
+
+    fn play(&self, game: &Game, me: Player, rng: &mut Rng) -> Command {
+        let opp = me.opponent();
+        let sight = self.sight(game, me);
+        let tactics_ok = game.tactics_played(me) <= game.tactics_played(opp);
+        let mut cards: Vec<(Card, f64)> = game
+            .hand(me)
+            .iter()
+            .filter_map(|&c| self.card_cost(game, c, tactics_ok).map(|cost| (c, cost)))
+            .collect();
+        cards.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        cards.dedup_by(|a, b| a.0 == b.0);
+        // Each flag's score now, and the other side's worth (the same for every card).
+        let mut before = [0.0f64; 9];
+        let mut theirs_worth = [0.0f64; 9];
+        let mut chance = [0.5f64; 9];
+        for (i, f) in game.flags().iter().enumerate() {
+            if let Some(owner) = f.owner {
+                chance[i] = f64::from(u8::from(owner == me));
+                continue;
+            }
+            theirs_worth[i] = self.potential(
+                f.slots(opp),
+                None,
+                f.judging(),
+                sight.unseen,
+                TroopSet::EMPTY,
+                sight.their_discount,
+            );
+            before[i] = self.score(game, i, me, (f.slots(me), None), &sight, theirs_worth[i]);
+            if self.position > 0.0 {
+                chance[i] = 1.0 / (1.0 + (-before[i] / POSITION_SCALE).exp());
+            }
+        }
+        let weights = if self.position > 0.0 {
+            let w = flag_weights(&chance);
+            let open: Vec<f64> = (0..9)
+                .filter(|&i| game.flags()[i].owner.is_none())
+                .map(|i| w[i])
+                .collect();
+            let mean = open.iter().sum::<f64>() / open.len().max(1) as f64;
+            if mean > 1e-9 {
+                w.map(|x| 1.0 + self.position * (x / mean - 1.0))
+            } else {
+                [1.0; 9]
+            }
+        } else {
+            [1.0; 9]
+        };
+        let mut best: Option<(f64, Command)> = None;
+        for (i, f) in game.flags().iter().enumerate() {
+            if !f.open_for(me) {
+                continue;
+            }
+            for &(card, cost) in &cards {
+                let after = self.score(
+                    game,
+                    i,
+                    me,
+                    (f.slots(me), Some(card)),
+                    &sight,
+                    theirs_worth[i],
+                );
+                let v = (after - before[i]) * weights[i] - cost + rng.next_f64() * self.noise;
+                if best.is_none_or(|(b, _)| v > b) {
+                    best = Some((
+                        v,
+                        Command::PlayCard {
+                            card,
+                            target: Target::Flag { flag: i as u8 },
+                        },
+                    ));
+                }
+            }
+        }
+        if let Some((_, c)) = best {
+            return c;
+        }
+        // No troop to play: pass if allowed, else anything listed (a tactic).
+        let legal = game.legal_commands();
+        if legal.contains(&Command::Pass) {
+            return Command::Pass;
+        }
+        legal
+            .into_iter()
+            .find(|c| !matches!(c, Command::SortHand { .. }))
+            .unwrap_or(Command::Pass)
+    }
+
+    /// Plays until the game ends or `turns` more turns have ended.
+    pub fn run(&self, game: &mut Game, turns: usize, rng: &mut Rng) {
+        let mut ended = 0;
+        for _ in 0..2000 {
+            if game.is_over() || ended >= turns {
+                return;
+            }
+            let who = game.current();
+            let Some(cmd) = self.command(game, rng) else {
+                return;
+            };
+            if game.apply(cmd).is_err() {
+                // Never expected; fall back to the first listed command.
+                let Some(c) = game
+                    .legal_commands()
+                    .into_iter()
+                    .find(|c| !matches!(c, Command::SortHand { .. }))
+                else {
+                    return;
+                };
+                if game.apply(c).is_err() {
+                    return;
+                }
+            }
+            if game.current() != who {
+                ended += 1;
+            }
+        }
+    }
+}

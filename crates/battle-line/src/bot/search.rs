@@ -1,0 +1,478 @@
+//! Determinized search: candidate moves are tried in random deals of the hidden cards, played forward a few turns by a fast policy, and compared by the average evaluation.
+//!
+//! The candidates are the legal moves ranked by a one-ply evaluation (a guile card
+//! together with its best resolutions). Sequential halving spends the rollouts: in
+//! each round every remaining candidate is tried in the same deals (so luck of the
+//! deal cancels out between them) and the worse half is dropped. The work is a fixed
+//! list of rollouts, done a few at a time by [`Search::step`], so the result does not
+//! depend on how the work is sliced.
+
+use super::eval::{Params, Seat, flag_weights, game_chance};
+use super::knowledge::Knowledge;
+use super::playout::Playout;
+use crate::card::{Card, Tactic, TacticKind};
+use crate::game::{Command, Deck, Game, Phase, Player, Target};
+use seeded_rng::Rng;
+
+/// How hard one level searches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Config {
+    /// Candidates kept after the one-ply ranking (0: play the best-ranked one).
+    pub width: usize,
+    /// Rollouts over all candidates.
+    pub rollouts: usize,
+    /// Whole turns played after the bot's own turn before evaluating.
+    pub depth: usize,
+    pub params: Params,
+    pub policy: Policy,
+    pub playout: Playout,
+}
+
+/// The bot's small decisions (draws, Scout's steps) and what tactics cost when the
+/// moves are ranked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Policy {
+    pub params: Params,
+    /// What a morale tactic costs to play (it is gone for later flags).
+    pub morale_cost: f64,
+    /// Extra cost of a leader (only one per player).
+    pub leader_cost: f64,
+    /// What an environment or guile tactic costs to play.
+    pub tactic_cost: f64,
+    /// Value of playing Scout (a wider choice of cards).
+    pub scout_value: f64,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            params: Params::default(),
+            morale_cost: 0.02,
+            leader_cost: 0.02,
+            tactic_cost: 0.02,
+            scout_value: 0.01,
+        }
+    }
+}
+
+/// The evaluation of a position for `me`: its chance of winning the game.
+pub(crate) fn value(game: &Game, me: Player, params: Params) -> f64 {
+    match game.phase() {
+        Phase::GameOver { winner, .. } => return f64::from(u8::from(winner == me)),
+        Phase::Stalemate => return 0.5,
+        _ => {}
+    }
+    game_chance(&Seat::new(game, me, params).flag_chances())
+}
+
+impl Policy {
+    /// What playing `card` costs beyond its effect on the flags.
+    fn cost(&self, card: Card) -> f64 {
+        match card {
+            Card::Troop(_) => 0.0,
+            Card::Tactic(t) if t.is_leader() => self.morale_cost + self.leader_cost,
+            Card::Tactic(t) if t.kind() == TacticKind::Morale => self.morale_cost,
+            Card::Tactic(_) => self.tactic_cost,
+        }
+    }
+
+    /// The command the policy picks for the current player.
+    pub fn command(&self, game: &Game, rng: &mut Rng) -> Option<Command> {
+        let legal = game.legal_commands();
+        if let Some(claim) = legal
+            .iter()
+            .find(|c| matches!(c, Command::ClaimFlag { .. }))
+        {
+            return Some(*claim);
+        }
+        let me = game.current();
+        let choice = match game.phase() {
+            Phase::ScoutDraw { .. } => Some(Command::ScoutDraw {
+                deck: if game.troop_deck_len() > 0 {
+                    Deck::Troop
+                } else {
+                    Deck::Tactic
+                },
+            }),
+            Phase::ScoutReturn { .. } => self
+                .least_useful(game, me)
+                .map(|card| Command::ScoutReturn { card }),
+            Phase::Finish { .. } => Some(self.draw_choice(game, me, rng)),
+            // Plays and guile steps are searched, not decided here.
+            Phase::Play | Phase::Guile { .. } | Phase::GameOver { .. } | Phase::Stalemate => None,
+        };
+        choice.filter(|c| legal.contains(c)).or_else(|| {
+            legal
+                .iter()
+                .copied()
+                .find(|c| !matches!(c, Command::SortHand { .. } | Command::MoveCard { .. }))
+        })
+    }
+
+    /// The hand card worth least (for Scout's return): the troop whose best flag gains
+    /// least; tactics are kept unless the tactic limit locks them.
+    fn least_useful(&self, game: &Game, me: Player) -> Option<Card> {
+        let seat = Seat::new(game, me, self.params);
+        let base = seat.flag_chances();
+        let weights = flag_weights(&base);
+        let unplayed = game.unplayed_troops();
+        let locked = game.tactics_played(me) > game.tactics_played(me.opponent());
+        let open: Vec<usize> = (0..9).filter(|&i| game.flags()[i].open_for(me)).collect();
+        let worth = |card: Card| -> f64 {
+            match card {
+                Card::Troop(_) => open
+                    .iter()
+                    .map(|&i| (seat.flag_chance_with(i, card, unplayed) - base[i]) * weights[i])
+                    .fold(-1.0, f64::max),
+                Card::Tactic(t) if locked => {
+                    if t.kind() == TacticKind::Morale {
+                        0.01
+                    } else {
+                        0.005
+                    }
+                }
+                Card::Tactic(Tactic::Alexander | Tactic::Darius) => 0.2,
+                Card::Tactic(_) => 0.05,
+            }
+        };
+        let mut hand: Vec<Card> = game.hand(me).to_vec();
+        hand.sort();
+        hand.into_iter()
+            .map(|c| (worth(c), c))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, c)| c)
+    }
+
+    /// Draw a troop, or a tactic when the hand holds none (a tactic in hand keeps the
+    /// opponent's tactic limit from locking the game) and troops are plenty.
+    fn draw_choice(&self, game: &Game, me: Player, rng: &mut Rng) -> Command {
+        let Phase::Finish { may_draw: true } = game.phase() else {
+            return Command::EndTurn;
+        };
+        let hand = game.hand(me);
+        let tactics = hand.iter().filter(|c| c.tactic().is_some()).count();
+        let behind = game.tactics_played(me) < game.tactics_played(me.opponent());
+        let want_tactic = tactics == 0 && (behind || rng.chance(0.3));
+        let deck = match (game.troop_deck_len() > 0, game.tactic_deck_len() > 0) {
+            (true, true) if want_tactic => Deck::Tactic,
+            (true, _) => Deck::Troop,
+            (false, true) => Deck::Tactic,
+            (false, false) => return Command::EndTurn,
+        };
+        Command::DrawAndEndTurn { deck }
+    }
+}
+
+/// One candidate decision: the command, or a guile card and its resolution.
+#[derive(Debug, Clone)]
+struct Candidate {
+    commands: Vec<Command>,
+    prior: f64,
+    total: f64,
+    tries: u32,
+}
+
+impl Candidate {
+    fn mean(&self) -> f64 {
+        if self.tries == 0 {
+            self.prior
+        } else {
+            self.total / f64::from(self.tries)
+        }
+    }
+}
+
+/// A search in progress.
+#[derive(Debug, Clone)]
+pub(crate) struct Search {
+    know: Knowledge,
+    seed: u64,
+    config: Config,
+    /// A deal of the hidden cards used to rank the moves (only public parts and the
+    /// unseen pool as a whole are read, which are the same in every deal).
+    world: Game,
+    /// Decisions still to rank, one unit of work each (a guile card first lists its
+    /// resolutions as further decisions).
+    unranked: Vec<Vec<Command>>,
+    /// The first legal command, should no candidate survive.
+    fallback: Option<Command>,
+    candidates: Vec<Candidate>,
+    /// Indices of the candidates still in the running, best first after each round.
+    alive: Vec<usize>,
+    /// Rollouts per candidate in the current round.
+    per: usize,
+    rounds_left: usize,
+    /// Progress inside the round: deal index and candidate position.
+    deal: usize,
+    pos: usize,
+    /// Deals used by earlier rounds (each round draws fresh ones).
+    deal_base: usize,
+    done: usize,
+    total: usize,
+}
+
+/// A fresh stream for deal `i` of a search seeded with `seed`.
+fn deal_rng(seed: u64, i: usize) -> Rng {
+    Rng::new(seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The outcome of creating or advancing a search.
+#[derive(Debug, Clone)]
+pub(crate) enum Progress {
+    Searching(Box<Search>),
+    Decided(Option<Command>),
+}
+
+impl Search {
+    /// Starts deciding `game`'s next command for the player to move. Small decisions
+    /// (claims, draws, Scout's steps) are decided at once by the policy; the rest is
+    /// left to [`Search::step`].
+    pub fn start(game: &Game, seed: u64, config: Config) -> Progress {
+        if game.is_over() {
+            return Progress::Decided(None);
+        }
+        let me = game.current();
+        let know = Knowledge::of(game, me);
+        let mut rng = Rng::new(seed);
+        let world = know.sample(&mut rng);
+        let legal = world.legal_commands();
+        if let Some(claim) = legal
+            .iter()
+            .find(|c| matches!(c, Command::ClaimFlag { .. }))
+        {
+            return Progress::Decided(Some(*claim));
+        }
+        if !matches!(world.phase(), Phase::Play | Phase::Guile { .. }) {
+            return Progress::Decided(config.policy.command(&world, &mut rng));
+        }
+        let listed: Vec<Command> = legal
+            .into_iter()
+            .filter(|c| !matches!(c, Command::SortHand { .. } | Command::MoveCard { .. }))
+            .collect();
+        if listed.len() <= 1 {
+            return Progress::Decided(listed.first().copied());
+        }
+        let fallback = listed.first().copied();
+        let mut unranked: Vec<Vec<Command>> = listed.into_iter().map(|c| vec![c]).collect();
+        // Ranked from the end, so the listed order breaks ties.
+        unranked.reverse();
+        let total = unranked.len() + config.rollouts;
+        Progress::Searching(Box::new(Search {
+            know,
+            seed,
+            config,
+            world,
+            unranked,
+            fallback,
+            candidates: Vec::new(),
+            alive: Vec::new(),
+            per: 0,
+            rounds_left: 0,
+            deal: 0,
+            pos: 0,
+            deal_base: 0,
+            done: 0,
+            total,
+        }))
+    }
+
+    /// All moves ranked: keep the best few and plan the rollouts.
+    fn plan(&mut self) {
+        self.candidates.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+        // At most the best three resolutions of each guile card.
+        let mut seen: Vec<(Command, usize)> = Vec::new();
+        self.candidates.retain(|c| {
+            if c.commands.len() < 2 {
+                return true;
+            }
+            match seen.iter_mut().find(|(first, _)| *first == c.commands[0]) {
+                Some((_, n)) if *n >= 3 => false,
+                Some((_, n)) => {
+                    *n += 1;
+                    true
+                }
+                None => {
+                    seen.push((c.commands[0], 1));
+                    true
+                }
+            }
+        });
+        let width = if self.config.rollouts == 0 {
+            1
+        } else {
+            self.config.width.max(1)
+        };
+        self.candidates.truncate(width);
+        self.alive = (0..self.candidates.len()).collect();
+        let n = self.alive.len();
+        self.rounds_left = if n > 1 {
+            (usize::BITS - (n - 1).leading_zeros()) as usize
+        } else {
+            0
+        };
+        self.per = self.round_size(n);
+        self.total = self.done + self.planned();
+    }
+
+    /// Rollouts per candidate for a round with `alive` candidates.
+    fn round_size(&self, alive: usize) -> usize {
+        let rounds = self.rounds_left.max(1);
+        (self.config.rollouts / rounds / alive.max(1)).max(1)
+    }
+
+    /// Total rollouts of the whole schedule.
+    fn planned(&self) -> usize {
+        let mut alive = self.alive.len();
+        let mut total = 0;
+        let mut left = self.rounds_left;
+        while alive > 1 && left > 0 {
+            let per = (self.config.rollouts / left / alive).max(1);
+            total += per * alive;
+            alive = alive.div_ceil(2);
+            left -= 1;
+        }
+        total
+    }
+
+    /// Work units done and planned.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done, self.total)
+    }
+
+    /// Ranks one decision by its one-ply value. A guile card is not valued by itself:
+    /// its resolutions are queued as decisions of their own.
+    fn rank(&mut self, commands: Vec<Command>) {
+        let me = self.world.current();
+        let policy = &self.config.policy;
+        let params = self.config.params;
+        let mut g = self.world.clone();
+        let mut prior = 0.0;
+        for &cmd in &commands {
+            if let Command::PlayCard { card, .. } = cmd {
+                prior -= policy.cost(card);
+            }
+        }
+        match commands.as_slice() {
+            [
+                Command::PlayCard {
+                    card: Card::Tactic(Tactic::Scout),
+                    ..
+                },
+            ] => prior += value(&g, me, params) + policy.scout_value,
+            [
+                play @ Command::PlayCard {
+                    target: Target::Field,
+                    ..
+                },
+            ] => {
+                if g.apply(*play).is_err() {
+                    return;
+                }
+                for r in g.legal_commands() {
+                    if matches!(
+                        r,
+                        Command::ResolveRedeploy { .. }
+                            | Command::ResolveDeserter { .. }
+                            | Command::ResolveTraitor { .. }
+                    ) {
+                        self.unranked.push(vec![*play, r]);
+                        self.total += 1;
+                    }
+                }
+                return;
+            }
+            _ => {
+                for &cmd in &commands {
+                    if g.apply(cmd).is_err() {
+                        return;
+                    }
+                }
+                prior += value(&g, me, params);
+            }
+        }
+        self.candidates.push(Candidate {
+            commands,
+            prior,
+            total: 0.0,
+            tries: 0,
+        });
+    }
+
+    /// Does up to `work` rollouts. `Decided` once the schedule is complete.
+    pub fn step(mut self: Box<Self>, work: usize) -> Progress {
+        for _ in 0..work {
+            if let Some(commands) = self.unranked.pop() {
+                self.rank(commands);
+                self.done += 1;
+                if self.unranked.is_empty() {
+                    self.plan();
+                }
+                continue;
+            }
+            if self.alive.len() <= 1 {
+                break;
+            }
+            let index = self.alive[self.pos];
+            let deal = self.deal_base + self.deal;
+            let v = self.rollout(index, deal);
+            let c = &mut self.candidates[index];
+            c.total += v;
+            c.tries += 1;
+            self.done += 1;
+            self.pos += 1;
+            if self.pos == self.alive.len() {
+                self.pos = 0;
+                self.deal += 1;
+                if self.deal == self.per {
+                    self.end_round();
+                }
+            }
+        }
+        if self.unranked.is_empty() && self.alive.len() <= 1 {
+            let best = self.alive.first().copied().unwrap_or(0);
+            let chosen = self
+                .candidates
+                .get(best)
+                .and_then(|c| c.commands.first().copied());
+            return Progress::Decided(chosen.or(self.fallback));
+        }
+        Progress::Searching(self)
+    }
+
+    fn end_round(&mut self) {
+        let cands = &self.candidates;
+        // Stable sort: equal means keep the one-ply order.
+        self.alive
+            .sort_by(|&a, &b| cands[b].mean().total_cmp(&cands[a].mean()));
+        self.rounds_left = self.rounds_left.saturating_sub(1);
+        let keep = if self.rounds_left == 0 {
+            1
+        } else {
+            self.alive.len().div_ceil(2)
+        };
+        self.alive.truncate(keep);
+        self.deal_base += self.per;
+        self.deal = 0;
+        self.pos = 0;
+        self.per = self.round_size(self.alive.len());
+    }
+
+    /// Plays candidate `index` in deal `deal` and returns the bot's evaluation.
+    fn rollout(&self, index: usize, deal: usize) -> f64 {
+        let me = self.know.me;
+        let mut rng = deal_rng(self.seed, deal);
+        let mut game = self.know.sample(&mut rng);
+        let policy = &self.config.policy;
+        for &cmd in &self.candidates[index].commands {
+            if game.apply(cmd).is_err() {
+                return self.candidates[index].prior;
+            }
+        }
+        // The rest of this turn, then `depth` more turns.
+        let _ = policy;
+        self.config
+            .playout
+            .run(&mut game, self.config.depth + 1, &mut rng);
+        value(&game, me, self.config.params)
+    }
+}

@@ -1,0 +1,142 @@
+//! The computer reads only what its seat may know: two games that differ only in the other hand and the deck order get the same move from the same bot seed, at every level.
+
+use battle_line::bot::{Bot, Level, choose};
+use battle_line::*;
+use seeded_rng::Rng;
+
+/// Decks in a random order (last = top); the hands are dealt from the troop deck's top.
+fn shuffled_deal(rng: &mut Rng) -> Deal {
+    let mut troops: Vec<Troop> = Troop::all().collect();
+    let mut tactics: Vec<Tactic> = Tactic::ALL.to_vec();
+    rng.shuffle(&mut troops);
+    rng.shuffle(&mut tactics);
+    Deal { troops, tactics }
+}
+
+fn replay(deal: &Deal, log: &[Command]) -> Option<Game> {
+    Game::replay(&GameRecord {
+        seed: 0,
+        settings: Settings::default(),
+        deal: Some(deal.clone()),
+        log: log.to_vec(),
+    })
+    .ok()
+}
+
+/// A deal that puts every card `me` has seen where it was in `deal`, and shuffles the
+/// cards `me` cannot see (the other hand and the undrawn part of each deck) among
+/// their places. Only for games without Scout: then each deck is drawn from its top
+/// in order, so the undrawn cards are the bottom of the dealt deck.
+fn twin(deal: &Deal, game: &Game, me: Player, rng: &mut Rng) -> Deal {
+    let other: Vec<Card> = game.hand(me.opponent()).to_vec();
+    let mut troops = deal.troops.clone();
+    let hidden_troops: Vec<usize> = (0..troops.len())
+        .filter(|&i| i < game.troop_deck_len() || other.contains(&Card::Troop(troops[i])))
+        .collect();
+    let mut cards: Vec<Troop> = hidden_troops.iter().map(|&i| troops[i]).collect();
+    rng.shuffle(&mut cards);
+    for (&i, t) in hidden_troops.iter().zip(cards) {
+        troops[i] = t;
+    }
+    let mut tactics = deal.tactics.clone();
+    let hidden_tactics: Vec<usize> = (0..tactics.len())
+        .filter(|&i| i < game.tactic_deck_len() || other.contains(&Card::Tactic(tactics[i])))
+        .collect();
+    let mut cards: Vec<Tactic> = hidden_tactics.iter().map(|&i| tactics[i]).collect();
+    rng.shuffle(&mut cards);
+    for (&i, t) in hidden_tactics.iter().zip(cards) {
+        tactics[i] = t;
+    }
+    Deal { troops, tactics }
+}
+
+/// Positions (with their deal) where the player to move chooses a card, from games
+/// of the easy bot against itself without Scout.
+fn positions(games: u64, every: usize) -> Vec<(Deal, Game)> {
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut rng = Rng::new(seed);
+        let deal = shuffled_deal(&mut rng);
+        let Some(mut game) = replay(&deal, &[]) else {
+            continue;
+        };
+        let mut bot = Bot::new(seed);
+        for ply in 0..300 {
+            if game.is_over() {
+                break;
+            }
+            if game.phase() == Phase::Play && ply % every == 0 {
+                out.push((deal.clone(), game.clone()));
+            }
+            let Some(cmd) = bot.choose(&game) else { break };
+            if matches!(
+                cmd,
+                Command::PlayCard {
+                    card: Card::Tactic(Tactic::Scout),
+                    ..
+                }
+            ) {
+                break;
+            }
+            game.apply(cmd).expect("the bot plays legal commands");
+        }
+    }
+    out
+}
+
+/// Checks `level` at `positions`: the twin game looks the same to the player to move,
+/// hides different cards, and gets the same command.
+fn same_move_in_twins(level: Level, positions: &[(Deal, Game)]) -> usize {
+    let mut differing = 0;
+    for (i, (deal, game)) in positions.iter().enumerate() {
+        let me = game.current();
+        let mut rng = Rng::new(1000 + i as u64);
+        let other_deal = twin(deal, game, me, &mut rng);
+        let twin_game = replay(&other_deal, game.log()).expect("the same moves replay");
+        assert_eq!(
+            twin_game.view(me),
+            game.view(me),
+            "the twin looks the same to {me:?}"
+        );
+        if twin_game.hand(me.opponent()) != game.hand(me.opponent()) {
+            differing += 1;
+        }
+        let seed = 77 + i as u64;
+        assert_eq!(
+            choose(game, level, seed),
+            choose(&twin_game, level, seed),
+            "{level:?} moved differently with other hidden cards (position {i})"
+        );
+    }
+    differing
+}
+
+#[test]
+fn easy_reads_only_what_its_seat_may_know() {
+    let positions = positions(12, 3);
+    let differing = same_move_in_twins(Level::Easy, &positions);
+    assert!(
+        differing * 2 > positions.len(),
+        "the twins hide other cards"
+    );
+}
+
+#[test]
+fn normal_reads_only_what_its_seat_may_know() {
+    let positions: Vec<(Deal, Game)> = positions(2, 23).into_iter().take(4).collect();
+    assert_eq!(positions.len(), 4);
+    let differing = same_move_in_twins(Level::Normal, &positions);
+    assert!(
+        differing * 2 > positions.len(),
+        "the twins hide other cards"
+    );
+}
+
+#[test]
+fn hard_reads_only_what_its_seat_may_know() {
+    // One search of each twin: the hard level is slow in unoptimized test builds.
+    let positions: Vec<(Deal, Game)> = positions(1, 29).into_iter().skip(1).take(1).collect();
+    assert_eq!(positions.len(), 1);
+    let differing = same_move_in_twins(Level::Hard, &positions);
+    assert!(differing > 0, "the twins hide other cards");
+}
