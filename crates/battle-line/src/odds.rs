@@ -327,10 +327,7 @@ fn any_set_drawn(sets: &[TroopSet], p_all: &dyn Fn(usize) -> f64) -> f64 {
 }
 
 /// The sets that contain no other set of the list (their union of events is the same).
-fn minimal<T: Copy + PartialEq>(sets: &[T]) -> Vec<T>
-where
-    T: SubsetOf,
-{
+fn minimal<T: Copy + PartialEq + SubsetOf>(sets: &[T]) -> Vec<T> {
     let mut out: Vec<T> = Vec::new();
     for (i, s) in sets.iter().enumerate() {
         let redundant = sets

@@ -174,9 +174,8 @@ impl<'a> Seat<'a> {
     /// P(this seat wins flag `i`).
     pub fn flag_chance(&self, i: usize) -> f64 {
         let f = &self.game.flags()[i];
-        match f.owner {
-            Some(p) => return if p == self.me { 1.0 } else { 0.0 },
-            None => {}
+        if let Some(p) = f.owner {
+            return if p == self.me { 1.0 } else { 0.0 };
         }
         let other = self.me.opponent();
         let first = match f.completed_at {
@@ -444,10 +443,11 @@ fn sigmoid(x: f64) -> f64 {
 
 /// P(my side ends stronger than theirs), both still incomplete.
 fn compare(me: &Outlook, them: &Outlook, scale: f64) -> f64 {
+    // P(best kind = KINDS[i]); the sixth entry: the side cannot be completed.
     let q = |o: &Outlook| {
         let mut q = [0.0; 6];
-        for i in 0..5 {
-            q[i] = o.at_least[i] - if i > 0 { o.at_least[i - 1] } else { 0.0 };
+        for (i, qi) in q.iter_mut().enumerate().take(5) {
+            *qi = o.at_least[i] - if i > 0 { o.at_least[i - 1] } else { 0.0 };
         }
         q[5] = 1.0 - o.at_least[4];
         q
@@ -456,9 +456,9 @@ fn compare(me: &Outlook, them: &Outlook, scale: f64) -> f64 {
     // Whoever needs fewer cards tends to complete first and wins exact ties.
     let tempo = 0.15 * (them.missing as f64 - me.missing as f64);
     let mut win = 0.0;
-    for i in 0..6 {
-        for j in 0..6 {
-            let pair = a[i] * b[j];
+    for (i, ai) in a.iter().enumerate() {
+        for (j, bj) in b.iter().enumerate() {
+            let pair = ai * bj;
             if pair == 0.0 {
                 continue;
             }

@@ -324,7 +324,7 @@ impl Playout {
             .iter()
             .filter_map(|&c| self.card_cost(game, c, tactics_ok).map(|cost| (c, cost)))
             .collect();
-        cards.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        cards.sort_unstable_by_key(|a| a.0);
         cards.dedup_by(|a, b| a.0 == b.0);
         // Each flag's score now, and the other side's worth (the same for every card).
         let mut before = [0.0f64; 9];

@@ -1,0 +1,268 @@
+//! Browser tests of the Battle Line computer: its level control, its moves at each level, a page that answers while it thinks, and its decision times in the browser.
+#![cfg(all(target_arch = "wasm32", feature = "battle-line"))]
+
+use battle_line::bot::{Bot, Level, Thinker, Thought, move_seed};
+use battle_line::{Card, Command, Game, Phase, Settings, Target};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web::battle_line::state::{
+    BattleSave, KEY_LEVEL, KEY_SAVE, Mode, SAVE_VERSION, bot_line_until, card_id,
+};
+use web::battle_line::text;
+use web::i18n::Lang;
+use web::storage::KEY_LANG;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod common;
+use common::{Mounted, clear_keys, preset, settle, sleep, storage};
+
+/// Picks `value` in the `<select>` matching `selector`, as a user would.
+async fn choose(m: &Mounted, selector: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = m.one(selector).dyn_into().expect("a select");
+    select.set_value(value);
+    select
+        .dispatch_event(&web_sys::Event::new("change").expect("event"))
+        .expect("dispatch");
+    settle().await;
+}
+
+fn selected(m: &Mounted, selector: &str) -> String {
+    m.one(selector)
+        .dyn_into::<web_sys::HtmlSelectElement>()
+        .expect("a select")
+        .value()
+}
+
+/// A game against the computer late in play, P0 (the human) to play a troop, with
+/// cards left to draw: the computer's searches are much shorter than at the start,
+/// which keeps these tests quick in unoptimized builds.
+fn midgame() -> (String, Game) {
+    let wanted = |g: &Game| {
+        g.phase() == Phase::Play
+            && g.log().len() >= 70
+            && g.troop_deck_len() >= 4
+            && my_play(g).is_some()
+    };
+    for seed in 1..40 {
+        if let Some(record) = bot_line_until(seed, Settings::default(), 400, wanted) {
+            let game = Game::replay(&record).expect("replays");
+            let save = BattleSave {
+                version: SAVE_VERSION,
+                mode: Mode::Cpu,
+                record,
+            };
+            return (save.to_json().expect("json"), game);
+        }
+    }
+    panic!("no mid-game position found");
+}
+
+/// A troop the human may play, and where.
+fn my_play(g: &Game) -> Option<(Card, u8)> {
+    g.legal_commands().into_iter().find_map(|c| match c {
+        Command::PlayCard {
+            card: card @ Card::Troop(_),
+            target: Target::Flag { flag },
+        } => Some((card, flag)),
+        _ => None,
+    })
+}
+
+/// Mounts the saved mid-game at `level`, plays a troop and draws: the computer's turn starts.
+async fn start_computer_turn(level: Level) -> Mounted {
+    let (save, game) = midgame();
+    clear_keys(&[KEY_LANG]);
+    preset(&[(KEY_SAVE, &save), (KEY_LEVEL, level.code())]);
+    let m = common::mount("#/battle-line").await;
+    let (card, flag) = my_play(&game).expect("a play");
+    m.click(&format!(
+        "[data-testid=hand-card][data-card-id='{}']",
+        card_id(card)
+    ))
+    .await;
+    m.click(&format!("[data-testid=slot-0-{flag}]")).await;
+    m.click("[data-testid=draw-troop]").await;
+    m
+}
+
+impl Mounted {
+    /// Waits up to `polls` × 100 ms for the computer to finish its turn.
+    async fn wait_for_my_turn(&self, polls: usize) {
+        for _ in 0..polls {
+            if self.has("[data-testid=hand]")
+                && self.has("[data-testid=prompt]")
+                && !self
+                    .one("[data-testid=prompt]")
+                    .text_content()
+                    .unwrap_or_default()
+                    .contains("コンピューター")
+            {
+                return;
+            }
+            sleep(100).await;
+            settle().await;
+        }
+        panic!("the computer did not finish its turn");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_level_defaults_to_normal_and_is_remembered() {
+    clear_keys(&[KEY_LEVEL, KEY_SAVE, KEY_LANG]);
+    let m = common::mount("#/battle-line?seed=5").await;
+    assert_eq!(selected(&m, "[data-testid=bl-level]"), "normal");
+    assert_eq!(
+        m.text("[data-testid=bl-level] option[value=hard]"),
+        text::level(Level::Hard, Lang::Ja)
+    );
+    choose(&m, "[data-testid=bl-level]", "hard").await;
+    assert_eq!(
+        storage().get_item(KEY_LEVEL).expect("get").as_deref(),
+        Some("hard")
+    );
+    drop(m);
+    let again = common::mount("#/battle-line?seed=5").await;
+    assert_eq!(selected(&again, "[data-testid=bl-level]"), "hard");
+    // The level is shown (and may be changed) during a game against the computer.
+    again.click("[data-testid=mode-cpu]").await;
+    assert_eq!(selected(&again, "[data-testid=bl-level]"), "hard");
+    choose(&again, "[data-testid=bl-level]", "easy").await;
+    assert_eq!(
+        storage().get_item(KEY_LEVEL).expect("get").as_deref(),
+        Some("easy")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_computer_moves_at_each_level() {
+    for level in Level::ALL {
+        let m = start_computer_turn(level).await;
+        assert_eq!(selected(&m, "[data-testid=bl-level]"), level.code());
+        // A resumed game shows no computer turn yet.
+        assert!(!m.has("[data-testid=bot-move]"));
+        m.wait_for_my_turn(300).await;
+        assert!(
+            m.has("[data-testid=bot-move]"),
+            "{level:?}: the computer's turn is shown"
+        );
+        assert!(!m.all("[data-testid=hand-card]").is_empty());
+        drop(m);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_page_answers_while_the_computer_thinks() {
+    let m = start_computer_turn(Level::Hard).await;
+    // The search runs in slices: its progress shows, and between slices the page
+    // handles a click and repaints (the language switch) while the search goes on.
+    for _ in 0..200 {
+        if m.has("[data-testid=bl-thinking]") {
+            break;
+        }
+        sleep(10).await;
+    }
+    assert!(m.text("[data-testid=bl-thinking]").contains("考え中"));
+    m.click("[data-testid=btn-lang]").await;
+    assert!(
+        m.text("[data-testid=bl-thinking]").contains("Thinking"),
+        "the page re-rendered in English before the computer finished"
+    );
+    m.click("[data-testid=btn-lang]").await;
+    m.wait_for_my_turn(300).await;
+    assert!(m.has("[data-testid=bot-move]"));
+}
+
+/// The page's clock, in milliseconds with sub-millisecond resolution.
+fn now() -> f64 {
+    let performance =
+        js_sys::Reflect::get(&js_sys::global(), &"performance".into()).expect("performance");
+    let now: js_sys::Function = js_sys::Reflect::get(&performance, &"now".into())
+        .expect("performance.now")
+        .dyn_into()
+        .expect("a function");
+    now.call0(&performance)
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or_default()
+}
+
+/// Positions where the player to move must choose a card (easy bot against itself).
+fn play_positions(count: usize) -> Vec<Game> {
+    let mut out = Vec::new();
+    for seed in 0..200u64 {
+        let mut game = Game::new(seed, Settings::default());
+        let mut bot = Bot::new(seed);
+        for ply in 0..400 {
+            if game.is_over() || out.len() >= count {
+                break;
+            }
+            if game.phase() == Phase::Play && ply % 11 == 3 {
+                out.push(game.clone());
+            }
+            let Some(cmd) = bot.choose(&game) else { break };
+            game.apply(cmd).expect("legal");
+        }
+        if out.len() >= count {
+            break;
+        }
+    }
+    out
+}
+
+/// Measures each level's decision time in this browser, spread over 8 ms slices as the
+/// page does, and prints mean, p99 and max (figures for the README; run it with
+/// `--release` and `--nocapture`). Times are reported, not asserted.
+#[wasm_bindgen_test]
+async fn computer_decision_times_in_the_browser() {
+    // Unoptimized builds are many times slower: there, one late position and the two
+    // quicker levels only (the hard level's moves are checked by the tests above).
+    let (positions, levels): (Vec<Game>, &[Level]) = if cfg!(debug_assertions) {
+        let late = play_positions(60)
+            .into_iter()
+            .filter(|g| g.log().len() >= 70);
+        (late.take(1).collect(), &Level::ALL[..2])
+    } else {
+        (play_positions(60), &Level::ALL)
+    };
+    assert!(!positions.is_empty());
+    for &level in levels {
+        let mut times = Vec::new();
+        let mut longest_slice: f64 = 0.0;
+        for (i, game) in positions.iter().enumerate() {
+            let mut thinker = Thinker::new(game, level, move_seed(i as u64, game.log().len()));
+            let mut spent = 0.0;
+            let command = loop {
+                let slice = now();
+                let thought = loop {
+                    let t = thinker.step(1);
+                    if matches!(t, Thought::Done(_)) || now() - slice >= 8.0 {
+                        break t;
+                    }
+                };
+                let took = now() - slice;
+                spent += took;
+                longest_slice = longest_slice.max(took);
+                if let Thought::Done(c) = thought {
+                    break c;
+                }
+                sleep(0).await;
+            };
+            let command = command.expect("a move");
+            assert!(
+                game.legal_commands().contains(&command),
+                "{level:?}: {command:?}"
+            );
+            times.push(spent);
+        }
+        times.sort_by(f64::total_cmp);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
+        let max = times[times.len() - 1];
+        console_log!(
+            "battle line {}: {} decisions, mean {mean:.2} ms, p99 {p99:.1} ms, max {max:.1} ms, longest slice {longest_slice:.1} ms",
+            level.code(),
+            times.len()
+        );
+    }
+}
