@@ -1,11 +1,12 @@
-//! Determinized search: candidate moves are tried in random deals of the hidden cards, played forward a few turns by a fast policy, and compared by the average evaluation.
+//! Determinized search: candidate moves are tried in random deals of the hidden cards, played out by a fast policy, and compared by how often they win.
 //!
 //! The candidates are the legal moves ranked by a one-ply evaluation (a guile card
-//! together with its best resolutions). Sequential halving spends the rollouts: in
-//! each round every remaining candidate is tried in the same deals (so luck of the
-//! deal cancels out between them) and the worse half is dropped. The work is a fixed
-//! list of rollouts, done a few at a time by [`Search::step`], so the result does not
-//! depend on how the work is sliced.
+//! with each of its resolutions, the best three kept). Sequential halving spends the
+//! rollouts: in each round every remaining candidate is tried in the same deals (so
+//! the luck of a deal cancels out between them) and the worse half is dropped. A
+//! rollout that stops before the game ends is scored by the evaluation. The work is a
+//! fixed list of units (one ranking or one rollout each), done a few at a time by
+//! [`Search::step`], so the result does not depend on how the work is sliced.
 
 use super::eval::{Params, Seat, flag_weights, game_chance};
 use super::knowledge::Knowledge;
