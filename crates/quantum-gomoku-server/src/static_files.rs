@@ -141,13 +141,10 @@ impl StaticFiles {
             Err(never) => match never {},
         };
         if response.status() == StatusCode::NOT_FOUND {
-            // A path without an extension is a route of the page, such as
-            // `/game/<id>`: the page's own index answers it.
-            let last = path.rsplit('/').next().unwrap_or("");
-            return if last.contains('.') {
-                None
-            } else {
+            return if is_page_route(&path) {
                 self.page(Path::new("index.html"), &parts.headers).await
+            } else {
+                None
             };
         }
         Some(with_cache_control(response, &path))
@@ -298,6 +295,15 @@ fn inline_scripts(html: &str) -> Vec<&str> {
     out
 }
 
+/// Whether a missing path is a route of the page, such as `/game/<id>`,
+/// which the root `index.html` answers: no extension, and nothing that names
+/// (or encodes) a dotted segment, so a refused `/.git/config` stays a 404.
+fn is_page_route(url_path: &str) -> bool {
+    let last = url_path.rsplit('/').next().unwrap_or("");
+    let lower = url_path.to_ascii_lowercase();
+    !last.contains('.') && !lower.contains("/.") && !lower.contains("%2e")
+}
+
 /// Whether a file name carries a content hash the way Trunk writes them:
 /// `name-<hex>.ext`, `name-<hex>_bg.wasm`, with at least 12 hex digits.
 fn is_hashed(file_name: &str) -> bool {
@@ -380,6 +386,16 @@ mod tests {
             .find(|d| d.trim_start().starts_with("script-src"))
             .expect("a script-src directive");
         assert!(!script_src.contains("unsafe-inline"));
+    }
+
+    #[test]
+    fn only_plain_extensionless_paths_fall_back_to_the_page() {
+        assert!(is_page_route("/game/123e4567-e89b-42d3-a456-426614174000"));
+        assert!(is_page_route("/anything"));
+        assert!(!is_page_route("/missing.js"));
+        assert!(!is_page_route("/.git/config"));
+        assert!(!is_page_route("/%2Egit/config"));
+        assert!(!is_page_route("/sub/.hidden"));
     }
 
     #[test]
