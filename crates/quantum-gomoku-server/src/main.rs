@@ -150,6 +150,7 @@ async fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     if let Some(dir) = args.config.static_dir.as_ref().filter(|d| !d.is_dir()) {
         eprintln!("error: --static-dir {} is not a directory", dir.display());
