@@ -630,6 +630,10 @@ async fn refusals_hyper_makes_itself_keep_their_status_and_the_server_keeps_serv
     )
     .await;
     assert_eq!(r.status, 400);
+    let names: Vec<String> = (0..200).map(|i| format!("X-H{i}")).collect();
+    let many: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "1")).collect();
+    let r = raw(addr, "GET", &format!("{API}/games/x"), &many, b"").await;
+    assert_eq!(r.status, 431);
     let id = create(addr).await;
     assert_eq!(get(addr, &format!("{API}/games/{id}")).await.status, 200);
 }

@@ -1,7 +1,7 @@
 //! Load benchmark: a mixed API workload over keep-alive connections against the
 //! server in a child process on loopback, bounded in requests and time.
 //!
-//! `cargo run --profile fast -p quantum-gomoku-server --example quantum-gomoku-server-load
+//! `cargo run --profile fast -p quantum-gomoku-server --example quantum-gomoku-server-bench
 //! -- [--connections 32] [--requests 200000] [--seconds 20] [--fill 1000]` first fills
 //! the store with `--fill` games of six stones each (untimed), then runs the
 //! workload and prints requests/s, latency percentiles, errors and the
