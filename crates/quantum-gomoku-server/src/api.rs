@@ -111,19 +111,15 @@ pub(crate) async fn create_game(
         } else {
             parse_body::<GameOptions>(&bytes)?
         };
-        let mut last = None;
-        for _ in 0..ID_DRAWS {
-            match state
-                .service()
-                .create(entropy::game_id()?, options, now_ms())
-            {
-                Err(e @ ServiceError::IdInUse(_)) => last = Some(e),
-                other => return other.map_err(Refusal::from),
+        let mut service = state.service();
+        let mut created = service.create(entropy::game_id()?, options, now_ms());
+        for _ in 1..ID_DRAWS {
+            if !matches!(created, Err(ServiceError::IdInUse(_))) {
+                break;
             }
+            created = service.create(entropy::game_id()?, options, now_ms());
         }
-        Err(last
-            .unwrap_or_else(|| ServiceError::InvalidRequest("no id could be drawn".into()))
-            .into())
+        created.map_err(Refusal::from)
     })();
     respond(StatusCode::CREATED, result)
 }

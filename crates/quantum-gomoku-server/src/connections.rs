@@ -52,7 +52,11 @@ pub(crate) async fn run(
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
-    let max = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);
+    // At most u32::MAX, so that the final `acquire_many` can take them all.
+    let max = limits
+        .max_connections
+        .clamp(1, Semaphore::MAX_PERMITS)
+        .min(u32::MAX as usize);
     let slots = Arc::new(Semaphore::new(max));
     let busy_slots = Arc::new(Semaphore::new(BUSY_ANSWERS_AT_ONCE));
     let (stop, stopped) = watch::channel(false);
@@ -136,11 +140,11 @@ async fn connection(
     mut stopped: watch::Receiver<bool>,
     grace: Duration,
 ) {
-    let (busy, idle) = watch::channel(0usize);
-    let busy = Arc::new(busy);
+    let (counter, in_flight) = watch::channel(0usize);
+    let counter = Arc::new(counter);
     let service = tower::service_fn(move |mut request: hyper::Request<Incoming>| {
         request.extensions_mut().insert(ConnectInfo(remote));
-        let in_flight = InFlight::enter(Arc::clone(&busy));
+        let request_in_flight = InFlight::enter(Arc::clone(&counter));
         let app = app.clone();
         async move {
             let response = match app.oneshot(request).await {
@@ -150,7 +154,7 @@ async fn connection(
             Ok::<_, Infallible>(response.map(|body| {
                 Body::new(Tracked {
                     inner: body,
-                    _in_flight: in_flight,
+                    _in_flight: request_in_flight,
                 })
             }))
         }
@@ -166,7 +170,7 @@ async fn connection(
         () = stop => {
             // Idle and half-sent connections end now; one whose response is
             // being produced or sent gets to finish it, then closes.
-            if *idle.borrow() > 0 {
+            if *in_flight.borrow() > 0 {
                 conn.as_mut().graceful_shutdown();
                 if let Ok(result) = tokio::time::timeout(grace, conn.as_mut()).await {
                     log_end(remote, result);
