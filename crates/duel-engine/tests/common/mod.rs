@@ -33,13 +33,11 @@ pub const FILLER: Code = 27125110;
 
 /// A duel in Main Phase 1 with this hand and deck (top first).
 pub fn duel(hand: &[Code], deck: &[Code]) -> Duel {
-    Setup {
-        hand: hand.to_vec(),
-        deck: deck.to_vec(),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid setup")
+    Setup::new()
+        .hand(hand.to_vec())
+        .deck(deck.to_vec())
+        .build()
+        .expect("valid setup")
 }
 
 pub fn fillers(n: usize) -> Vec<Code> {
@@ -100,7 +98,7 @@ pub fn play(d: &mut Duel, code: Code) {
 pub fn candidates(d: &Duel) -> Vec<CardView> {
     match d.view().prompt.expect("a prompt is pending").kind {
         PromptKind::Cards { candidates, .. } => candidates,
-        PromptKind::Mode { .. } => panic!("expected a card prompt"),
+        PromptKind::Choice { .. } => panic!("expected a card prompt"),
     }
 }
 
