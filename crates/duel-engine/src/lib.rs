@@ -27,6 +27,7 @@ pub mod view;
 pub use card::{CardDef, CardType, Code, Frame, SpellType, card, catalog};
 pub use command::{Command, Response};
 pub use deck::{DeckDef, deck, decks};
+pub use effect::SummonKind;
 pub use error::{BadResponse, RuleError, Unmet};
 pub use event::{Event, GameEvent, MoveReason};
 pub use setup::{ReplayError, Setup, SetupError};
