@@ -1,51 +1,14 @@
-//! The root component: language context, hash router and the top bar.
+//! The root component: the hash router, the top bar and the language switch.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
+use crate::ctx::{Ctx, current_route, use_ctx};
 #[cfg(feature = "duel")]
-use crate::components::home::Home;
+use crate::duel::home::Home;
 use crate::i18n::{Lang, T};
 use crate::route::Route;
-
-/// What every page may read: the language and a way to move to another route.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ctx {
-    pub lang: Lang,
-    pub on_navigate: Callback<Route>,
-}
-
-impl Ctx {
-    pub fn t(&self, key: T) -> &'static str {
-        key.text(self.lang)
-    }
-}
-
-/// The route the browser currently shows.
-pub fn current_route() -> Route {
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return Route::Home;
-    };
-    let hash = location.hash().unwrap_or_default();
-    let search = location.search().unwrap_or_default();
-    Route::parse(&hash, &search)
-}
-
-/// Rewrites the address bar without adding a history entry or firing `hashchange`
-/// (used to record a freshly drawn seed so a reload replays the same game).
-pub fn replace_route(route: &Route) {
-    if let Some(window) = web_sys::window()
-        && let Ok(history) = window.history()
-    {
-        // Failure only means the address bar keeps the old text; the game is unaffected.
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&route.to_hash()),
-        );
-    }
-}
 
 /// The title of a page, shown in the top bar and the browser tab: the game's name on
 /// a game's pages, the app's name elsewhere.
@@ -131,12 +94,12 @@ pub fn app() -> Html {
         Route::Home => html! { <Home /> },
         #[cfg(feature = "duel")]
         Route::Recipe { deck } => {
-            html! { <crate::components::recipe::RecipePage deck={deck} /> }
+            html! { <crate::duel::recipe::RecipePage deck={deck} /> }
         }
         #[cfg(feature = "duel")]
         Route::Simulator { deck, seed } => {
             let key = format!("{deck}/{seed:?}");
-            html! { <crate::components::simulator::Simulator key={key} deck={deck} seed={seed} /> }
+            html! { <crate::duel::simulator::Simulator key={key} deck={deck} seed={seed} /> }
         }
         #[cfg(feature = "battle-line")]
         Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },
@@ -193,15 +156,6 @@ fn elsewhere(props: &ElsewhereProps) -> Html {
             <a href={props.href.clone()}>{ ctx.t(T::Play) }</a>
         </section>
     }
-}
-
-/// The context every page component reads; the app always provides it.
-#[hook]
-pub fn use_ctx() -> Ctx {
-    use_context::<Ctx>().unwrap_or_else(|| Ctx {
-        lang: Lang::default(),
-        on_navigate: Callback::noop(),
-    })
 }
 
 #[cfg(test)]

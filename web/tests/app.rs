@@ -3,12 +3,12 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web::storage::{
-    KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
-};
-use web::test_seeds::{
+use web::duel::test_seeds::{
     CHICKEN_GAME, DARK_FACTORY, GRACEFUL_CHARITY, INTO_THE_VOID, LEFT_LEG, SEED_CHICKEN_GAME,
     SEED_GRACEFUL_CHARITY,
+};
+use web::storage::{
+    KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
 };
 use web_sys::{HtmlElement, HtmlSelectElement};
 

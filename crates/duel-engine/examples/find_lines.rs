@@ -34,7 +34,9 @@ fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Vec<Command> {
         })
         .filter(|c| {
             !(matches!(c, Command::Respond(Response::Option(i)) if *i != 0)
-                && d.view().prompt.is_some_and(|p| p.source == CHICKEN_GAME))
+                && d.view()
+                    .prompt
+                    .is_some_and(|p| p.source == Some(CHICKEN_GAME)))
         })
         .collect();
     cmds.sort_by_key(|c| match (c, purpose) {

@@ -24,6 +24,14 @@ pub enum Unmet {
     LpTooLow { need: u32, have: u32 },
     #[error("you already Special Summoned this turn")]
     SpecialSummonedThisTurn,
+    #[error("you cannot Special Summon this turn")]
+    CannotSpecialSummon,
+    #[error("no free Main Monster Zone")]
+    NoFreeZone,
+    #[error("{have} counters; {need} are needed")]
+    TooFewCounters { need: u8, have: u8 },
+    #[error("the card is no longer face-up on the field")]
+    NotOnField,
 }
 
 /// Why a command was refused. The duel is unchanged.

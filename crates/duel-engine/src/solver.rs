@@ -25,9 +25,9 @@ pub fn choices(d: &Duel) -> Vec<Command> {
     let code_of = |id: CardId| d.instance(id).map(|c| c.code);
     if let Some(p) = view.prompt {
         return match p.kind {
-            PromptKind::Mode { options } => options
+            PromptKind::Choice { options, .. } => options
                 .iter()
-                .map(|o| Command::Respond(Response::Option(o.index)))
+                .map(|o| Command::Respond(Response::Option(o.value)))
                 .collect(),
             PromptKind::Cards {
                 candidates,

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::card::{CardButton, card_static};
 use super::state::Place;
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::i18n::T;
 
 /// Everything the table components need, computed once per render from the game.
@@ -156,7 +156,7 @@ fn slot(
     testid: String,
     class: &'static str,
     on_pick: &Callback<(Place, Option<Card>)>,
-    ctx: &crate::app::Ctx,
+    ctx: &crate::ctx::Ctx,
 ) -> Html {
     let target = table.is_target(place);
     let onclick = on_pick.reform(move |_: MouseEvent| (place, None));

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::state::card_id;
 use super::text;
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::i18n::Lang;
 
 /// CSS class of a troop colour.

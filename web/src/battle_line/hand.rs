@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::board::Table;
 use super::card::CardButton;
 use super::state::Place;
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::i18n::T;
 
 #[derive(Debug, Properties, PartialEq, Clone)]

@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
-use crate::app::{Ctx, use_ctx};
+use crate::ctx::{Ctx, use_ctx};
 use crate::i18n::T;
 use crate::storage;
 use board::{Board, GuileField, Piles, Table, seat_name};

@@ -4,7 +4,7 @@ use quantum_gomoku::{CellView, GameView, Player, Position};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::i18n::T;
 
 #[derive(Properties, PartialEq, Clone, Debug)]

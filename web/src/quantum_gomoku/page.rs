@@ -7,7 +7,7 @@ use quantum_gomoku::{
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::{replace_route, use_ctx};
+use crate::ctx::{replace_route, use_ctx};
 use crate::i18n::T;
 use crate::route::Route;
 use crate::storage;

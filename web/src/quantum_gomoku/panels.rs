@@ -5,7 +5,7 @@ use quantum_gomoku::{
 };
 use yew::prelude::*;
 
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::i18n::T;
 
 use super::text;

@@ -4,8 +4,8 @@ use duel_engine::view::{CardView as CardSeen, SideView};
 use duel_engine::{Face, Position};
 use yew::prelude::*;
 
-use crate::app::use_ctx;
-use crate::components::card_view::{CardView, Pos};
+use crate::ctx::use_ctx;
+use crate::duel::card_view::{CardView, Pos};
 use crate::i18n::T;
 
 /// A pile whose content opens in a list.

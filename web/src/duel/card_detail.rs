@@ -3,8 +3,8 @@
 use duel_engine::card::Code;
 use yew::prelude::*;
 
-use crate::app::use_ctx;
-use crate::components::card_view::{CardView, card_name, engine_lang, kind_line};
+use crate::ctx::use_ctx;
+use crate::duel::card_view::{CardView, card_name, engine_lang, kind_line};
 use crate::i18n::T;
 
 #[derive(Debug, Properties, PartialEq, Clone)]

@@ -3,8 +3,8 @@
 use duel_engine::view::DuelView;
 use yew::prelude::*;
 
-use crate::app::use_ctx;
-use crate::components::card_view::engine_lang;
+use crate::ctx::use_ctx;
+use crate::duel::card_view::engine_lang;
 use crate::i18n::T;
 
 #[derive(Debug, Properties, PartialEq, Clone)]

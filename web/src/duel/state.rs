@@ -8,7 +8,7 @@ use duel_engine::event::Event;
 use duel_engine::state::{Duel, Settings};
 use yew::prelude::*;
 
-use crate::save::{SaveError, SaveFile};
+use crate::duel::save::{SaveError, SaveFile};
 use crate::storage;
 
 /// What the UI tells the player about loading, beside the duel itself.

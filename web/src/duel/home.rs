@@ -4,9 +4,9 @@ use duel_engine::deck::decks;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::app::use_ctx;
-use crate::components::card_view::engine_lang;
-use crate::duel_state::{
+use crate::ctx::use_ctx;
+use crate::duel::card_view::engine_lang;
+use crate::duel::state::{
     RuleChoice, SaveCheck, check_save, clear_save, new_game_settings, set_rule_choice,
 };
 use crate::i18n::T;

@@ -3,7 +3,7 @@
 use duel_engine::card::{CardDef, CardType, Code, Frame, SpellType};
 use yew::prelude::*;
 
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::i18n::Lang;
 
 /// Battle position of a card on the monster zone.

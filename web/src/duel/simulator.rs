@@ -8,19 +8,19 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
-use crate::app::{replace_route, use_ctx};
-use crate::components::card_detail::CardDetail;
-use crate::components::card_view::{card_name, engine_lang};
-use crate::components::duel_field::{DuelField, FieldSlot, Pile};
-use crate::components::duel_header::DuelHeader;
-use crate::components::effect_dialog::EffectDialog;
-use crate::components::game_over::GameOver;
-use crate::components::hands::{Hands, MenuAction, menu_button};
-use crate::components::pile_list::PileList;
-use crate::components::toasts::Toasts;
-use crate::duel_state::{
+use crate::ctx::{replace_route, use_ctx};
+use crate::duel::card_detail::CardDetail;
+use crate::duel::card_view::{card_name, engine_lang};
+use crate::duel::duel_field::{DuelField, FieldSlot, Pile};
+use crate::duel::duel_header::DuelHeader;
+use crate::duel::effect_dialog::EffectDialog;
+use crate::duel::game_over::GameOver;
+use crate::duel::hands::{Hands, MenuAction, menu_button};
+use crate::duel::pile_list::PileList;
+use crate::duel::state::{
     Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings, write_save,
 };
+use crate::duel::toasts::Toasts;
 use crate::i18n::T;
 use crate::route::Route;
 

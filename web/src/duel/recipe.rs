@@ -4,9 +4,9 @@ use duel_engine::card::{CardType, Code, card};
 use duel_engine::deck::deck;
 use yew::prelude::*;
 
-use crate::app::use_ctx;
-use crate::components::card_detail::CardDetail;
-use crate::components::card_view::{card_name, engine_lang, frame_class};
+use crate::ctx::use_ctx;
+use crate::duel::card_detail::CardDetail;
+use crate::duel::card_view::{card_name, engine_lang, frame_class};
 use crate::i18n::T;
 use crate::route::Route;
 
@@ -66,7 +66,7 @@ pub fn recipe_page(props: &RecipePageProps) -> Html {
         let nav = ctx.on_navigate.clone();
         let id = def.id.clone();
         Callback::from(move |_: MouseEvent| {
-            crate::duel_state::clear_save();
+            crate::duel::state::clear_save();
             nav.emit(Route::Simulator {
                 deck: id.clone(),
                 seed: None,

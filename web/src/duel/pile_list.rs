@@ -4,8 +4,8 @@ use duel_engine::Code;
 use duel_engine::view::CardView as CardSeen;
 use yew::prelude::*;
 
-use crate::app::use_ctx;
-use crate::components::card_view::CardView;
+use crate::ctx::use_ctx;
+use crate::duel::card_view::CardView;
 use crate::i18n::T;
 
 #[derive(Debug, Properties, PartialEq, Clone)]

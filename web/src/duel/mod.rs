@@ -1,0 +1,19 @@
+//! The duel simulator's pages (home with the deck choice, recipe, simulator), its widgets
+//! (`DuelField`, `Hands`, `EffectDialog`, ...), the reducer around the engine and the
+//! autosave format. The home page, which lists every game, belongs to the `duel` bundle.
+
+pub mod card_detail;
+pub mod card_view;
+pub mod duel_field;
+pub mod duel_header;
+pub mod effect_dialog;
+pub mod game_over;
+pub mod hands;
+pub mod home;
+pub mod pile_list;
+pub mod recipe;
+pub mod save;
+pub mod simulator;
+pub mod state;
+pub mod test_seeds;
+pub mod toasts;
