@@ -1,8 +1,8 @@
-//! Searches seeds of `exodia-deck` for lines of play reaching an outcome and prints them
+//! Searches seeds of a preset deck for lines of play reaching an outcome and prints them
 //! as scripts (card codes, not ids) for the full-game tests.
 //!
-//! `cargo run --release -p duel-engine --example find_lines -- win 0 50`
-//! `cargo run --release -p duel-engine --example find_lines -- deck-out 0 50`
+//! `cargo run --release -p duel-engine --example find_lines -- exodia-deck win 0 50`
+//! `cargo run --release -p duel-engine --example find_lines -- exodia-deck deck-out 0 50`
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use duel_engine::effect::Purpose;
@@ -12,8 +12,9 @@ use duel_engine::{Command, Duel, Outcome, PromptKind, Reason, Response};
 const PIECES: [u32; 5] = [33396948, 70903634, 7902349, 8124921, 44519536];
 const CHICKEN_GAME: u32 = 67616300;
 
-/// An Exodia player's instincts: never put pieces on the field, keep pieces in hand,
-/// take pieces when adding cards, and pay Chicken Game only to draw.
+/// An Exodia player's instincts: never put pieces or vanilla monsters on the field, never
+/// Set, keep pieces in hand, take pieces when adding cards, and pay Chicken Game only to
+/// draw.
 fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Vec<Command> {
     let code = |id| d.instance(id).map(|c| c.code).unwrap_or(0);
     let pieces =
@@ -24,13 +25,15 @@ fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Vec<Command> {
     };
     let mut cmds: Vec<Command> = cmds
         .into_iter()
-        .filter(|c| {
-            !matches!(
-                c,
-                Command::SummonMonster { .. }
-                    | Command::SetMonster { .. }
-                    | Command::SetSpellTrap { .. }
-            )
+        .filter(|c| match c {
+            Command::SummonMonster { card } => {
+                let def = duel_engine::card(code(*card));
+                def.is_some_and(|d| {
+                    d.frame != duel_engine::Frame::Normal && !PIECES.contains(&d.code)
+                })
+            }
+            Command::SetMonster { .. } | Command::SetSpellTrap { .. } => false,
+            _ => true,
         })
         .filter(|c| {
             !(matches!(c, Command::Respond(Response::Option(i)) if *i != 0)
@@ -62,7 +65,7 @@ fn script(start: &Duel, line: &[Command]) -> Vec<String> {
             Command::SetSpellTrap { card } => format!("SetSpell({})", code(*card)),
             Command::PassChain => "Pass".to_string(),
             Command::EndTurn | Command::AdvancePhase => "EndTurn".to_string(),
-            Command::Respond(Response::Option(i)) => format!("Mode({i})"),
+            Command::Respond(Response::Option(i)) => format!("Option({i})"),
             Command::Respond(Response::Cards(ids)) => {
                 let codes: Vec<String> = ids.iter().map(|&id| code(id).to_string()).collect();
                 format!("Pick(&[{}])", codes.join(", "))
@@ -100,15 +103,16 @@ fn rollout(start: &Duel, rng: &mut seeded_rng::Rng) -> (Duel, Vec<Command>) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let goal = match args.get(1).map(String::as_str) {
+    let deck = args.get(1).map_or("exodia-deck", String::as_str);
+    let goal = match args.get(2).map(String::as_str) {
         Some("deck-out") => Outcome::Lose(Reason::DeckOut),
         _ => Outcome::Win(Reason::Exodia),
     };
-    let from: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let to: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
-    let budget: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let from: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let to: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let budget: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(20_000);
     for seed in from..to {
-        let d = Duel::new("exodia-deck", seed).unwrap();
+        let d = Duel::new(deck, seed).unwrap();
         let mut rng = seeded_rng::Rng::new(seed);
         let hit = (0..budget / 40).find_map(|_| {
             let (end, line) = rollout(&d, &mut rng);

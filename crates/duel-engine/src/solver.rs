@@ -139,13 +139,15 @@ fn fingerprint(d: &Duel) -> u64 {
     // The visible position plus everything hidden (deck order via the instances and
     // the RNG) identifies a position; the log does not matter.
     serde_json::to_string(&(
-        &d.cards,
-        &d.players,
-        &d.chain,
-        &d.frames,
-        &d.prompt,
-        &d.used_opt,
-        &d.delayed,
+        (&d.cards, &d.players, &d.chain, &d.frames, &d.prompt),
+        (
+            &d.used_opt,
+            &d.delayed,
+            &d.restrictions,
+            &d.end_step,
+            &d.phase,
+        ),
+        (&d.triggers, &d.trigger_build, d.last_happening),
         &d.rng,
     ))
     .unwrap_or_default()
