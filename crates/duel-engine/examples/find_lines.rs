@@ -61,6 +61,7 @@ fn script(start: &Duel, line: &[Command]) -> Vec<String> {
             Command::ActivateSpell { card } => format!("Activate({})", code(*card)),
             Command::ActivateEffect { card } => format!("Effect({})", code(*card)),
             Command::SummonMonster { card } => format!("Summon({})", code(*card)),
+            Command::SynchroSummon { card } => format!("Synchro({})", code(*card)),
             Command::SetMonster { card } => format!("SetMonster({})", code(*card)),
             Command::SetSpellTrap { card } => format!("SetSpell({})", code(*card)),
             Command::PassChain => "Pass".to_string(),

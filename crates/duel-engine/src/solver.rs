@@ -42,8 +42,11 @@ pub fn choices(d: &Duel) -> Vec<Command> {
                     for subset in subsets(&ids, k) {
                         let mut key: Vec<_> = subset.iter().map(|&id| code_of(id)).collect();
                         key.sort_unstable();
-                        if seen.insert(key) {
-                            out.push(Command::Respond(Response::Cards(subset)));
+                        let cmd = Command::Respond(Response::Cards(subset));
+                        // A selection with a rule of its own (Synchro Materials) may
+                        // refuse some subsets.
+                        if seen.insert(key) && d.validate(&cmd).is_ok() {
+                            out.push(cmd);
                         }
                         // Large selections (e.g. Magical Mallet with a big hand) are
                         // capped: the search is a helper, not a proof.
