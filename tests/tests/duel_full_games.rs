@@ -17,6 +17,8 @@ enum S {
     Effect(Code),
     /// Normal Summon a monster from the hand.
     Summon(Code),
+    /// Synchro Summon a monster from the Extra Deck.
+    Synchro(Code),
     Pass,
     Mode(u8),
     Pick(&'static [Code]),
@@ -66,6 +68,9 @@ fn play_deck(deck: &str, seed: u64, script: &[S]) -> Duel {
             },
             Summon(code) => Command::SummonMonster {
                 card: find(&d, code, &["hand"]),
+            },
+            Synchro(code) => Command::SynchroSummon {
+                card: find(&d, code, &["extraDeck"]),
             },
             Pass => Command::PassChain,
             Mode(m) => Command::Respond(Response::Option(m)),
@@ -340,4 +345,119 @@ fn library_exodia_deck_seed_14_wins_with_exodia_through_royal_magical_library() 
         .copied()
         .expect("the Library is on the field");
     assert_eq!(library.counters, 0, "its last three counters were used");
+}
+
+#[test]
+fn panda_exodia_deck_seed_5_wins_with_exodia_through_treasure_panda_and_a_synchro() {
+    // Treasure Panda summons Exodia's limbs from the deck; White Elephant's Gift and a
+    // Synchro Summon send them to the graveyard, and Dark Factory brings them home.
+    let d = play_deck(
+        "panda-exodia-deck",
+        5,
+        &[
+            Activate(MALLET),
+            Pick(&[PEACE, WONDER_WAND]),
+            Activate(MALLET),
+            Pick(&[CHICKEN]),
+            Summon(TREASURE_PANDA),
+            Effect(TREASURE_PANDA),
+            Pick(&[MALLET]),
+            Pick(&[LEFT_LEG]),
+            Mode(1),
+            Effect(TREASURE_PANDA),
+            Pick(&[LEFT_ARM]),
+            Mode(0),
+            Activate(WONDER_WAND),
+            Pick(&[LEFT_ARM]),
+            Effect(WONDER_WAND),
+            Effect(TREASURE_PANDA),
+            Pick(&[RIGHT_LEG]),
+            Mode(0),
+            Activate(PEACE),
+            Activate(WHITE_ELEPHANT),
+            Pick(&[LEFT_LEG]),
+            Effect(TREASURE_PANDA),
+            Pick(&[PEACE]),
+            Pick(&[LUNAR_RABBIT]),
+            Mode(1),
+            Synchro(STARDUST_CHARGE),
+            Pick(&[TREASURE_PANDA, LUNAR_RABBIT, RIGHT_LEG]),
+            Mode(0),
+            Mode(0),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(FACTORY),
+            Pick(&[LEFT_ARM, LEFT_LEG]),
+            Activate(FACTORY),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
+    assert!(
+        d.view()
+            .you
+            .monsters
+            .iter()
+            .flatten()
+            .any(|m| m.code == Some(STARDUST_CHARGE)),
+        "Stardust Charge Warrior was Synchro Summoned"
+    );
+}
+
+#[test]
+fn scientist_catapult_deck_seed_1_burns_the_opponent_to_zero() {
+    // Magical Scientist pays 1000 LP per Fusion monster; Catapult Turtle Tributes each
+    // for half its ATK. The last Tribute brings the opponent to 0.
+    let d = play_deck(
+        "scientist-catapult-deck",
+        1,
+        &[
+            Activate(REASONING),
+            Mode(0),
+            Activate(LAST_WILL),
+            Activate(REASONING),
+            Effect(SCIENTIST),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Mode(1),
+            Activate(PREMATURE_BURIAL),
+            Effect(SCIENTIST),
+            Pick(&[AQUA_DRAGON]),
+            Mode(0),
+            Effect(SCIENTIST),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Mode(1),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Mode(1),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Effect(SCIENTIST),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Mode(1),
+            Effect(SCIENTIST),
+            Pick(&[AQUA_DRAGON]),
+            Mode(0),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Effect(SCIENTIST),
+            Pick(&[GREAT_MAMMOTH]),
+            Mode(0),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[AQUA_DRAGON]),
+            Effect(SCIENTIST),
+            Pick(&[GREAT_MAMMOTH]),
+            Mode(1),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[GREAT_MAMMOTH]),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[AQUA_DRAGON]),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[SCIENTIST]),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[GREAT_MAMMOTH]),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Lp0)));
+    assert_eq!(d.view().opponent.lp, 0);
+    assert!(d.view().you.lp > 0);
 }
