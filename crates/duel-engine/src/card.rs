@@ -1,7 +1,6 @@
 //! Card facts and the catalogue of every card the simulator knows, loaded from `data/cards.json`.
 
-use std::sync::OnceLock;
-
+use databake::Bake;
 use serde::{Deserialize, Serialize};
 
 use crate::effect::{EffectDef, RuleDef};
@@ -10,7 +9,8 @@ use crate::effect::{EffectDef, RuleDef};
 pub type Code = u32;
 
 /// What kind of card this is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::card)]
 #[serde(rename_all = "snake_case")]
 pub enum CardType {
     Monster,
@@ -19,7 +19,8 @@ pub enum CardType {
 }
 
 /// The frame of a card, which is also how the UI colours it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::card)]
 #[serde(rename_all = "snake_case")]
 pub enum Frame {
     Normal,
@@ -32,7 +33,8 @@ pub enum Frame {
 }
 
 /// The property of a spell or trap card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::card)]
 #[serde(rename_all = "snake_case")]
 pub enum SpellType {
     Normal,
@@ -43,7 +45,8 @@ pub enum SpellType {
 }
 
 /// Monster stats; present exactly for monsters.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::card)]
 #[serde(deny_unknown_fields)]
 pub struct MonsterStats {
     pub attribute: String,
@@ -59,7 +62,8 @@ pub struct MonsterStats {
 }
 
 /// The materials of a Synchro monster besides its one Tuner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::card)]
 #[serde(deny_unknown_fields)]
 pub struct SynchroMaterials {
     pub non_tuners_min: u8,
@@ -69,7 +73,8 @@ pub struct SynchroMaterials {
 }
 
 /// One card: facts plus behaviour (effects and rules), all data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::card)]
 #[serde(deny_unknown_fields)]
 pub struct CardDef {
     pub code: Code,
@@ -202,24 +207,16 @@ impl CardDef {
     }
 }
 
-static CATALOG: OnceLock<Vec<CardDef>> = OnceLock::new();
-
-/// Parses the bundled card file. Public for the data test; the game uses [`catalog`].
+/// Parses a card file such as `data/cards.json` (unknown fields are refused). The game
+/// does not parse at run time: `build.rs` reads the file with this function and compiles
+/// the cards in; the data tests use it to check the file and the compiled-in copy.
 pub fn parse_catalog(json: &str) -> Result<Vec<CardDef>, serde_json::Error> {
     serde_json::from_str(json)
 }
 
 /// Every card the simulator knows, sorted by passcode.
 pub fn catalog() -> &'static [CardDef] {
-    CATALOG.get_or_init(|| {
-        // The file is compiled in and covered by `every_card_loads`; failing here would
-        // mean the binary itself is broken, not that a user gave bad input.
-        #[allow(clippy::expect_used)]
-        let mut cards = parse_catalog(include_str!("../data/cards.json"))
-            .expect("bundled data/cards.json is valid (checked by tests)");
-        cards.sort_by_key(|c| c.code);
-        cards
-    })
+    crate::data::catalog()
 }
 
 /// Looks a card up by passcode.

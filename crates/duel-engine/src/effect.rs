@@ -7,13 +7,15 @@
 //! Steps remember what they chose or moved in registers ([`Reg`]) that later steps,
 //! values ([`Amount`]) and delayed End Phase effects read.
 
+use databake::Bake;
 use serde::{Deserialize, Serialize};
 
 use crate::card::{CardType, Code, Frame, SpellType};
 use crate::state::Position;
 
 /// Who a step or condition is about, seen from the card's controller.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum Who {
     You,
@@ -21,7 +23,8 @@ pub enum Who {
 }
 
 /// How an effect is started.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum EffectKind {
     /// Activating a spell or trap card itself.
@@ -34,7 +37,8 @@ pub enum EffectKind {
 }
 
 /// Which once-per-turn limit an effect has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum OncePerTurn {
     /// "Once per turn": per copy of the card.
@@ -44,7 +48,8 @@ pub enum OncePerTurn {
 }
 
 /// How a monster was summoned (the "summon kind" of a game event).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum SummonKind {
     /// A Normal Summon (a Tribute Summon is one too).
@@ -68,7 +73,8 @@ impl SummonKind {
 }
 
 /// What starts a trigger effect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum TriggerOn {
     /// This card was sent from the field to the graveyard (a discard or a mill from the
@@ -85,7 +91,8 @@ pub enum TriggerOn {
 }
 
 /// "When ..." or "If ...": only an optional "when" trigger can miss its timing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum Timing {
     /// Activated only if its event was the last thing that happened.
@@ -95,7 +102,8 @@ pub enum Timing {
 }
 
 /// The event side of a trigger effect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(deny_unknown_fields)]
 pub struct TriggerDef {
     pub on: TriggerOn,
@@ -107,7 +115,8 @@ pub struct TriggerDef {
 }
 
 /// An activated effect of a card.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(deny_unknown_fields)]
 pub struct EffectDef {
     pub kind: EffectKind,
@@ -156,7 +165,8 @@ impl EffectDef {
 }
 
 /// One choice of a modal effect.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(deny_unknown_fields)]
 pub struct Mode {
     pub label_ja: String,
@@ -167,7 +177,10 @@ pub struct Mode {
 }
 
 /// A named register of an effect's locals where chosen or moved cards are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Bake,
+)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum Reg {
     A,
@@ -182,7 +195,8 @@ pub enum Reg {
 /// A number an effect uses: a constant, or computed from the cards in a register.
 /// Written as a plain number, or as `{"count": "a"}`, `{"level": "a"}`,
 /// `{"half_atk": "a"}` in the data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Bake)]
+#[databake(path = crate::effect)]
 pub enum Amount {
     Fixed(u32),
     /// How many cards the register holds (e.g. "draw that many").
@@ -271,7 +285,8 @@ impl<'de> Deserialize<'de> for Amount {
 }
 
 /// Whether the activating card itself counts in a hand-size condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum SelfInHand {
     /// The card being activated counts (it is still in the hand when checked).
@@ -284,7 +299,8 @@ pub enum SelfInHand {
 }
 
 /// A card filter. Every field that is set must match.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, Bake)]
+#[databake(path = crate::effect)]
 #[serde(deny_unknown_fields)]
 pub struct Filter {
     #[serde(default, rename = "type")]
@@ -334,7 +350,8 @@ pub struct Filter {
 }
 
 /// Where a step picks cards from. Zones are the effect controller's unless they say so.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Source {
     Hand,
@@ -363,7 +380,8 @@ pub enum Source {
 }
 
 /// Where a step moves cards to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum Dest {
     Hand,
@@ -384,7 +402,8 @@ pub enum Dest {
 }
 
 /// How many cards a selection may take at most: a number, or `"all"` in the data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Bake)]
+#[databake(path = crate::effect)]
 pub enum Max {
     N(u8),
     All,
@@ -426,7 +445,8 @@ impl<'de> Deserialize<'de> for Max {
 }
 
 /// What a prompt asks the player for, so the UI can title it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum Purpose {
     Discard,
@@ -441,7 +461,8 @@ pub enum Purpose {
 }
 
 /// The position a Special Summon uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case")]
 pub enum SummonPosition {
     /// Face-up Attack or face-up Defense, as the player chooses (the default, ruling 0.3).
@@ -452,7 +473,8 @@ pub enum SummonPosition {
 }
 
 /// A lasting restriction an effect puts on the duel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Restriction {
     /// The controller cannot Special Summon for the rest of this turn (an oath).
@@ -467,7 +489,8 @@ pub enum Restriction {
 }
 
 /// A rule a whole selection must satisfy (not each card alone).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Constraint {
     /// The number of chosen cards, N, must be the Level of some card matching `filter`
@@ -479,7 +502,8 @@ pub enum Constraint {
 }
 
 /// A condition that must hold to activate an effect (or to go on resolving it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Condition {
     /// `who` has at least `n` cards in the deck (so `n` draws can happen).
@@ -533,7 +557,8 @@ pub enum Condition {
 }
 
 /// One step of an effect. Implemented once each in the engine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
     /// `who` draws `n` cards. Drawing from an empty deck loses the duel.
@@ -680,7 +705,8 @@ pub enum Step {
 }
 
 /// A rule that applies without activation while the card is in the given place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
+#[databake(path = crate::effect)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum RuleDef {
     /// Holding this card and all `pieces` in hand wins the duel.

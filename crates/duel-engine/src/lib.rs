@@ -13,6 +13,7 @@
 
 pub mod card;
 pub mod command;
+mod data;
 pub mod deck;
 pub mod effect;
 mod engine;

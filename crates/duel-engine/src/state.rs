@@ -82,7 +82,8 @@ pub enum Face {
 }
 
 /// Battle position of a monster on the field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, databake::Bake)]
+#[databake(path = crate::state)]
 #[serde(rename_all = "snake_case")]
 pub enum Position {
     Attack,
