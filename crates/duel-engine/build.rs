@@ -13,8 +13,8 @@ use std::path::Path;
 use std::{env, fs};
 
 use databake::{Bake, CrateEnv};
-use syn::punctuated::Punctuated;
 use quote::ToTokens;
+use syn::punctuated::Punctuated;
 use syn::{Expr, Token};
 
 #[path = "src/card.rs"]
@@ -86,8 +86,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map_err(|e| format!("data/decks.json: {e}"))?;
 
     let bake_env = CrateEnv::default();
-    fs::write(Path::new(&out).join("cards.rs"), rust_value(&cards, &bake_env)?)?;
-    fs::write(Path::new(&out).join("decks.rs"), rust_value(&decks, &bake_env)?)?;
+    fs::write(
+        Path::new(&out).join("cards.rs"),
+        rust_value(&cards, &bake_env)?,
+    )?;
+    fs::write(
+        Path::new(&out).join("decks.rs"),
+        rust_value(&decks, &bake_env)?,
+    )?;
     Ok(())
 }
 
