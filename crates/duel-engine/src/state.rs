@@ -173,6 +173,26 @@ pub struct CardInstance {
     pub last_known: Option<LastKnown>,
 }
 
+impl CardInstance {
+    /// A card of `owner` that is nowhere yet (set-up or a new Token puts it somewhere).
+    pub(crate) fn new(code: Code, owner: Player, face: Face) -> CardInstance {
+        CardInstance {
+            code,
+            owner,
+            controller: owner,
+            location: Location::Deck,
+            face,
+            position: None,
+            placed_this_turn: false,
+            summoned: None,
+            counters: 0,
+            equipped_to: None,
+            stamp: 0,
+            last_known: None,
+        }
+    }
+}
+
 /// One player's zones and per-turn counters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerState {
