@@ -9,15 +9,17 @@ use web::duel::test_seeds::{
     SEED_CHICKEN_GAME, SEED_GRACEFUL_CHARITY, SEED_HAND_DESTRUCTION, SEED_LIBRARY,
     SEED_LIBRARY_WIN, SEED_SUMMONER_MONK, SUMMONER_MONK, UPSTART_GOBLIN, play_move,
 };
+use web::duel::test_seeds::{DARK_MAGICIAN_OF_CHAOS, SANGAN, WITCH, trigger_position};
 use web::storage::{
     KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
 };
 use web_sys::{HtmlElement, HtmlSelectElement};
+use yew::prelude::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
-use common::{Mounted, clear_keys, mount, settle, storage};
+use common::{Mounted, clear_keys, mount, mount_component, settle, storage};
 
 impl Mounted {
     fn hand_codes(&self) -> Vec<String> {
@@ -923,5 +925,147 @@ async fn library_exodia_deck_plays_to_an_exodia_win_by_clicking() {
     assert!(
         logged.iter().any(|m| m.starts_with("チェーン1：")),
         "chain links are logged with their number"
+    );
+}
+
+#[derive(Properties, PartialEq)]
+struct DialogHarnessProps {
+    duel: duel_engine::Duel,
+}
+
+/// The effect dialog over a duel no preset deck deals: it answers the engine's prompts
+/// the way the page does and shows every message and any refusal.
+#[function_component(DialogHarness)]
+fn dialog_harness(props: &DialogHarnessProps) -> Html {
+    use duel_engine::Command;
+    use web::duel::effect_dialog::EffectDialog;
+    let duel = use_state(|| props.duel.clone());
+    let messages = use_state(Vec::<String>::new);
+    let refused = use_state(|| None::<String>);
+    let view = duel.view();
+    let on_apply = {
+        let (duel, messages, refused) = (duel.clone(), messages.clone(), refused.clone());
+        Callback::from(move |cmd: Command| {
+            let mut next = (*duel).clone();
+            match next.apply(cmd) {
+                Ok(events) => {
+                    let mut all = (*messages).clone();
+                    all.extend(events.iter().map(|e| e.message(duel_engine::Lang::Ja)));
+                    messages.set(all);
+                    duel.set(next);
+                }
+                Err(e) => refused.set(Some(e.to_string())),
+            }
+        })
+    };
+    let on_check = {
+        let duel = duel.clone();
+        Callback::from(move |cmd: Command| duel.validate(&cmd).err().map(|e| e.to_string()))
+    };
+    html! {
+        <div>
+            if let Some(prompt) = view.prompt.clone() {
+                <EffectDialog key={duel.log().len()} prompt={Some(prompt)} chain={view.chain.clone()}
+                    legal={duel.legal_commands()} on_check={on_check} on_apply={on_apply}
+                    on_look_up_name={Callback::from(|_| String::new())} />
+            }
+            <span data-testid="hand-size">{ view.you.hand.len() }</span>
+            <ol>{ for messages.iter().map(|m| html! { <li data-testid="message">{ m.clone() }</li> }) }</ol>
+            if let Some(r) = &*refused {
+                <p data-testid="refused">{ r.clone() }</p>
+            }
+        </div>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_dialog_asks_yes_no_for_an_optional_trigger_and_the_order_of_simultaneous_ones() {
+    use duel_engine::Command;
+    reset_storage();
+    let mut duel = trigger_position().expect("valid setup");
+    let dmoc = duel.view().you.hand[0].id;
+    // Summoning it Tributes Sangan and Witch: three triggers at once.
+    duel.apply(Command::SummonMonster { card: dmoc })
+        .expect("two Tributes on the field");
+    let app = mount_component::<DialogHarness>(DialogHarnessProps { duel }).await;
+
+    assert_eq!(
+        app.text("[data-testid=effect-dialog] h3"),
+        "効果を発動しますか？"
+    );
+    assert_eq!(
+        app.text("[data-testid=dialog-source]"),
+        "《混沌の黒魔術師》"
+    );
+    assert_eq!(
+        app.attr("[data-testid=dialog-subject]", "data-card-id"),
+        DARK_MAGICIAN_OF_CHAOS.to_string()
+    );
+    let options: Vec<(String, String)> = app
+        .all("[data-testid=dialog-option]")
+        .iter()
+        .map(|o| {
+            (
+                o.get_attribute("data-option").unwrap_or_default(),
+                o.text_content().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        options,
+        [
+            ("yes".to_string(), "発動する".to_string()),
+            ("no".to_string(), "発動しない".to_string())
+        ]
+    );
+    app.play(Move::Option("yes")).await;
+
+    // The rules ask which of Sangan's and Witch's triggers goes first; options are cards.
+    assert_eq!(
+        app.text("[data-testid=effect-dialog] h3"),
+        "同時に発動する効果：次のチェーンに乗せるものを選ぶ"
+    );
+    assert_eq!(app.text("[data-testid=dialog-source]"), "ルール");
+    let mut cards = app.card_ids("[data-testid=dialog-option]");
+    cards.sort();
+    let mut expected = vec![SANGAN.to_string(), WITCH.to_string()];
+    expected.sort();
+    assert_eq!(cards, expected);
+    app.click(&format!(
+        "[data-testid=dialog-option][data-card-id='{WITCH}']"
+    ))
+    .await;
+    assert!(!app.has("[data-testid=refused]"));
+
+    // Chain link 1 is the Witch, as chosen; both searches then ask for a card.
+    let messages: Vec<String> = app
+        .all("[data-testid=message]")
+        .iter()
+        .filter_map(|m| m.text_content())
+        .collect();
+    assert_eq!(
+        messages.first().map(String::as_str),
+        Some("チェーン1：《黒き森のウィッチ》の効果が発動します（誘発効果）"),
+        "{messages:?}"
+    );
+    assert_eq!(
+        messages.get(1).map(String::as_str),
+        Some("チェーン2：《クリッター》の効果が発動します（誘発効果）")
+    );
+    for _ in 0..2 {
+        assert_eq!(
+            app.text("[data-testid=effect-dialog] h3"),
+            "手札に加えるカードを1枚選ぶ"
+        );
+        app.click("[data-testid=dialog-option][aria-pressed=false]")
+            .await;
+        app.click("[data-testid=dialog-confirm]").await;
+    }
+    assert!(!app.has("[data-testid=effect-dialog]"));
+    assert!(!app.has("[data-testid=refused]"));
+    assert_eq!(
+        app.text("[data-testid=hand-size]"),
+        "3",
+        "Pot of Greed and two searches"
     );
 }

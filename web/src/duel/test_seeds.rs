@@ -50,6 +50,26 @@ pub const TOON_TABLE: u32 = 89997728;
 pub const TOON_WORLD: u32 = 15259703;
 pub const BROKEN_BAMBOO: u32 = 41587307;
 pub const GOLDEN_BAMBOO: u32 = 74029853;
+pub const SANGAN: u32 = 26202165;
+pub const WITCH: u32 = 78010363;
+pub const DARK_MAGICIAN_OF_CHAOS: u32 = 40737112;
+pub const POT_OF_GREED: u32 = 55144522;
+pub const THOUSAND_EYES_IDOL: u32 = 27125110;
+
+/// A position no preset deck deals but whose questions the dialog must ask: Dark
+/// Magician of Chaos in hand (a Pot of Greed in the graveyard for its optional trigger)
+/// and Sangan and Witch of the Black Forest on the field as its Tributes. Summoning it
+/// asks whether to use its trigger (yes/no), then in which order Sangan's and Witch's
+/// simultaneous triggers form the chain.
+pub fn trigger_position() -> Result<Duel, duel_engine::SetupError> {
+    duel_engine::Setup::new()
+        .hand([DARK_MAGICIAN_OF_CHAOS])
+        .monster(SANGAN)
+        .monster(WITCH)
+        .graveyard([POT_OF_GREED])
+        .deck([THOUSAND_EYES_IDOL; 3])
+        .build()
+}
 
 use Move::{Activate, Effect, Option as Choose, Pick, Summon};
 
@@ -382,6 +402,43 @@ mod tests {
                 .flatten()
                 .any(|c| c.code == Some(BROKEN_BAMBOO) && c.equipped_to.is_some())
         );
+    }
+
+    #[test]
+    fn the_trigger_position_asks_yes_no_then_the_order_of_two_triggers() {
+        let mut duel = trigger_position().expect("valid setup");
+        let dmoc = duel.view().you.hand[0].id;
+        duel.apply(Command::SummonMonster { card: dmoc })
+            .expect("two Tributes on the field");
+        let prompt = duel.view().prompt.expect("asks about the optional trigger");
+        assert_eq!(prompt.source, Some(DARK_MAGICIAN_OF_CHAOS));
+        assert_eq!(
+            prompt.subject.and_then(|c| c.code),
+            Some(DARK_MAGICIAN_OF_CHAOS)
+        );
+        assert!(matches!(
+            prompt.kind,
+            PromptKind::Choice {
+                question: Question::UseTrigger,
+                ..
+            }
+        ));
+        step(&mut duel, Choose("yes"));
+        let prompt = duel.view().prompt.expect("asks for the order");
+        let PromptKind::Choice { question, options } = prompt.kind else {
+            panic!("a choice prompt");
+        };
+        assert_eq!(question, Question::Order(OrderOf::Triggers));
+        let cards: Vec<Option<u32>> = options
+            .iter()
+            .map(|o| match o.meaning {
+                Meaning::Card(c) => c.code,
+                _ => None,
+            })
+            .collect();
+        assert_eq!(cards.len(), 2);
+        assert!(cards.contains(&Some(SANGAN)) && cards.contains(&Some(WITCH)));
+        assert_eq!(prompt.source, None, "the rules ask, not a card");
     }
 
     #[test]
