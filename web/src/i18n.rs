@@ -475,6 +475,22 @@ pub fn equipped_label(lang: Lang, equips: &[(String, String)]) -> String {
     format!("{head}{}", list.join(sep))
 }
 
+/// 「M1のモンスターに装備」 / "equipped to M1", said of an equip card.
+pub fn equipped_to_label(lang: Lang, zone: &str) -> String {
+    match lang {
+        Lang::Ja => format!("{zone}のモンスターに装備"),
+        Lang::En => format!("equipped to {zone}"),
+    }
+}
+
+/// A card's accessible name with what sits on it: 「王立魔法図書館（魔力カウンター：1個）」.
+pub fn card_with_notes(lang: Lang, name: &str, notes: &[String]) -> String {
+    match lang {
+        Lang::Ja => format!("{name}（{}）", notes.join("、")),
+        Lang::En => format!("{name} ({})", notes.join("; ")),
+    }
+}
+
 /// 「ログ (N件)」 / "Log (N)".
 pub fn log_title(lang: Lang, n: usize) -> String {
     match lang {
@@ -503,6 +519,23 @@ mod tests {
         assert_eq!(selected_counter(Lang::En, 1, 1, 3), "Selected: 1 / 1-3");
         assert_eq!(counters_label(Lang::Ja, 2), "魔力カウンター：2個");
         assert_eq!(log_title(Lang::Ja, 12), "ログ (12件)");
+    }
+
+    #[test]
+    fn a_card_label_lists_what_sits_on_it() {
+        let notes = [
+            counters_label(Lang::Ja, 1),
+            equipped_to_label(Lang::Ja, "M2"),
+        ];
+        assert_eq!(
+            card_with_notes(Lang::Ja, "王立魔法図書館", &notes),
+            "王立魔法図書館（魔力カウンター：1個、M2のモンスターに装備）"
+        );
+        let notes = [counters_label(Lang::En, 3)];
+        assert_eq!(
+            card_with_notes(Lang::En, "Royal Magical Library", &notes),
+            "Royal Magical Library (Spell Counters: 3)"
+        );
     }
 
     #[test]

@@ -619,8 +619,13 @@ async fn a_spell_resolving_puts_a_counter_badge_on_royal_magical_library() {
     );
     assert_eq!(app.text("[data-slot=M1] [data-testid=counter-badge]"), "1");
     assert_eq!(
-        app.attr("[data-slot=M1] [data-testid=counter-badge]", "aria-label"),
+        app.attr("[data-slot=M1] [data-testid=counter-badge]", "title"),
         "魔力カウンター：1個"
+    );
+    // Screen readers hear it in the card's own name.
+    assert_eq!(
+        app.attr("[data-slot=M1] [data-testid=card]", "aria-label"),
+        "王立魔法図書館（魔力カウンター：1個）"
     );
     // The engine's message about the counter reached the log.
     assert!(
@@ -674,6 +679,10 @@ async fn an_equip_names_the_zone_of_its_monster_and_the_monster_shows_a_marker()
         Some(format!("装備：《折れ竹光》（{sword_slot}）").as_str())
     );
     assert_eq!(marker.text_content().as_deref(), Some("装備"));
+    assert_eq!(
+        sword.get_attribute("aria-label").as_deref(),
+        Some("折れ竹光（M1のモンスターに装備）")
+    );
     // The monster itself is not equipped to anything.
     assert_eq!(app.slot_card("M1").get_attribute("data-equipped-to"), None);
     // English names the equip in English.

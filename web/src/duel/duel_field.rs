@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::card_view::{CardView, Pos, card_name};
-use crate::i18n::{T, counters_label, equipped_label};
+use crate::i18n::{T, card_with_notes, counters_label, equipped_label, equipped_to_label};
 
 /// A pile whose content opens in a list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,22 +136,33 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
         } else {
             Vec::new()
         };
+        // The badges are drawn for the eye (with a title for the mouse); the card's own
+        // accessible name says the same for screen readers and keyboard users.
+        let mut notes = Vec::new();
         let counters = (card.counters > 0).then(|| {
             let text = counters_label(lang, card.counters);
+            notes.push(text.clone());
             html! {
-                <span class="counter-badge" data-testid="counter-badge" title={text.clone()} aria-label={text}>
+                <span class="counter-badge" data-testid="counter-badge" title={text} aria-hidden="true">
                     { card.counters }
                 </span>
             }
         });
         let equip_marker = (!equips.is_empty()).then(|| {
             let text = equipped_label(lang, &equips);
+            notes.push(text.clone());
             html! {
-                <span class="equip-marker" data-testid="equip-marker" title={text.clone()} aria-label={text}>
+                <span class="equip-marker" data-testid="equip-marker" title={text} aria-hidden="true">
                     { ctx.t(T::EquipMark) }
                 </span>
             }
         });
+        if let Some(to) = &equipped_to {
+            notes.push(equipped_to_label(lang, to));
+        }
+        let card_label = code
+            .filter(|_| !notes.is_empty())
+            .map(|c| AttrValue::from(card_with_notes(lang, &card_name(c, lang), &notes)));
         let equip_target = equipped_to.clone().map(|to| {
             html! { <span class="equip-target" data-testid="equip-target" aria-hidden="true">{ format!("→{to}") }</span> }
         });
@@ -159,7 +170,7 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
             <div class={classes!("zone", kind)} data-testid={format!("zone-{zone}")} data-slot={slot.name()}>
                 if code.is_some() {
                     <CardView code={code} position={position} on_click={Some(on_click)}
-                        counters={card.counters} equipped_to={equipped_to} />
+                        counters={card.counters} equipped_to={equipped_to} label={card_label} />
                 } else {
                     // A face-down card stays a button so its actions are keyboard reachable,
                     // but carries no identity.
