@@ -53,6 +53,19 @@ pub struct MonsterStats {
     pub def: u16,
     #[serde(default)]
     pub tuner: bool,
+    /// For Synchro monsters: how many non-Tuner materials it takes (1 Tuner always).
+    #[serde(default)]
+    pub synchro: Option<SynchroMaterials>,
+}
+
+/// The materials of a Synchro monster besides its one Tuner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SynchroMaterials {
+    pub non_tuners_min: u8,
+    /// `None`: "1 or more".
+    #[serde(default)]
+    pub non_tuners_max: Option<u8>,
 }
 
 /// One card: facts plus behaviour (effects and rules), all data.
@@ -269,6 +282,7 @@ mod tests {
                 atk: 0,
                 def: 0,
                 tuner: false,
+                synchro: None,
             }),
             ..card(33396948).expect("Exodia").clone()
         };

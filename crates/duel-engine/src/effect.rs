@@ -78,6 +78,10 @@ pub enum TriggerOn {
     Summoned { how: Vec<SummonKind> },
     /// Another monster was Synchro Summoned while this card was face-up on the field.
     OtherSynchroSummoned,
+    /// A monster was sent from its controller's Monster Zone to the graveyard (a Token
+    /// vanishes and a banished card is not sent there, so neither counts). Armed only by
+    /// a [`Step::Watch`] of the card (Last Will), once, for the rest of the turn.
+    WatchedMonsterToGraveyard,
 }
 
 /// "When ..." or "If ...": only an optional "when" trigger can miss its timing.
@@ -142,7 +146,7 @@ impl EffectDef {
     pub fn special_summons(&self) -> bool {
         fn any(steps: &[Step]) -> bool {
             steps.iter().any(|s| match s {
-                Step::SpecialSummon { .. } => true,
+                Step::SpecialSummon { .. } | Step::CreateToken { .. } => true,
                 Step::AtEndPhase { steps } => any(steps),
                 _ => false,
             })
@@ -189,6 +193,8 @@ pub enum Amount {
     /// Half the ATK (rounded down) the register's first monster had as it last stood on
     /// the field (Catapult Turtle).
     HalfAtk(Reg),
+    /// The number declared earlier in this effect (Reasoning's Level).
+    Declared,
 }
 
 impl From<u32> for Amount {
@@ -202,6 +208,7 @@ impl Serialize for Amount {
         use serde::ser::SerializeMap;
         let (key, reg) = match *self {
             Amount::Fixed(n) => return s.serialize_u32(n),
+            Amount::Declared => return s.serialize_str("declared"),
             Amount::Count(r) => ("count", r),
             Amount::Level(r) => ("level", r),
             Amount::HalfAtk(r) => ("half_atk", r),
@@ -220,7 +227,16 @@ impl<'de> Deserialize<'de> for Amount {
         impl<'de> serde::de::Visitor<'de> for V {
             type Value = Amount;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a number or one of {\"count\"|\"level\"|\"half_atk\": register}")
+                f.write_str(
+                    "a number, \"declared\" or one of {\"count\"|\"level\"|\"half_atk\": register}",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Amount, E> {
+                if v == "declared" {
+                    Ok(Amount::Declared)
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+                }
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Amount, E> {
                 u32::try_from(v)
@@ -273,6 +289,9 @@ pub enum SelfInHand {
 pub struct Filter {
     #[serde(default, rename = "type")]
     pub card_type: Option<CardType>,
+    /// A monster (`true`) or a Spell/Trap (`false`).
+    #[serde(default)]
+    pub monster: Option<bool>,
     #[serde(default)]
     pub frame: Option<Frame>,
     #[serde(default)]
@@ -308,6 +327,10 @@ pub struct Filter {
     /// monster in the graveyard or banished must have been properly summoned).
     #[serde(default)]
     pub summonable: Option<bool>,
+    /// A monster that can be Normal Summoned or Set (a Main Deck monster; not a Token,
+    /// Fusion or Synchro monster).
+    #[serde(default)]
+    pub normal_summonable: Option<bool>,
 }
 
 /// Where a step picks cards from. Zones are the effect controller's unless they say so.
@@ -327,6 +350,10 @@ pub enum Source {
     EitherGraveyard,
     /// Both players' monster zones, yours first.
     EitherMonsterZone,
+    /// Both players' banished cards, yours first.
+    EitherBanished,
+    /// The monster this card is equipped to.
+    EquippedMonster,
     /// The card whose effect this is.
     This,
     /// Cards held in a register, e.g. the revealed top 3 of the deck.
@@ -346,6 +373,8 @@ pub enum Dest {
     Graveyard,
     /// Tributed (to the graveyard, as a Tribute).
     Tribute,
+    /// Sent to the graveyard as Synchro Material.
+    Material,
     /// Put into the deck (an Extra Deck monster goes to the Extra Deck); a `ShuffleDeck`
     /// step usually follows.
     Deck,
@@ -408,6 +437,7 @@ pub enum Purpose {
     Tribute,
     SpecialSummon,
     Banish,
+    SynchroMaterial,
 }
 
 /// The position a Special Summon uses.
@@ -434,6 +464,18 @@ pub enum Restriction {
         #[serde(default)]
         until_opponent_turn_end: bool,
     },
+}
+
+/// A rule a whole selection must satisfy (not each card alone).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Constraint {
+    /// The number of chosen cards, N, must be the Level of some card matching `filter`
+    /// in `zone` (Treasure Panda: banish N to summon a Level N Normal Monster).
+    CountIsLevelOf { zone: Source, filter: Filter },
+    /// Synchro Materials for the Synchro monster whose summon asks: one Tuner and the
+    /// right number of non-Tuners, their Levels adding up to its Level.
+    SynchroMaterials,
 }
 
 /// A condition that must hold to activate an effect (or to go on resolving it).
@@ -478,6 +520,16 @@ pub enum Condition {
     Holds { reg: Reg, n: u8 },
     /// This card is still face-up on the field.
     ThisOnField,
+    /// A selection of `min` to `max` cards matching `filter` from `from` exists that
+    /// satisfies the constraint.
+    CanSelect {
+        from: Source,
+        #[serde(default)]
+        filter: Filter,
+        min: u8,
+        max: u8,
+        constraint: Constraint,
+    },
 }
 
 /// One step of an effect. Implemented once each in the engine.
@@ -518,6 +570,9 @@ pub enum Step {
         /// Leave the activating card out of the candidates.
         #[serde(default)]
         exclude_self: bool,
+        /// A rule the whole selection must satisfy.
+        #[serde(default)]
+        constraint: Option<Constraint>,
     },
     /// The opponent chooses `n` cards from their own hand (the scarecrow picks at random
     /// from the duel's seeded RNG).
@@ -530,16 +585,34 @@ pub enum Step {
         n: u8,
         into: Reg,
     },
+    /// Reveal cards from the top of your deck until one matches `filter`: it goes into
+    /// `found`, the cards above it into `rest` (they all stay in the deck until moved).
+    ExcavateUntil {
+        filter: Filter,
+        found: Reg,
+        rest: Reg,
+    },
+    /// Moves the register's cards that match `filter` into `into` (leaving the others).
+    Split {
+        reg: Reg,
+        filter: Filter,
+        into: Reg,
+    },
+    /// The opponent declares a Level from 1 to 12 (the scarecrow names the Level most
+    /// common among the monsters left in your Main Deck, the lowest on a tie).
+    OpponentDeclaresLevel,
     /// Move the register's cards that are still where they were put to `to`; the
     /// register then holds the cards that moved, where they are now.
     Move {
         reg: Reg,
         to: Dest,
     },
-    /// Move `who`'s whole hand.
+    /// Move `who`'s whole hand (remembered in `into`, if given).
     MoveHand {
         who: Who,
         to: Dest,
+        #[serde(default)]
+        into: Option<Reg>,
     },
     /// Destroy this card (it goes to the graveyard).
     DestroySelf,
@@ -549,6 +622,20 @@ pub enum Step {
     /// summoned monsters.
     SpecialSummon {
         reg: Reg,
+        #[serde(default)]
+        position: SummonPosition,
+        /// Each card goes to its owner's field (Dimension Fusion: each player summons
+        /// their own); otherwise to yours.
+        #[serde(default)]
+        owners_field: bool,
+        /// At the same time as the previous step (Monster Gate: summon and send the rest
+        /// to the graveyard together).
+        #[serde(default)]
+        together: bool,
+    },
+    /// Special Summon a Token with this passcode to your field.
+    CreateToken {
+        code: Code,
         #[serde(default)]
         position: SummonPosition,
     },
@@ -582,6 +669,14 @@ pub enum Step {
     /// "If you did" / "then": stop unless the previous step fully happened (all its
     /// draws were made, all its cards moved, its LP paid).
     IfYouDid,
+    /// "Otherwise": stop if the previous step fully happened (Monster Gate: a monster
+    /// that could not be summoned goes to the graveyard).
+    UnlessYouDid,
+    /// Arm this card's trigger effect number `effect` for the rest of the turn: the first
+    /// time its event happens it triggers, once (Last Will).
+    Watch {
+        effect: u8,
+    },
 }
 
 /// A rule that applies without activation while the card is in the given place.
@@ -600,4 +695,6 @@ pub enum RuleDef {
     /// If this face-up card would leave the field, it is banished instead (a
     /// replacement effect: it never reaches the graveyard).
     BanishedWhenLeavingField,
+    /// An equip card: the equipped monster gains `atk`.
+    EquipAtkBonus { atk: u16 },
 }

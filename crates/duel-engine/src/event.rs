@@ -23,6 +23,8 @@ pub enum MoveReason {
     Set,
     /// Tributed for a Tribute Summon.
     Tribute,
+    /// Sent to the graveyard as Synchro Material.
+    Material,
     /// Destroyed by an effect.
     Destroy,
     /// A rule of the game: a Normal or Quick-Play Spell leaving after resolving, a Field
@@ -115,6 +117,14 @@ pub enum Event {
     Revealed {
         player: Player,
         cards: Vec<Code>,
+    },
+    LevelDeclared {
+        player: Player,
+        level: u8,
+    },
+    /// A Token left the field and vanished.
+    Vanished {
+        card: Code,
     },
     LpPaid {
         player: Player,

@@ -172,6 +172,7 @@ impl Duel {
             trigger_build: None,
             seq: 0,
             last_happening: 0,
+            watchers: Vec::new(),
             rng,
             log: Vec::new(),
             outcome: None,
@@ -252,6 +253,7 @@ impl Duel {
                 ps.monsters[slot] = Some(id);
                 Location::MainMonsterZone(slot as u8)
             }
+            Location::Vanished => return Err(SetupError::WrongPlace(p.code)),
             Location::SpellTrapZone(_) | Location::FieldZone => {
                 if def.is_monster() {
                     return Err(SetupError::WrongPlace(p.code));

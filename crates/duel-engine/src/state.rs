@@ -101,6 +101,8 @@ pub enum Location {
     Graveyard,
     Banished,
     ExtraDeck,
+    /// A Token that left the field: it is no longer anywhere.
+    Vanished,
 }
 
 impl Location {
@@ -122,6 +124,7 @@ impl Location {
             Location::Graveyard => "graveyard",
             Location::Banished => "banished",
             Location::ExtraDeck => "extraDeck",
+            Location::Vanished => "vanished",
         }
     }
 }
@@ -310,6 +313,10 @@ pub(crate) struct Locals {
     pub regs: BTreeMap<Reg, Vec<Held>>,
     pub did: bool,
     pub positions: Vec<(CardId, Position)>,
+    /// A number declared during the effect (Reasoning's Level).
+    pub declared: Option<u32>,
+    /// The event number of the last step's moves (for a step made "together" with it).
+    pub last_seq: Option<u32>,
 }
 
 /// A link of the chain: an activation waiting to resolve.
@@ -343,6 +350,8 @@ pub(crate) enum FrameKind {
     EndPhase,
     /// Discarding down to the hand limit.
     HandLimit,
+    /// A Synchro Summon: materials, then the monster.
+    Synchro { card: CardId },
 }
 
 /// A running step program with its program counter.
@@ -375,6 +384,7 @@ pub(crate) enum PromptState {
         max: u8,
         purpose: Purpose,
         into: Reg,
+        constraint: Option<crate::effect::Constraint>,
     },
     /// Choose one mode of effect `effect` of `card` (indices into its modes).
     Mode {
@@ -408,6 +418,15 @@ pub(crate) struct PendingTrigger {
     /// Sequence number of the event (for missing the timing).
     pub seq: u32,
     pub controller: Player,
+}
+
+/// A card's trigger effect armed until its event happens once, this turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Watcher {
+    pub card: CardId,
+    pub effect: u8,
+    pub controller: Player,
+    pub turn: u32,
 }
 
 /// Triggers being put on a new chain: optional ones are asked about, simultaneous ones
@@ -474,6 +493,8 @@ pub struct Duel {
     pub(crate) seq: u32,
     /// Sequence number of the last thing that happened (what "when" triggers check).
     pub(crate) last_happening: u32,
+    /// Trigger effects armed for the rest of the turn by a [`crate::effect::Step::Watch`].
+    pub(crate) watchers: Vec<Watcher>,
     pub(crate) rng: Rng,
     pub(crate) log: Vec<Command>,
     pub(crate) outcome: Option<Outcome>,

@@ -295,6 +295,20 @@ pub fn event(e: &Event, lang: Lang) -> String {
                 format!("{} changes to {}", name(*card, lang), position(*pos, lang))
             }
         }
+        Event::LevelDeclared { player, level } => {
+            if ja {
+                format!("{}はレベル{}を宣言します", who(*player, lang), level)
+            } else {
+                format!("{} declare(s) Level {}", who(*player, lang), level)
+            }
+        }
+        Event::Vanished { card } => {
+            if ja {
+                format!("{}はフィールドを離れ、消滅します", name(*card, lang))
+            } else {
+                format!("{} leaves the field and vanishes", name(*card, lang))
+            }
+        }
         Event::MissedTiming { card } => {
             if ja {
                 format!("{}の効果はタイミングを逃しました", name(*card, lang))
@@ -372,6 +386,10 @@ fn moved(
             (_, true, false) => format!("{} discard(s) {list}", who(player, lang)),
             (MoveReason::Tribute, _, true) => format!("{list}をリリースします"),
             (MoveReason::Tribute, _, false) => format!("{list} Tributed"),
+            (MoveReason::Material, _, true) => format!("{list}をシンクロ素材として墓地へ送ります"),
+            (MoveReason::Material, _, false) => {
+                format!("{list} sent to the graveyard as Synchro Material")
+            }
             (MoveReason::Destroy, _, true) => format!("{list}を破壊します"),
             (MoveReason::Destroy, _, false) => format!("{list} destroyed"),
             (_, _, true) => format!("{list}を墓地へ送ります"),
@@ -459,6 +477,14 @@ pub fn purpose(p: Purpose, min: u8, max: u8, rule: bool, lang: Lang) -> String {
         (Purpose::Tribute, Lang::Ja) => format!("リリースするモンスターを{n}体選ぶ"),
         (Purpose::SpecialSummon, Lang::Ja) => format!("特殊召喚するモンスターを{n}体選ぶ"),
         (Purpose::Banish, Lang::Ja) => format!("除外するカードを{n}枚選ぶ"),
+        (Purpose::SynchroMaterial, Lang::Ja) => {
+            "シンクロ素材にするモンスターを選ぶ（チューナー1体＋それ以外、レベルの合計が一致）"
+                .to_string()
+        }
+        (Purpose::SynchroMaterial, Lang::En) => {
+            "Choose the Synchro Materials (1 Tuner and non-Tuners whose Levels add up to the Synchro's)"
+                .to_string()
+        }
         (Purpose::Discard, Lang::En) => format!("Discard {n} card(s)"),
         (Purpose::SendToGraveyard, Lang::En) => {
             format!("Choose {n} card(s) to send to the graveyard")
@@ -546,6 +572,7 @@ fn unmet_ja(u: &Unmet) -> String {
             format!("カウンターが足りません（{need}個必要、{have}個）")
         }
         Unmet::NotOnField => "カードがフィールドに表側表示で存在しません".into(),
+        Unmet::NoValidCombination => "条件を満たすカードの組み合わせがありません".into(),
     }
 }
 
@@ -560,6 +587,7 @@ pub fn error_ja(e: &RuleError) -> String {
             BadResponse::WrongCount { min, max } => format!("{min}〜{max}枚選んでください"),
             BadResponse::NotACandidate => "選べないカードが含まれています".into(),
             BadResponse::Duplicate => "同じカードを2回選んでいます".into(),
+            BadResponse::BadCombination => "その組み合わせでは条件を満たしません".into(),
             BadResponse::NoSuchOption => "その選択肢はありません".into(),
             BadResponse::WrongKind => "選択の種類が違います".into(),
         },
@@ -568,6 +596,7 @@ pub fn error_ja(e: &RuleError) -> String {
         RuleError::NotAMonster => "モンスターカードではありません".into(),
         RuleError::NotASpellOrTrap => "魔法・罠カードではありません".into(),
         RuleError::CannotNormalSummon => "このカードは通常召喚できません".into(),
+        RuleError::NotASynchro => "エクストラデッキのシンクロモンスターではありません".into(),
         RuleError::WrongPhase => "メインフェイズではありません".into(),
         RuleError::NoNormalSummonLeft => "召喚権がありません".into(),
         RuleError::ZoneFull => "ゾーンが満杯です".into(),

@@ -41,15 +41,16 @@ fn a_new_duel_deals_five_each_and_stops_in_main_phase_1() {
 }
 
 #[test]
-fn unknown_and_unplayable_decks_are_refused() {
+fn unknown_decks_are_refused_and_every_preset_deck_plays() {
     assert!(matches!(
         Duel::new("no-such-deck", 1),
         Err(duel_engine::SetupError::UnknownDeck(_))
     ));
-    assert!(matches!(
-        Duel::new("scientist-catapult-deck", 1),
-        Err(duel_engine::SetupError::DeckNotPlayable(_))
-    ));
+    for deck in duel_engine::decks() {
+        assert!(deck.playable, "{} is playable", deck.id);
+        let d = Duel::new(&deck.id, 1).expect("every preset deck starts");
+        check_invariants(&d);
+    }
 }
 
 #[test]

@@ -41,6 +41,7 @@ impl Duel {
                     into: Reg::A,
                     purpose: Purpose::Tribute,
                     exclude_self: false,
+                    constraint: None,
                 },
                 Step::Move {
                     reg: Reg::A,
@@ -77,6 +78,45 @@ impl Duel {
             },
             how,
         );
+    }
+
+    /// Starts a Synchro Summon: the materials are chosen and sent to the graveyard, then
+    /// the monster is summoned (a game action: no chain).
+    pub(crate) fn synchro_summon(&mut self, id: CardId) {
+        let mut locals = Locals::default();
+        locals.regs.insert(Reg::C, vec![self.held(id)]);
+        self.frames.push(Frame {
+            kind: FrameKind::Synchro { card: id },
+            source: id,
+            controller: Player::You,
+            steps: vec![
+                Step::Select {
+                    from: crate::effect::Source::MonsterZone,
+                    filter: Filter {
+                        face_up: Some(true),
+                        ..Filter::default()
+                    },
+                    min: 2,
+                    max: Max::N(crate::state::ZONE_SLOTS as u8),
+                    into: Reg::A,
+                    purpose: Purpose::SynchroMaterial,
+                    exclude_self: false,
+                    constraint: Some(crate::effect::Constraint::SynchroMaterials),
+                },
+                Step::Move {
+                    reg: Reg::A,
+                    to: Dest::Material,
+                },
+                Step::SpecialSummon {
+                    reg: Reg::C,
+                    position: crate::effect::SummonPosition::Choose,
+                    owners_field: false,
+                    together: false,
+                },
+            ],
+            pc: 0,
+            locals,
+        });
     }
 
     pub(crate) fn set_spell_trap(&mut self, id: CardId) {
@@ -294,12 +334,13 @@ impl Duel {
                 TriggerOn::Summoned { how } => {
                     ev.summon.is_some_and(|k| how.iter().any(|&p| k.matches(p)))
                 }
-                TriggerOn::OtherSynchroSummoned => false,
+                TriggerOn::OtherSynchroSummoned | TriggerOn::WatchedMonsterToGraveyard => false,
             };
             if fires {
                 self.pend(ev.card, i as u8, ev.seq);
             }
         }
+        self.fire_watchers(ev);
         if ev.summon == Some(crate::effect::SummonKind::Synchro) {
             let watchers: Vec<(CardId, u8)> = self
                 .players
@@ -322,6 +363,22 @@ impl Duel {
             for (id, i) in watchers {
                 self.pend(id, i, ev.seq);
             }
+        }
+    }
+
+    /// Armed watchers whose event this is fire, once each.
+    fn fire_watchers(&mut self, ev: &GameEvent) {
+        if !matches!(ev.from, Location::MainMonsterZone(_)) || ev.to != Location::Graveyard {
+            return;
+        }
+        let turn = self.turn;
+        let (fired, kept): (Vec<_>, Vec<_>) = self
+            .watchers
+            .iter()
+            .partition(|w| w.turn == turn && w.controller == ev.from_player);
+        self.watchers = kept;
+        for w in fired {
+            self.pend(w.card, w.effect, ev.seq);
         }
     }
 

@@ -56,6 +56,7 @@ impl Duel {
                                 into: Reg::A,
                                 purpose: Purpose::Discard,
                                 exclude_self: false,
+                                constraint: None,
                             },
                             Step::Move {
                                 reg: Reg::A,

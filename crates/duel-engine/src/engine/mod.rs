@@ -59,6 +59,7 @@ impl Duel {
                     self.activate(card, idx);
                 }
             }
+            Command::SynchroSummon { card } => self.synchro_summon(card),
             Command::PassChain => self.resolving = true,
             Command::AdvancePhase => match self.phase {
                 Phase::Draw => self.enter(Phase::Standby),
@@ -158,7 +159,7 @@ impl Duel {
             }
             FrameKind::Resolution(link) => self.finish_resolution(link),
             FrameKind::Tribute { card, set } => self.place_normal_summon(card, set),
-            FrameKind::EndPhase | FrameKind::HandLimit => {}
+            FrameKind::EndPhase | FrameKind::HandLimit | FrameKind::Synchro { .. } => {}
         }
         self.state_check();
     }

@@ -96,6 +96,16 @@ impl Duel {
         }
         let happens = !matches!(how.reason, MoveReason::Rule | MoveReason::Play);
         let seq = self.next_seq(happens);
+        self.move_each_at(moves, how, seq)
+    }
+
+    /// [`Duel::move_each`] with a given event number (moves made together with others).
+    pub(crate) fn move_each_at(
+        &mut self,
+        moves: &[(CardId, To)],
+        how: How,
+        seq: u32,
+    ) -> Vec<CardId> {
         let mut events = Vec::with_capacity(moves.len());
         for &(id, to) in moves {
             if let Some(ev) = self.relocate(id, to, how, seq) {
@@ -151,7 +161,12 @@ impl Duel {
             }
             other => other,
         };
+        let token = def.frame == crate::card::Frame::Token;
         let (location, face, controller) = match to {
+            // A Token that leaves the field is no longer anywhere.
+            To::Hand | To::Deck | To::Graveyard | To::Banished { .. } if token => {
+                (Location::Vanished, Face::Up, owner)
+            }
             To::Hand if def.is_extra_deck() => (Location::ExtraDeck, Face::Down, owner),
             To::Deck if def.is_extra_deck() => (Location::ExtraDeck, Face::Down, owner),
             To::Hand => (Location::Hand, Face::Up, owner),
@@ -177,10 +192,10 @@ impl Duel {
                 (Location::FieldZone, face, player)
             }
         };
-        self.take(id);
         if from.is_field() {
             self.left_field(id, from);
         }
+        self.take(id);
         let c = &mut self.cards[id.index()];
         c.location = location;
         c.face = face;
@@ -211,6 +226,7 @@ impl Duel {
             Location::MainMonsterZone(s) => ps.monsters[usize::from(s)] = Some(id),
             Location::SpellTrapZone(s) => ps.spell_trap[usize::from(s)] = Some(id),
             Location::FieldZone => ps.field_zone = Some(id),
+            Location::Vanished => {}
         }
         if matches!(
             how.summon,
@@ -249,6 +265,7 @@ impl Duel {
             Location::Graveyard => ps.graveyard.retain(|&x| x != id),
             Location::Banished => ps.banished.retain(|&x| x != id),
             Location::ExtraDeck => ps.extra.retain(|&x| x != id),
+            Location::Vanished => {}
         }
     }
 
@@ -257,10 +274,9 @@ impl Duel {
     /// once-per-turn limits reset.
     fn left_field(&mut self, id: CardId, from: Location) {
         if matches!(from, Location::MainMonsterZone(_)) {
-            let c = &self.cards[id.index()];
             let known = LastKnown {
-                atk: self.current_atk(c),
-                level: def_of(c.code).level(),
+                atk: self.current_atk(id),
+                level: def_of(self.cards[id.index()].code).level(),
             };
             self.cards[id.index()].last_known = Some(known);
         }
@@ -310,6 +326,10 @@ impl Duel {
                     kind,
                     position,
                 });
+                continue;
+            }
+            if e.to == Location::Vanished {
+                self.push_event(Event::Vanished { card: e.code });
                 continue;
             }
             if e.to.is_field() && c.face == Face::Down {

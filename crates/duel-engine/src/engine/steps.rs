@@ -11,6 +11,14 @@ use crate::state::{
 use super::movement::{How, To};
 use super::{Flow, def_of};
 
+/// How a Special Summon step places its monsters.
+#[derive(Debug, Clone, Copy)]
+struct Summon {
+    position: SummonPosition,
+    owners_field: bool,
+    together: bool,
+}
+
 impl Duel {
     /// Runs the current step of the top frame.
     pub(crate) fn exec(&mut self, step: Step) -> Flow {
@@ -23,6 +31,7 @@ impl Duel {
         let reason = match frame.kind {
             FrameKind::Activation(_) => MoveReason::Cost,
             FrameKind::Tribute { .. } => MoveReason::Tribute,
+            FrameKind::Synchro { .. } => MoveReason::Material,
             FrameKind::HandLimit => MoveReason::Rule,
             FrameKind::Resolution(_) | FrameKind::EndPhase => MoveReason::Effect,
         };
@@ -68,6 +77,7 @@ impl Duel {
                 into,
                 purpose,
                 exclude_self,
+                constraint,
             } => {
                 let candidates: Vec<CardId> = self
                     .zone_cards(from, src, ctrl, &locals)
@@ -90,7 +100,10 @@ impl Duel {
                     self.set_did(false);
                     return Flow::Next;
                 }
-                if min == n {
+                let forced_ok = constraint
+                    .as_ref()
+                    .is_none_or(|c| self.constraint_holds(&candidates, c, src));
+                if min == n && forced_ok {
                     // The choice is forced: take them all without asking.
                     self.set_reg(into, candidates);
                     self.set_did(true);
@@ -104,6 +117,7 @@ impl Duel {
                         max: max as u8,
                         purpose,
                         into,
+                        constraint,
                     },
                 });
                 return Flow::Wait;
@@ -136,6 +150,7 @@ impl Duel {
                     Dest::Discard => (To::Graveyard, true, reason),
                     Dest::Graveyard => (To::Graveyard, false, reason),
                     Dest::Tribute => (To::Graveyard, false, MoveReason::Tribute),
+                    Dest::Material => (To::Graveyard, false, MoveReason::Material),
                     Dest::Deck => (To::Deck, false, reason),
                     Dest::Banished => (To::Banished { face_down: false }, false, reason),
                     Dest::BanishedFaceDown => (To::Banished { face_down: true }, false, reason),
@@ -149,11 +164,11 @@ impl Duel {
                 self.set_reg(reg, moved);
                 all
             }
-            Step::MoveHand { who, to } => {
+            Step::MoveHand { who, to, into } => {
                 let ids = self.player(ctrl.resolve(who)).hand.clone();
                 let (dest, discard) = match to {
                     Dest::Discard => (To::Graveyard, true),
-                    Dest::Graveyard | Dest::Tribute => (To::Graveyard, false),
+                    Dest::Graveyard | Dest::Tribute | Dest::Material => (To::Graveyard, false),
                     Dest::Hand => (To::Hand, false),
                     Dest::Deck => (To::Deck, false),
                     Dest::Banished => (To::Banished { face_down: false }, false),
@@ -164,7 +179,11 @@ impl Duel {
                     ..How::new(reason, Some(src))
                 };
                 let moved = self.move_cards(&ids, dest, how);
-                moved.len() == ids.len()
+                let all = moved.len() == ids.len();
+                if let Some(reg) = into {
+                    self.set_reg(reg, moved);
+                }
+                all
             }
             Step::DestroySelf => {
                 if self.cards[src.index()].location.is_field() {
@@ -185,13 +204,102 @@ impl Duel {
                 self.push_event(Event::Shuffled { player: ctrl });
                 true
             }
-            Step::SpecialSummon { reg, position } => {
+            Step::SpecialSummon {
+                reg,
+                position,
+                owners_field,
+                together,
+            } => {
                 if !self.can_special_summon(ctrl) {
                     self.set_reg(reg, Vec::new());
                     false
                 } else {
-                    return self.special_summon(reg, position, &locals, src, ctrl);
+                    let how = Summon {
+                        position,
+                        owners_field,
+                        together,
+                    };
+                    return self.special_summon(reg, how, &locals, src, ctrl);
                 }
+            }
+            Step::CreateToken { code, position } => {
+                if !self.can_special_summon(ctrl) || self.free_monster_slot(ctrl).is_none() {
+                    false
+                } else {
+                    // The step runs again after the position is chosen: the Token
+                    // made the first time is still waiting, off the field.
+                    let waiting = self.held_cards(&locals, Reg::C).into_iter().find(|&id| {
+                        let c = &self.cards[id.index()];
+                        c.code == code && c.location == crate::state::Location::Vanished
+                    });
+                    let token = match waiting {
+                        Some(t) => t,
+                        None => self.create_token(code, ctrl),
+                    };
+                    self.set_reg(Reg::C, vec![token]);
+                    let how = Summon {
+                        position,
+                        owners_field: false,
+                        together: false,
+                    };
+                    let mut with_token = locals.clone();
+                    with_token.regs.insert(Reg::C, vec![self.held(token)]);
+                    return self.special_summon(Reg::C, how, &with_token, src, ctrl);
+                }
+            }
+            Step::ExcavateUntil {
+                filter,
+                found,
+                rest,
+            } => {
+                let deck: Vec<CardId> = self.player(ctrl).deck.iter().rev().copied().collect();
+                let hit = deck
+                    .iter()
+                    .position(|&id| self.matches(id, &filter, &locals));
+                let upto = hit.map_or(deck.len(), |i| i + 1);
+                let shown: Vec<CardId> = deck[..upto].to_vec();
+                let cards = shown.iter().map(|id| self.cards[id.index()].code).collect();
+                self.push_event(Event::Revealed {
+                    player: ctrl,
+                    cards,
+                });
+                let (hit_card, above): (Vec<CardId>, Vec<CardId>) = match hit {
+                    Some(i) => (vec![shown[i]], shown[..i].to_vec()),
+                    None => (Vec::new(), shown),
+                };
+                self.set_reg(found, hit_card);
+                self.set_reg(rest, above);
+                hit.is_some()
+            }
+            Step::Split { reg, filter, into } => {
+                let (matching, others): (Vec<CardId>, Vec<CardId>) = self
+                    .held_cards(&locals, reg)
+                    .into_iter()
+                    .partition(|&id| self.matches(id, &filter, &locals));
+                let any = !matching.is_empty();
+                self.set_reg(into, matching);
+                self.set_reg(reg, others);
+                any
+            }
+            Step::OpponentDeclaresLevel => {
+                let level = self.likeliest_level(ctrl);
+                if let Some(f) = self.frames.last_mut() {
+                    f.locals.declared = Some(u32::from(level));
+                }
+                self.push_event(Event::LevelDeclared {
+                    player: ctrl.other(),
+                    level,
+                });
+                true
+            }
+            Step::Watch { effect } => {
+                self.watchers.push(crate::state::Watcher {
+                    card: src,
+                    effect,
+                    controller: ctrl,
+                    turn: self.turn,
+                });
+                true
             }
             Step::Equip { reg } => self.equip(src, &locals, reg),
             Step::RemoveCounters { n } => {
@@ -264,9 +372,57 @@ impl Duel {
                 }
                 true
             }
+            Step::UnlessYouDid => {
+                if locals.did {
+                    return Flow::Stop;
+                }
+                true
+            }
         };
         self.set_did(did);
+        let seq = self.seq;
+        if let Some(f) = self.frames.last_mut() {
+            f.locals.last_seq = Some(seq);
+        }
         Flow::Next
+    }
+
+    /// The Level the scarecrow opponent declares against you: the most common among the
+    /// Normal Summonable monsters left in your deck (it knows the deck list, not the
+    /// order), the lowest on a tie; 1 when none is left.
+    fn likeliest_level(&self, p: crate::state::Player) -> u8 {
+        let mut counts = [0u8; 13];
+        for &id in &self.player(p).deck {
+            let d = def_of(self.cards[id.index()].code);
+            if d.is_monster() && !d.is_extra_deck() {
+                let l = usize::from(d.level()).min(12);
+                counts[l] = counts[l].saturating_add(1);
+            }
+        }
+        (1u8..=12)
+            .max_by_key(|&l| (counts[usize::from(l)], std::cmp::Reverse(l)))
+            .filter(|&l| counts[usize::from(l)] > 0)
+            .unwrap_or(1)
+    }
+
+    /// A new Token instance, not on the field yet (the summon puts it there).
+    fn create_token(&mut self, code: crate::card::Code, p: crate::state::Player) -> CardId {
+        let id = CardId(self.cards.len() as u16);
+        self.cards.push(crate::state::CardInstance {
+            code,
+            owner: p,
+            controller: p,
+            location: crate::state::Location::Vanished,
+            face: Face::Up,
+            position: None,
+            placed_this_turn: false,
+            summoned: None,
+            counters: 0,
+            equipped_to: None,
+            stamp: 0,
+            last_known: None,
+        });
+        id
     }
 
     /// Who asks a card prompt: the effect's card, or nobody for the rules' own programs.
@@ -327,27 +483,42 @@ impl Duel {
     }
 
     /// Special Summons the register's cards, asking each one's position first when the
-    /// player chooses it (the step runs again after every answer).
+    /// player chooses it (the step runs again after every answer). Within one step the
+    /// monsters are summoned together (one event number).
     fn special_summon(
         &mut self,
         reg: Reg,
-        position: SummonPosition,
+        how: Summon,
         locals: &Locals,
         src: CardId,
         ctrl: crate::state::Player,
     ) -> Flow {
-        let ids = self.held_cards(locals, reg);
-        let free = self
-            .player(ctrl)
-            .monsters
-            .iter()
-            .filter(|s| s.is_none())
-            .count();
-        let ids: Vec<CardId> = ids.into_iter().take(free).collect();
-        if position == SummonPosition::Choose
-            && let Some(&card) = ids
+        // Each monster goes to its owner's field or to yours, while zones are free.
+        let mut free = [0usize; 2];
+        for p in [crate::state::Player::You, crate::state::Player::Opponent] {
+            free[p.index()] = self
+                .player(p)
+                .monsters
                 .iter()
-                .find(|id| !locals.positions.iter().any(|(c, _)| c == *id))
+                .filter(|s| s.is_none())
+                .count();
+        }
+        let mut placed: Vec<(CardId, crate::state::Player)> = Vec::new();
+        for id in self.held_cards(locals, reg) {
+            let p = if how.owners_field {
+                self.cards[id.index()].owner
+            } else {
+                ctrl
+            };
+            if free[p.index()] > 0 {
+                free[p.index()] -= 1;
+                placed.push((id, p));
+            }
+        }
+        if how.position == SummonPosition::Choose
+            && let Some(&(card, _)) = placed
+                .iter()
+                .find(|(id, p)| *p == ctrl && !locals.positions.iter().any(|(c, _)| c == id))
         {
             self.prompt = Some(Prompt {
                 source: Some(src),
@@ -355,10 +526,10 @@ impl Duel {
             });
             return Flow::Wait;
         }
-        let moves: Vec<(CardId, To)> = ids
+        let moves: Vec<(CardId, To)> = placed
             .into_iter()
-            .map(|id| {
-                let pos = match position {
+            .map(|(id, p)| {
+                let pos = match how.position {
                     SummonPosition::Attack => Position::Attack,
                     SummonPosition::Defense => Position::Defense,
                     SummonPosition::Choose => locals
@@ -368,19 +539,25 @@ impl Duel {
                         .map_or(Position::Attack, |(_, p)| *p),
                 };
                 let to = To::Monster {
-                    player: ctrl,
+                    player: p,
                     face: Face::Up,
                     position: pos,
                 };
                 (id, to)
             })
             .collect();
-        let how = How {
-            summon: Some(SummonKind::Special),
+        let kind = match self.frames.last().map(|f| &f.kind) {
+            Some(FrameKind::Synchro { .. }) => SummonKind::Synchro,
+            _ => SummonKind::Special,
+        };
+        let summon = How {
+            summon: Some(kind),
             ..How::new(MoveReason::Summon, Some(src))
         };
-        // Monsters summoned by one step are summoned together (one event number).
-        let summoned = self.move_each(&moves, how);
+        let summoned = match locals.last_seq.filter(|_| how.together) {
+            Some(seq) => self.move_each_at(&moves, summon, seq),
+            None => self.move_each(&moves, summon),
+        };
         let wanted = locals.regs.get(&reg).map_or(0, Vec::len);
         let all = summoned.len() == wanted && wanted > 0;
         self.set_reg(reg, summoned);
@@ -388,6 +565,10 @@ impl Duel {
             f.locals.positions.clear();
         }
         self.set_did(all);
+        let seq = self.seq;
+        if let Some(f) = self.frames.last_mut() {
+            f.locals.last_seq = Some(seq);
+        }
         Flow::Next
     }
 

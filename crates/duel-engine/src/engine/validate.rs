@@ -4,7 +4,8 @@
 use crate::card::{CardDef, Frame as CardFrame};
 use crate::command::{Command, Response};
 use crate::effect::{
-    Amount, Condition, EffectKind, Filter, OncePerTurn, Restriction, RuleDef, SelfInHand, Source,
+    Amount, Condition, Constraint, EffectKind, Filter, OncePerTurn, Restriction, RuleDef,
+    SelfInHand, Source,
 };
 use crate::error::{BadResponse, RuleError, Unmet};
 use crate::state::{
@@ -33,6 +34,7 @@ impl Duel {
             Command::SetSpellTrap { card } => self.validate_set_spell_trap(card),
             Command::ActivateSpell { card } => self.validate_card_activation(card),
             Command::ActivateEffect { card } => self.validate_ignition(card),
+            Command::SynchroSummon { card } => self.validate_synchro(card),
             Command::PassChain => {
                 if self.chain.is_empty() || self.resolving {
                     Err(RuleError::NoChain)
@@ -84,6 +86,7 @@ impl Duel {
                     Command::ActivateSpell { card },
                     Command::ActivateEffect { card },
                 ],
+                Location::ExtraDeck => &[Command::SynchroSummon { card }],
                 _ => &[],
             };
             out.extend(
@@ -172,6 +175,92 @@ impl Duel {
             return Err(RuleError::ZoneFull);
         }
         Ok(())
+    }
+
+    fn validate_synchro(&self, id: CardId) -> Result<(), RuleError> {
+        let c = self.own_card(id)?;
+        let def = def_of(c.code);
+        if c.location != Location::ExtraDeck || def.frame != CardFrame::Synchro {
+            return Err(RuleError::NotASynchro);
+        }
+        self.open_main_phase()?;
+        if !self.can_special_summon(Player::You) {
+            return Err(RuleError::Unmet(Unmet::CannotSpecialSummon));
+        }
+        let materials = self.zone_cards(Source::MonsterZone, id, Player::You, &Locals::default());
+        let materials: Vec<CardId> = materials
+            .into_iter()
+            .filter(|&m| self.cards[m.index()].face == Face::Up)
+            .collect();
+        if self.selection_exists(&materials, 2, ZONE_SLOTS, &Constraint::SynchroMaterials, id) {
+            Ok(())
+        } else {
+            Err(RuleError::Unmet(Unmet::NoValidCombination))
+        }
+    }
+
+    /// Whether `chosen` satisfies a selection constraint (`src`: the card that asks).
+    pub(crate) fn constraint_holds(&self, chosen: &[CardId], c: &Constraint, src: CardId) -> bool {
+        match c {
+            Constraint::CountIsLevelOf { zone, filter } => {
+                let n = chosen.len();
+                let ctrl = self.cards[src.index()].controller;
+                self.zone_cards(*zone, src, ctrl, &Locals::default())
+                    .into_iter()
+                    .any(|id| {
+                        self.matches(id, filter, &Locals::default())
+                            && usize::from(def_of(self.cards[id.index()].code).level()) == n
+                    })
+            }
+            Constraint::SynchroMaterials => {
+                let synchro = def_of(self.cards[src.index()].code);
+                let Some(rule) = synchro.monster.as_ref().and_then(|m| m.synchro) else {
+                    return false;
+                };
+                let tuners = chosen
+                    .iter()
+                    .filter(|&&id| def_of(self.cards[id.index()].code).is_tuner())
+                    .count();
+                let others = chosen.len() - tuners.min(1);
+                let levels: u32 = chosen
+                    .iter()
+                    .map(|&id| u32::from(def_of(self.cards[id.index()].code).level()))
+                    .sum();
+                tuners == 1
+                    && others >= usize::from(rule.non_tuners_min)
+                    && rule.non_tuners_max.is_none_or(|m| others <= usize::from(m))
+                    && levels == u32::from(synchro.level())
+            }
+        }
+    }
+
+    /// Whether some choice of `min`..=`max` of the candidates satisfies the constraint.
+    pub(crate) fn selection_exists(
+        &self,
+        candidates: &[CardId],
+        min: usize,
+        max: usize,
+        c: &Constraint,
+        src: CardId,
+    ) -> bool {
+        let max = max.min(candidates.len());
+        if let Constraint::CountIsLevelOf { .. } = c {
+            // Only the number chosen matters.
+            return (min..=max).any(|n| self.constraint_holds(&candidates[..n], c, src));
+        }
+        // Few candidates (at most the monster zones): try every subset.
+        let n = candidates.len().min(16);
+        (0u32..(1 << n)).any(|mask| {
+            let k = mask.count_ones() as usize;
+            if k < min || k > max {
+                return false;
+            }
+            let chosen: Vec<CardId> = (0..n)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| candidates[i])
+                .collect();
+            self.constraint_holds(&chosen, c, src)
+        })
     }
 
     fn validate_set_spell_trap(&self, id: CardId) -> Result<(), RuleError> {
@@ -305,6 +394,7 @@ impl Duel {
                     candidates,
                     min,
                     max,
+                    constraint,
                     ..
                 },
                 Response::Cards(chosen),
@@ -322,6 +412,11 @@ impl Duel {
                     if chosen[..i].contains(id) {
                         return Err(RuleError::BadResponse(BadResponse::Duplicate));
                     }
+                }
+                if let (Some(c), Some(src)) = (constraint, prompt.source)
+                    && !self.constraint_holds(chosen, c, src)
+                {
+                    return Err(RuleError::BadResponse(BadResponse::BadCombination));
                 }
                 Ok(())
             }
@@ -485,6 +580,30 @@ impl Duel {
                     Err(Unmet::NoValidCards)
                 }
             }
+            Condition::CanSelect {
+                from,
+                ref filter,
+                min,
+                max,
+                ref constraint,
+            } => {
+                let candidates: Vec<CardId> = self
+                    .zone_cards(from, this, ctrl, locals)
+                    .into_iter()
+                    .filter(|&id| self.matches(id, filter, locals))
+                    .collect();
+                if self.selection_exists(
+                    &candidates,
+                    usize::from(min),
+                    usize::from(max),
+                    constraint,
+                    this,
+                ) {
+                    Ok(())
+                } else {
+                    Err(Unmet::NoValidCombination)
+                }
+            }
             Condition::ThisOnField => {
                 let c = &self.cards[this.index()];
                 if c.location.is_field() && c.face == Face::Up {
@@ -505,6 +624,7 @@ impl Duel {
         let m = d.monster.as_ref();
         let level_is = f.level_is.map(|a| self.amount(a, locals));
         f.card_type.is_none_or(|t| d.card_type == t)
+            && f.monster.is_none_or(|is| d.is_monster() == is)
             && f.frame.is_none_or(|fr| d.frame == fr)
             && f.sub.is_none_or(|s| d.sub == Some(s))
             && f.max_atk.is_none_or(|a| m.is_some_and(|m| m.atk <= a))
@@ -526,6 +646,9 @@ impl Duel {
                 t == (m.is_some() && !d.has_rule(|r| matches!(r, RuleDef::CannotBeTributed)))
             })
             && f.summonable.is_none_or(|s| s == self.summonable(c))
+            && f.normal_summonable.is_none_or(|s| {
+                s == (m.is_some() && !d.is_extra_deck() && d.frame != CardFrame::Token)
+            })
     }
 
     /// Whether a monster could be Special Summoned from where it is: Tokens never; an
@@ -583,6 +706,12 @@ impl Duel {
                 .flatten()
                 .copied()
                 .collect(),
+            Source::EitherBanished => ps.banished.iter().chain(&opp.banished).copied().collect(),
+            Source::EquippedMonster => self.cards[this.index()]
+                .equipped_to
+                .filter(|&m| self.cards[m.index()].controller == ctrl)
+                .into_iter()
+                .collect(),
             Source::This => vec![this],
             Source::Reg { reg } => self.held_cards(locals, reg),
         }
@@ -607,6 +736,7 @@ impl Duel {
         };
         match a {
             Amount::Fixed(n) => n,
+            Amount::Declared => locals.declared.unwrap_or(0),
             Amount::Count(reg) => locals.regs.get(&reg).map_or(0, |v| v.len() as u32),
             Amount::Level(reg) => first(reg).map_or(0, |c| {
                 u32::from(
@@ -617,7 +747,11 @@ impl Duel {
             }),
             Amount::HalfAtk(reg) => first(reg).map_or(0, |c| {
                 let atk = if c.location.is_field() {
-                    self.current_atk(c)
+                    locals
+                        .regs
+                        .get(&reg)
+                        .and_then(|v| v.first())
+                        .map_or(0, |h| self.current_atk(h.id))
                 } else {
                     c.last_known.map_or(def_of(c.code).atk(), |k| k.atk)
                 };
@@ -626,9 +760,21 @@ impl Duel {
         }
     }
 
-    /// A monster's ATK now (printed ATK; no card of these decks changes it yet).
-    pub(crate) fn current_atk(&self, c: &CardInstance) -> u16 {
-        def_of(c.code).atk()
+    /// A monster's ATK now: printed ATK plus the bonuses of face-up equip cards on it.
+    pub(crate) fn current_atk(&self, id: CardId) -> u16 {
+        let bonus: u16 = self
+            .equips_of(id)
+            .into_iter()
+            .filter(|&e| self.cards[e.index()].face == Face::Up)
+            .flat_map(|e| def_of(self.cards[e.index()].code).rules.iter())
+            .map(|r| match r {
+                RuleDef::EquipAtkBonus { atk } => *atk,
+                _ => 0,
+            })
+            .sum();
+        def_of(self.cards[id.index()].code)
+            .atk()
+            .saturating_add(bonus)
     }
 }
 

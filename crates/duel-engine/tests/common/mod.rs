@@ -41,6 +41,22 @@ pub const PREMATURE_BURIAL: Code = 70828912;
 pub const SCIENTIST: Code = 34206604;
 pub const CRIMSON_SUNBIRD: Code = 46696593;
 pub const TREASURE_PANDA: Code = 45221020;
+pub const LUNAR_RABBIT: Code = 47643326;
+pub const FORMULA_SYNCHRON: Code = 50091196;
+pub const STARDUST_CHARGE: Code = 64880894;
+pub const HYPER_LIBRARIAN: Code = 90953320;
+pub const AQUA_DRAGON: Code = 86164529;
+pub const GREAT_MAMMOTH: Code = 54622031;
+pub const FIENDS_SANCTUARY: Code = 24874630;
+pub const METAL_FIEND_TOKEN: Code = 24874631;
+pub const WHITE_ELEPHANT: Code = 18756904;
+pub const WONDER_WAND: Code = 67775894;
+pub const RELOAD: Code = 22589918;
+pub const POT_OF_AVARICE: Code = 67169062;
+pub const DIMENSION_FUSION: Code = 23557835;
+pub const LAST_WILL: Code = 85602018;
+pub const MONSTER_GATE: Code = 43040603;
+pub const REASONING: Code = 58577036;
 /// A second vanilla monster (Level 1, DEF 2000).
 pub const FLAMVELL_GUARD: Code = 21615956;
 /// A vanilla monster used as filler.
@@ -132,6 +148,15 @@ pub fn choose(d: &mut Duel, wanted: &[Code]) {
         .expect("answer accepted");
 }
 
+/// How many real cards (not Tokens) the duel has: this never changes.
+pub fn real_cards(d: &Duel) -> usize {
+    d.instances()
+        .filter(|(_, c)| {
+            duel_engine::card(c.code).is_some_and(|d| d.frame != duel_engine::Frame::Token)
+        })
+        .count()
+}
+
 /// Checks that every card is in exactly one place and the views agree with the truth.
 pub fn check_invariants(d: &Duel) {
     let v = d.view();
@@ -153,8 +178,21 @@ pub fn check_invariants(d: &Duel) {
     }
     for (id, c) in d.instances() {
         let n = seen[usize::from(id.0)];
-        if c.location == Location::Deck {
-            assert_eq!(n, 0, "deck card {id:?} is also listed elsewhere");
+        let token = duel_engine::card(c.code).is_some_and(|d| d.frame == duel_engine::Frame::Token);
+        if c.location == Location::Vanished {
+            assert!(token, "only Tokens vanish");
+        }
+        if token {
+            assert!(
+                c.location == Location::Vanished || c.location.is_field(),
+                "a Token is on the field or gone"
+            );
+        }
+        if matches!(c.location, Location::Deck | Location::Vanished) {
+            assert_eq!(
+                n, 0,
+                "card {id:?} in the deck or gone is also listed elsewhere"
+            );
         } else {
             assert_eq!(n, 1, "card {id:?} at {:?} listed {n} times", c.location);
         }
