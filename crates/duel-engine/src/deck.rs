@@ -123,7 +123,12 @@ mod tests {
                 let has_behaviour = !c.effects.is_empty() || !c.rules.is_empty();
                 // Normal Monsters and Fusion Monsters without effects have nothing to do.
                 let plain = matches!(c.frame, Frame::Normal | Frame::Fusion);
-                assert!(has_behaviour || plain, "{}: {} has no behaviour", d.id, c.name_en);
+                assert!(
+                    has_behaviour || plain,
+                    "{}: {} has no behaviour",
+                    d.id,
+                    c.name_en
+                );
             }
         }
     }
