@@ -1,6 +1,6 @@
 //! Seeds the browser tests rely on, with the opening hands they were chosen for, and the
 //! scripted games they click through (found with `cargo run -p web --example find_seeds`
-//! and `--example find_lines`; checked natively below).
+//! and `--example find_scripts`; checked natively below).
 
 use duel_engine::view::{DuelView, PromptKind};
 use duel_engine::{CardId, Code, Command, Duel, Event, Response, Settings};

@@ -1,6 +1,6 @@
 //! Searches seeds of a preset deck for games the page can play to an Exodia win and
 //! prints them as click scripts (`web::duel::test_seeds::Move`), checked by replaying
-//! them the page's way: `cargo run --release -p web --example find_lines -- <deck> [from] [to] [budget]`.
+//! them the page's way: `cargo run --release -p web --example find_scripts -- <deck> [from] [to] [budget]`.
 
 use duel_engine::solver::{Search, solve};
 use duel_engine::{Command, Duel, Outcome, PromptKind, Reason, Response};
