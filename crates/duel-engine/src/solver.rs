@@ -284,7 +284,7 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
         return Outcome_::Fail { cut: false };
     }
     ctx.nodes += 1;
-    if ctx.nodes % PROGRESS_EVERY == 0 && !(ctx.progress)(ctx.nodes) {
+    if ctx.nodes.is_multiple_of(PROGRESS_EVERY) && !(ctx.progress)(ctx.nodes) {
         ctx.cancelled = true;
         return Outcome_::Fail { cut: true };
     }
@@ -550,7 +550,7 @@ pub fn solve_watched(
     // Playouts are the first half of the work reported, the search the second.
     let share = |done: usize, of: usize| done as f64 / of.max(1) as f64 / 2.0;
     for i in 0..playouts {
-        if i % 8 == 0 && !progress(share(i, playouts)) {
+        if i.is_multiple_of(8) && !progress(share(i, playouts)) {
             return (Search::Cancelled, Method::Rollout);
         }
         let (end, line) = rollout(start, &mut rng, guide);
