@@ -25,7 +25,15 @@ fn random_game(deck: &str, seed: u64) -> (Duel, usize) {
                 let k = usize::from(min) + rng.index(usize::from(max - min) + 1);
                 let mut pool: Vec<_> = candidates.iter().map(|c| c.id).collect();
                 rng.shuffle(&mut pool);
-                Command::Respond(Response::Cards(pool[..k].to_vec()))
+                let cmd = Command::Respond(Response::Cards(pool[..k].to_vec()));
+                if d.validate(&cmd).is_ok() {
+                    cmd
+                } else {
+                    // A selection with a rule of its own (Synchro Materials, Treasure
+                    // Panda's cost): one of the valid answers.
+                    let valid = duel_engine::solver::choices(&d);
+                    valid[rng.index(valid.len())].clone()
+                }
             }
             Some(PromptKind::Choice { options, .. }) => {
                 Command::Respond(Response::Option(options[rng.index(options.len())].value))

@@ -9,9 +9,10 @@ use crate::effect::{EffectDef, RuleDef};
 pub type Code = u32;
 
 /// What kind of card this is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::card)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::card)]
 pub enum CardType {
     Monster,
     Spell,
@@ -19,9 +20,10 @@ pub enum CardType {
 }
 
 /// The frame of a card, which is also how the UI colours it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::card)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::card)]
 pub enum Frame {
     Normal,
     Effect,
@@ -33,9 +35,10 @@ pub enum Frame {
 }
 
 /// The property of a spell or trap card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::card)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::card)]
 pub enum SpellType {
     Normal,
     QuickPlay,
@@ -45,9 +48,10 @@ pub enum SpellType {
 }
 
 /// Monster stats; present exactly for monsters.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::card)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::card)]
 pub struct MonsterStats {
     pub attribute: String,
     pub race: String,
@@ -62,9 +66,10 @@ pub struct MonsterStats {
 }
 
 /// The materials of a Synchro monster besides its one Tuner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::card)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::card)]
 pub struct SynchroMaterials {
     pub non_tuners_min: u8,
     /// `None`: "1 or more".
@@ -73,9 +78,10 @@ pub struct SynchroMaterials {
 }
 
 /// One card: facts plus behaviour (effects and rules), all data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::card)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::card)]
 pub struct CardDef {
     pub code: Code,
     pub name_en: String,

@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 use crate::card::Code;
 
 /// A preset deck the player can pick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::deck)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::deck)]
 pub struct DeckDef {
     pub id: String,
     pub name_ja: String,
@@ -58,9 +59,10 @@ pub(crate) fn expand(list: &[(Code, u8)]) -> Vec<Code> {
 }
 
 /// The contents of a deck file such as `data/decks.json` (unknown fields are refused).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Bake)]
-#[databake(path = crate::deck)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::deck)]
 pub struct DeckFile {
     /// The scarecrow opponent's 40 cards: vanilla monsters, so anything that reaches
     /// their graveyard (Hand Destruction) is a plain, effect-less card.

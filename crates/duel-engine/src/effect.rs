@@ -14,18 +14,20 @@ use crate::card::{CardType, Code, Frame, SpellType};
 use crate::state::Position;
 
 /// Who a step or condition is about, seen from the card's controller.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Who {
     You,
     Opponent,
 }
 
 /// How an effect is started.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum EffectKind {
     /// Activating a spell or trap card itself.
     Activation,
@@ -37,9 +39,10 @@ pub enum EffectKind {
 }
 
 /// Which once-per-turn limit an effect has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum OncePerTurn {
     /// "Once per turn": per copy of the card.
     Card,
@@ -48,9 +51,10 @@ pub enum OncePerTurn {
 }
 
 /// How a monster was summoned (the "summon kind" of a game event).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum SummonKind {
     /// A Normal Summon (a Tribute Summon is one too).
     Normal,
@@ -73,9 +77,10 @@ impl SummonKind {
 }
 
 /// What starts a trigger effect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum TriggerOn {
     /// This card was sent from the field to the graveyard (a discard or a mill from the
     /// deck does not count).
@@ -91,9 +96,10 @@ pub enum TriggerOn {
 }
 
 /// "When ..." or "If ...": only an optional "when" trigger can miss its timing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Timing {
     /// Activated only if its event was the last thing that happened.
     When,
@@ -102,9 +108,10 @@ pub enum Timing {
 }
 
 /// The event side of a trigger effect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub struct TriggerDef {
     pub on: TriggerOn,
     /// "You can": the player is asked. Otherwise it is mandatory.
@@ -115,9 +122,10 @@ pub struct TriggerDef {
 }
 
 /// An activated effect of a card.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub struct EffectDef {
     pub kind: EffectKind,
     /// What starts it, for trigger effects.
@@ -165,9 +173,10 @@ impl EffectDef {
 }
 
 /// One choice of a modal effect.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub struct Mode {
     pub label_ja: String,
     pub label_en: String,
@@ -177,11 +186,10 @@ pub struct Mode {
 }
 
 /// A named register of an effect's locals where chosen or moved cards are kept.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Bake,
-)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Reg {
     A,
     B,
@@ -285,9 +293,10 @@ impl<'de> Deserialize<'de> for Amount {
 }
 
 /// Whether the activating card itself counts in a hand-size condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum SelfInHand {
     /// The card being activated counts (it is still in the hand when checked).
     #[default]
@@ -299,9 +308,10 @@ pub enum SelfInHand {
 }
 
 /// A card filter. Every field that is set must match.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
 #[serde(deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub struct Filter {
     #[serde(default, rename = "type")]
     pub card_type: Option<CardType>,
@@ -350,9 +360,10 @@ pub struct Filter {
 }
 
 /// Where a step picks cards from. Zones are the effect controller's unless they say so.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Source {
     Hand,
     Deck,
@@ -380,9 +391,10 @@ pub enum Source {
 }
 
 /// Where a step moves cards to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Dest {
     Hand,
     /// Discarded (from the hand, as a discard).
@@ -402,7 +414,7 @@ pub enum Dest {
 }
 
 /// How many cards a selection may take at most: a number, or `"all"` in the data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Bake)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Bake)]
 #[databake(path = crate::effect)]
 pub enum Max {
     N(u8),
@@ -445,9 +457,10 @@ impl<'de> Deserialize<'de> for Max {
 }
 
 /// What a prompt asks the player for, so the UI can title it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Purpose {
     Discard,
     SendToGraveyard,
@@ -461,9 +474,10 @@ pub enum Purpose {
 }
 
 /// The position a Special Summon uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum SummonPosition {
     /// Face-up Attack or face-up Defense, as the player chooses (the default, ruling 0.3).
     #[default]
@@ -473,9 +487,10 @@ pub enum SummonPosition {
 }
 
 /// A lasting restriction an effect puts on the duel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Restriction {
     /// The controller cannot Special Summon for the rest of this turn (an oath).
     NoSpecialSummon,
@@ -489,9 +504,10 @@ pub enum Restriction {
 }
 
 /// A rule a whole selection must satisfy (not each card alone).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Constraint {
     /// The number of chosen cards, N, must be the Level of some card matching `filter`
     /// in `zone` (Treasure Panda: banish N to summon a Level N Normal Monster).
@@ -502,9 +518,10 @@ pub enum Constraint {
 }
 
 /// A condition that must hold to activate an effect (or to go on resolving it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Condition {
     /// `who` has at least `n` cards in the deck (so `n` draws can happen).
     DeckAtLeast { who: Who, n: u8 },
@@ -557,9 +574,10 @@ pub enum Condition {
 }
 
 /// One step of an effect. Implemented once each in the engine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum Step {
     /// `who` draws `n` cards. Drawing from an empty deck loses the duel.
     Draw {
@@ -705,9 +723,10 @@ pub enum Step {
 }
 
 /// A rule that applies without activation while the card is in the given place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Bake)]
-#[databake(path = crate::effect)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Bake)]
+#[databake(path = crate::effect)]
 pub enum RuleDef {
     /// Holding this card and all `pieces` in hand wins the duel.
     WinWithAllInHand { pieces: Vec<Code> },

@@ -182,20 +182,7 @@ impl Duel {
         duel.players[1].lp = lp[1];
         for &i in &order {
             let p = placed[i];
-            duel.cards.push(CardInstance {
-                code: p.code,
-                owner: p.owner,
-                controller: p.owner,
-                location: Location::Deck,
-                face: p.face,
-                position: None,
-                placed_this_turn: false,
-                summoned: None,
-                counters: 0,
-                equipped_to: None,
-                stamp: 0,
-                last_known: None,
-            });
+            duel.cards.push(CardInstance::new(p.code, p.owner, p.face));
         }
         // Placement order decides slots and pile order (decks: top first).
         for (i, p) in placed.iter().enumerate() {

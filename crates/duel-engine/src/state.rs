@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use databake::Bake;
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -82,9 +83,10 @@ pub enum Face {
 }
 
 /// Battle position of a monster on the field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, databake::Bake)]
-#[databake(path = crate::state)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(Bake)]
+#[databake(path = crate::state)]
 pub enum Position {
     Attack,
     Defense,
@@ -147,7 +149,7 @@ pub struct LastKnown {
 }
 
 /// A card in this duel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct CardInstance {
     pub code: Code,
     pub owner: Player,
@@ -174,8 +176,28 @@ pub struct CardInstance {
     pub last_known: Option<LastKnown>,
 }
 
+impl CardInstance {
+    /// A card of `owner` that is nowhere yet (set-up or a new Token puts it somewhere).
+    pub(crate) fn new(code: Code, owner: Player, face: Face) -> CardInstance {
+        CardInstance {
+            code,
+            owner,
+            controller: owner,
+            location: Location::Deck,
+            face,
+            position: None,
+            placed_this_turn: false,
+            summoned: None,
+            counters: 0,
+            equipped_to: None,
+            stamp: 0,
+            last_known: None,
+        }
+    }
+}
+
 /// One player's zones and per-turn counters.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct PlayerState {
     pub lp: u32,
     /// Bottom first: the top card is the last element.
@@ -281,7 +303,7 @@ pub(crate) enum OptKey {
 }
 
 /// A restriction in force, with the player it was resolved against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct ActiveRestriction {
     pub controller: Player,
     pub restriction: Restriction,
@@ -291,7 +313,7 @@ pub(crate) struct ActiveRestriction {
 
 /// An effect waiting for this turn's End Phase, with the registers of the effect that
 /// set it up ("that monster").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) struct Delayed {
     pub source: CardId,
     pub controller: Player,
@@ -301,7 +323,7 @@ pub(crate) struct Delayed {
 
 /// A card held in a register: the card and its stamp when it was put there. It counts
 /// only while the card has not moved since.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct Held {
     pub id: CardId,
     pub stamp: u32,
@@ -309,7 +331,7 @@ pub(crate) struct Held {
 
 /// An effect's memory while it runs: registers of cards, whether the last step fully
 /// happened, and positions chosen for a Special Summon.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
 pub(crate) struct Locals {
     pub regs: BTreeMap<Reg, Vec<Held>>,
     pub did: bool,
@@ -321,7 +343,7 @@ pub(crate) struct Locals {
 }
 
 /// A link of the chain: an activation waiting to resolve.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub struct ChainLink {
     pub card: CardId,
     pub controller: Player,
@@ -339,7 +361,7 @@ pub struct ChainLink {
 }
 
 /// What a running program is doing, so the engine knows what comes after it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) enum FrameKind {
     /// Costs and targets of an activation; the link joins the chain when they are done.
     Activation(ChainLink),
@@ -356,7 +378,7 @@ pub(crate) enum FrameKind {
 }
 
 /// A running step program with its program counter.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) struct Frame {
     pub kind: FrameKind,
     pub source: CardId,
@@ -367,7 +389,7 @@ pub(crate) struct Frame {
 }
 
 /// What an order prompt puts in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub enum OrderOf {
     /// Simultaneous trigger effects: the one chosen becomes the next chain link.
     Triggers,
@@ -376,7 +398,7 @@ pub enum OrderOf {
 }
 
 /// A decision the engine waits for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) enum PromptState {
     /// Choose between `min` and `max` of the candidates into a register.
     Cards {
@@ -403,14 +425,14 @@ pub(crate) enum PromptState {
 
 /// A pending decision and the card that asks it (`None`: a rule of the game, such as
 /// the hand size limit or the order of simultaneous effects).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct Prompt {
     pub source: Option<CardId>,
     pub state: PromptState,
 }
 
 /// A trigger effect whose event happened, waiting for the chain to close.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct PendingTrigger {
     pub card: CardId,
     /// The card's stamp just after the event: it must not have moved since.
@@ -422,7 +444,7 @@ pub(crate) struct PendingTrigger {
 }
 
 /// A card's trigger effect armed until its event happens once, this turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct Watcher {
     pub card: CardId,
     pub effect: u8,
@@ -432,7 +454,7 @@ pub(crate) struct Watcher {
 
 /// Triggers being put on a new chain: optional ones are asked about, simultaneous ones
 /// ordered, then each is activated.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
 pub(crate) struct TriggerBuild {
     /// Optional triggers not yet asked about.
     pub ask: Vec<PendingTrigger>,
@@ -444,7 +466,7 @@ pub(crate) struct TriggerBuild {
 }
 
 /// Where the End Phase is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) enum EndStep {
     /// The player may still activate Quick-Play Spells; `EndTurn` moves on.
     Open,

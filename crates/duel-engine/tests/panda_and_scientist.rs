@@ -15,23 +15,6 @@ fn synchro_in_extra(d: &duel_engine::Duel, code: duel_engine::Code) -> duel_engi
     ids_at(d, code, "extraDeck")[0]
 }
 
-/// Picks the Synchro Materials with these codes (one each).
-fn materials(d: &mut duel_engine::Duel, codes: &[duel_engine::Code]) -> Vec<Event> {
-    let mut pool = candidates(d);
-    let ids = codes
-        .iter()
-        .map(|code| {
-            let k = pool
-                .iter()
-                .position(|c| c.code == Some(*code))
-                .unwrap_or_else(|| panic!("{code} is not a candidate"));
-            pool.remove(k).id
-        })
-        .collect();
-    d.apply(Command::Respond(Response::Cards(ids)))
-        .expect("materials accepted")
-}
-
 #[test]
 fn formula_synchron_is_synchro_summoned_from_a_tuner_and_one_non_tuner_and_may_draw() {
     // 0.3 / 4 Formula Synchron: a game action, no chain; exactly 1 Tuner + 1 non-Tuner;
@@ -130,7 +113,7 @@ fn the_material_choice_must_add_up_to_the_synchro_level() {
         Err(RuleError::BadResponse(BadResponse::BadCombination))
     );
     // 1 + 4 + 1 = 6.
-    materials(&mut d, &[LUNAR_RABBIT, TREASURE_PANDA, RIGHT_ARM]);
+    choose(&mut d, &[LUNAR_RABBIT, TREASURE_PANDA, RIGHT_ARM]);
     answer(&mut d, "attack");
     answer(&mut d, "yes");
     assert_eq!(count(&d, Player::You, "hand"), 1);
@@ -158,7 +141,7 @@ fn stardust_charge_warrior_draws_once_per_turn_by_name() {
         card: synchro_in_extra(&d, STARDUST_CHARGE),
     })
     .expect("first");
-    materials(&mut d, &[LUNAR_RABBIT, TREASURE_PANDA, RIGHT_ARM]);
+    choose(&mut d, &[LUNAR_RABBIT, TREASURE_PANDA, RIGHT_ARM]);
     answer(&mut d, "attack");
     answer(&mut d, "yes");
     assert_eq!(count(&d, Player::You, "hand"), 1);
@@ -187,7 +170,7 @@ fn hyper_librarian_draws_when_another_monster_is_synchro_summoned() {
         card: synchro_in_extra(&d, FORMULA_SYNCHRON),
     })
     .expect("synchro");
-    materials(&mut d, &[LUNAR_RABBIT, RIGHT_ARM]);
+    choose(&mut d, &[LUNAR_RABBIT, RIGHT_ARM]);
     answer(&mut d, "attack");
     // Formula's optional draw is asked; the Librarian's mandatory one goes first.
     answer(&mut d, "yes");
@@ -208,7 +191,7 @@ fn hyper_librarians_mandatory_draw_decks_you_out() {
         card: synchro_in_extra(&d, FORMULA_SYNCHRON),
     })
     .expect("synchro");
-    materials(&mut d, &[LUNAR_RABBIT, RIGHT_ARM]);
+    choose(&mut d, &[LUNAR_RABBIT, RIGHT_ARM]);
     answer(&mut d, "attack");
     // Formula Synchron cannot draw from an empty deck: only the Librarian triggers.
     assert_eq!(d.outcome(), Some(Outcome::Lose(Reason::DeckOut)));
@@ -317,7 +300,7 @@ fn a_token_can_be_synchro_material_and_white_elephants_gift_cost() {
         card: synchro_in_extra(&d, FORMULA_SYNCHRON),
     })
     .expect("token + tuner");
-    materials(&mut d, &[LUNAR_RABBIT, METAL_FIEND_TOKEN]);
+    choose(&mut d, &[LUNAR_RABBIT, METAL_FIEND_TOKEN]);
     answer(&mut d, "attack");
     answer(&mut d, "no");
     assert_eq!(ids_at(&d, METAL_FIEND_TOKEN, "mainMonsterZone").len(), 1);

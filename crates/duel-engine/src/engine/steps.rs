@@ -408,20 +408,9 @@ impl Duel {
     /// A new Token instance, not on the field yet (the summon puts it there).
     fn create_token(&mut self, code: crate::card::Code, p: crate::state::Player) -> CardId {
         let id = CardId(self.cards.len() as u16);
-        self.cards.push(crate::state::CardInstance {
-            code,
-            owner: p,
-            controller: p,
-            location: crate::state::Location::Vanished,
-            face: Face::Up,
-            position: None,
-            placed_this_turn: false,
-            summoned: None,
-            counters: 0,
-            equipped_to: None,
-            stamp: 0,
-            last_known: None,
-        });
+        let mut token = crate::state::CardInstance::new(code, p, Face::Up);
+        token.location = crate::state::Location::Vanished;
+        self.cards.push(token);
         id
     }
 

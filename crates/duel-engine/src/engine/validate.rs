@@ -514,7 +514,7 @@ impl Duel {
                 n,
             } => {
                 let count = self
-                    .zone_cards(zone, this, ctrl, locals)
+                    .zone_cards_unordered(zone, this, ctrl, locals)
                     .into_iter()
                     .filter(|&id| self.matches(id, filter, locals))
                     .count();
@@ -669,8 +669,23 @@ impl Duel {
     }
 
     /// The cards of a zone seen from `ctrl` (or of a register), in a stable order that
-    /// does not reveal the deck order.
+    /// does not reveal the deck order (what prompts show).
     pub(crate) fn zone_cards(
+        &self,
+        zone: Source,
+        this: CardId,
+        ctrl: Player,
+        locals: &Locals,
+    ) -> Vec<CardId> {
+        let mut cards = self.zone_cards_unordered(zone, this, ctrl, locals);
+        if zone == Source::Deck {
+            cards.sort_by_key(|&id| (self.cards[id.index()].code, id));
+        }
+        cards
+    }
+
+    /// The cards of a zone in storage order, for counting (conditions).
+    pub(crate) fn zone_cards_unordered(
         &self,
         zone: Source,
         this: CardId,
@@ -681,11 +696,7 @@ impl Duel {
         let opp = self.player(ctrl.other());
         match zone {
             Source::Hand => ps.hand.clone(),
-            Source::Deck => {
-                let mut d = ps.deck.clone();
-                d.sort_by_key(|&id| (self.cards[id.index()].code, id));
-                d
-            }
+            Source::Deck => ps.deck.clone(),
             Source::Graveyard => ps.graveyard.clone(),
             Source::Banished => ps.banished.clone(),
             Source::ExtraDeck => ps.extra.clone(),

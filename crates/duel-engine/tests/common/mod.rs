@@ -133,8 +133,9 @@ pub fn candidates(d: &Duel) -> Vec<CardView> {
     }
 }
 
-/// Answers the pending card prompt with the first candidates having these codes.
-pub fn choose(d: &mut Duel, wanted: &[Code]) {
+/// Answers the pending card prompt with the first candidates having these codes, and
+/// returns what happened.
+pub fn choose(d: &mut Duel, wanted: &[Code]) -> Vec<duel_engine::Event> {
     let mut pool = candidates(d);
     let mut chosen = Vec::new();
     for code in wanted {
@@ -145,7 +146,7 @@ pub fn choose(d: &mut Duel, wanted: &[Code]) {
         chosen.push(pool.remove(i).id);
     }
     d.apply(Command::Respond(Response::Cards(chosen)))
-        .expect("answer accepted");
+        .expect("answer accepted")
 }
 
 /// How many real cards (not Tokens) the duel has: this never changes.
