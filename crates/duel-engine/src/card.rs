@@ -1,6 +1,6 @@
 //! Card facts and the catalogue of every card the simulator knows, loaded from `data/cards.json`.
 
-use databake::Bake;
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 use crate::effect::{EffectDef, RuleDef};
@@ -11,8 +11,7 @@ pub type Code = u32;
 /// What kind of card this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(Bake)]
-#[databake(path = crate::card)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub enum CardType {
     Monster,
     Spell,
@@ -22,8 +21,7 @@ pub enum CardType {
 /// The frame of a card, which is also how the UI colours it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(Bake)]
-#[databake(path = crate::card)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub enum Frame {
     Normal,
     Effect,
@@ -37,8 +35,7 @@ pub enum Frame {
 /// The property of a spell or trap card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(Bake)]
-#[databake(path = crate::card)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub enum SpellType {
     Normal,
     QuickPlay,
@@ -50,8 +47,7 @@ pub enum SpellType {
 /// Monster stats; present exactly for monsters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(Bake)]
-#[databake(path = crate::card)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub struct MonsterStats {
     pub attribute: String,
     pub race: String,
@@ -68,8 +64,7 @@ pub struct MonsterStats {
 /// The materials of a Synchro monster besides its one Tuner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(Bake)]
-#[databake(path = crate::card)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub struct SynchroMaterials {
     pub non_tuners_min: u8,
     /// `None`: "1 or more".
@@ -80,8 +75,7 @@ pub struct SynchroMaterials {
 /// One card: facts plus behaviour (effects and rules), all data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(Bake)]
-#[databake(path = crate::card)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub struct CardDef {
     pub code: Code,
     pub name_en: String,

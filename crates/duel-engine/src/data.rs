@@ -1,32 +1,47 @@
 //! The card and deck data, compiled in from `data/*.json` by `build.rs`.
 //!
 //! The build script parses the JSON files with the crate's own types (unknown fields
-//! refused) and writes the values out as Rust expressions, so the game builds them
-//! directly: no JSON parser for the card language in the browser bundle, nothing to
-//! parse at start-up. The JSON files stay the one source of the data; the tests check
-//! that the compiled-in values equal what the files say.
+//! refused) and stores the values with borsh; they are decoded here on first use. The
+//! browser bundle so carries neither the JSON text nor serde's visitors for the card
+//! language, which were most of its serde code. The JSON files stay the one source of
+//! the data; the tests check that the decoded values equal what the files say.
 
 use std::sync::OnceLock;
+
+use borsh::BorshDeserialize;
 
 use crate::card::CardDef;
 use crate::deck::DeckFile;
 
-// The generated expressions name `alloc::vec!` (databake's spelling).
-extern crate alloc;
-
 static CATALOG: OnceLock<Vec<CardDef>> = OnceLock::new();
 static DECKS: OnceLock<DeckFile> = OnceLock::new();
 
+/// Decodes what `build.rs` stored with the same types. It cannot fail short of a
+/// broken build (the tests decode it), and the panic does not format the error, which
+/// would pull the error's formatting into the bundle.
+fn decode<T: BorshDeserialize>(bytes: &[u8], what: &str) -> T {
+    borsh::from_slice(bytes).unwrap_or_else(|_| panic!("{what} compiled in by build.rs decodes"))
+}
+
 /// Every card, sorted by passcode (`build.rs` sorts them).
 pub(crate) fn catalog() -> &'static [CardDef] {
-    CATALOG.get_or_init(|| include!(concat!(env!("OUT_DIR"), "/cards.rs")))
+    CATALOG.get_or_init(|| {
+        decode(
+            include_bytes!(concat!(env!("OUT_DIR"), "/cards.bin")),
+            "data/cards.json",
+        )
+    })
 }
 
 /// The preset decks and the opponent's deck.
 pub(crate) fn decks() -> &'static DeckFile {
-    DECKS.get_or_init(|| include!(concat!(env!("OUT_DIR"), "/decks.rs")))
+    DECKS.get_or_init(|| {
+        decode(
+            include_bytes!(concat!(env!("OUT_DIR"), "/decks.bin")),
+            "data/decks.json",
+        )
+    })
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

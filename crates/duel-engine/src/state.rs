@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use databake::Bake;
+use borsh::{BorshDeserialize, BorshSerialize};
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -85,8 +85,7 @@ pub enum Face {
 /// Battle position of a monster on the field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(Bake)]
-#[databake(path = crate::state)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub enum Position {
     Attack,
     Defense,
