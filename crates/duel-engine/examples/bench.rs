@@ -1,14 +1,38 @@
 //! Engine throughput: random full games of each playable preset deck per second (legal
 //! commands and prompt answers chosen by a seeded RNG; ending the turn only when nothing
-//! else is left).
+//! else is left). First, what loading the card data costs at start-up.
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-engine-bench -- 2000`
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
 
-use duel_engine::{Command, Duel, PromptKind, Response, decks};
+use duel_engine::card::parse_catalog;
+use duel_engine::{CardDef, Command, Duel, PromptKind, Response, decks};
 use seeded_rng::Rng;
+
+/// Start-up cost of the card catalogue: decoding what build.rs compiled in, against
+/// parsing data/cards.json (what the game did at start-up before).
+fn card_data_load() {
+    let bytes: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cards.bin"));
+    let json = include_str!("../data/cards.json");
+    let runs = 500u32;
+    let start = Instant::now();
+    for _ in 0..runs {
+        std::hint::black_box(
+            borsh::from_slice::<Vec<CardDef>>(std::hint::black_box(bytes)).unwrap(),
+        );
+    }
+    let decode = start.elapsed() / runs;
+    let start = Instant::now();
+    for _ in 0..runs {
+        std::hint::black_box(parse_catalog(std::hint::black_box(json)).unwrap());
+    }
+    let parse = start.elapsed() / runs;
+    println!(
+        "card data: decoding the compiled-in catalogue {decode:?}, parsing data/cards.json {parse:?}"
+    );
+}
 
 fn random_game(deck: &str, seed: u64) -> (Duel, usize) {
     let mut d = Duel::new(deck, seed).unwrap();
@@ -60,6 +84,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(2000);
+    card_data_load();
     for deck in decks().iter().filter(|d| d.playable) {
         // Warm up caches and the card catalogue.
         random_game(&deck.id, u64::MAX);
