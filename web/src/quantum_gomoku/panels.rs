@@ -88,14 +88,23 @@ pub fn observation_summary(props: &ObservationSummaryProps) -> Html {
 pub struct ProbabilityPanelProps {
     /// `None` while the first estimate has not been computed yet.
     pub estimate: Option<WinProbability>,
+    /// Whether the figures shown belong to an older board (a newer estimate is on its way).
+    #[prop_or_default]
+    pub busy: bool,
+    /// How long the estimate shown took, and whether it ran in the worker.
+    #[prop_or_default]
+    pub timing: Option<(f64, bool)>,
 }
 
 #[function_component(ProbabilityPanel)]
 pub fn probability_panel(props: &ProbabilityPanelProps) -> Html {
     let ctx = use_ctx();
+    let busy = props.busy.to_string();
+    let ms = props.timing.map(|(ms, _)| format!("{ms:.1}"));
+    let in_worker = props.timing.map(|(_, w)| w.to_string());
     let Some(p) = props.estimate else {
         return html! {
-            <section class="qg-panel" data-testid="win-probability">
+            <section class="qg-panel" data-testid="win-probability" aria-busy={busy}>
                 <h3>{ ctx.t(T::QgWinProbability) }</h3>
                 <p>{ ctx.t(T::Starting) }</p>
             </section>
@@ -137,7 +146,8 @@ pub fn probability_panel(props: &ProbabilityPanelProps) -> Html {
         ProbabilityMethod::MonteCarlo { samples } => u64::from(samples),
     };
     html! {
-        <section class="qg-panel" data-testid="win-probability">
+        <section class={classes!("qg-panel", props.busy.then_some("qg-busy"))} data-testid="win-probability"
+            aria-busy={busy} data-ms={ms} data-worker={in_worker}>
             <h3>{ ctx.t(T::QgWinProbability) }</h3>
             { row("prob-black", T::QgBlackLine, p.black_line, "black") }
             { row("prob-white", T::QgWhiteLine, p.white_line, "white") }
