@@ -11,7 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { launch, serveDist } from './serve.mjs';
 
 const DECISIONS = Number(process.env.DECISIONS ?? 60);
-const dist = new URL('../../dist/quantum-gomoku/', import.meta.url).pathname;
+// DIST=path/ points it at another build, e.g. a debug `trunk build` of every game.
+const dist = process.env.DIST ?? new URL('../../dist/quantum-gomoku/', import.meta.url).pathname;
 
 // Trunk's loader is the page's only inline script; everything else must come from 'self'.
 const html = await readFile(`${dist}index.html`, 'utf8');

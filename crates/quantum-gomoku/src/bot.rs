@@ -10,10 +10,15 @@
 //! An observation after a placement wins for the observer with the chance
 //! that its colour has a line (both colours count for the observer), loses
 //! with the chance that only the other colour has one, and otherwise changes
-//! nothing but the counter. So the bot weighs, for each cell it could place
-//! on, the value of observing right away against the value of letting the
-//! opponent move, and looks three placements deep (its own, the opponent's
-//! best reply, its own next one), with an observation decision after each.
+//! nothing but the counter (which [`BotConfig::observation_cost`] charges).
+//! So the bot weighs, for each cell it could place on, the value of observing
+//! right away against the value of letting the opponent move, and looks three
+//! placements deep (its own, every reply, its own next one), with an
+//! observation decision after each; past the last one a position is worth
+//! [`BotConfig::horizon_weight`] times "my line chance minus the opponent's".
+//! Beyond the second placement only cells that complete a window of occupied
+//! cells can change any chance (they are also where a completion is blocked),
+//! so those few cells are searched in full.
 //!
 //! The chances inside the search come from one set of seeded random collapses
 //! ("lanes") shared by every candidate, evaluated 64 collapses per machine
@@ -187,11 +192,10 @@ impl Bot {
     ) -> Result<Decision, BotError> {
         let table = Table::new(state, options)?;
         if state.current_player == player && table.has_empty() {
-            return Ok(Decision::Place(self.turn_on(&table)?));
+            return Ok(Decision::Place(self.turn_on(&table)));
         }
         if state.last_mover == Some(player) && state.observations_remaining(player) > 0 {
-            let observe = self.observe_now(&table, player)?;
-            return Ok(if observe {
+            return Ok(if self.observe_now(&table, player) {
                 Decision::Observe
             } else {
                 Decision::Pass
@@ -206,7 +210,7 @@ impl Bot {
         if !table.has_empty() {
             return Err(BotError::NothingToDecide(state.current_player));
         }
-        self.turn_on(&table)
+        Ok(self.turn_on(&table))
     }
 
     fn rng(&self, table: &Table<'_>, salt: u64) -> Rng {
@@ -222,7 +226,7 @@ impl Bot {
         )
     }
 
-    fn turn_on(&self, table: &Table<'_>) -> Result<Turn, BotError> {
+    fn turn_on(&self, table: &Table<'_>) -> Turn {
         let me = table.state.current_player;
         let mut rng = self.rng(table, 1);
         let plan = match self.config.strategy {
@@ -239,11 +243,11 @@ impl Bot {
                 }
                 Strategy::Greedy => after.wins(me, me) >= 0.5,
             };
-        Ok(Turn {
+        Turn {
             position: plan.position,
             observe,
             after,
-        })
+        }
     }
 
     /// Observing is worth it when the chance of winning at once is high
@@ -259,14 +263,14 @@ impl Bot {
 
     /// Whether `player`, who placed the latest stone, observes now. The
     /// value of waiting is the opponent's best turn seen from their side.
-    fn observe_now(&self, table: &Table<'_>, player: Player) -> Result<bool, BotError> {
+    fn observe_now(&self, table: &Table<'_>, player: Player) -> bool {
         let p = win_probability_of(table.geometry, table.state, &self.config.probability);
         if self.config.strategy == Strategy::Greedy {
-            return Ok(p.wins(player, player) >= 0.5);
+            return p.wins(player, player) >= 0.5;
         }
         if !table.has_empty() {
-            // Nobody can place any more: only observing can still win.
-            return Ok(p.wins(player, player) > 0.0);
+            // Nobody can place any more: only observing can still decide the game.
+            return p.wins(player, player) > p.wins(player.opponent(), player);
         }
         let mut rng = self.rng(table, 2);
         let theirs = search(table, &self.config, &mut rng);
@@ -278,7 +282,7 @@ impl Bot {
             ..*table
         };
         let theirs_after_miss = search(&missed_table, &self.config, &mut self.rng(table, 2));
-        Ok(self.worth_observing(&p, player, -theirs.value, -theirs_after_miss.value))
+        self.worth_observing(&p, player, -theirs.value, -theirs_after_miss.value)
     }
 }
 
@@ -305,6 +309,12 @@ impl<'a> Table<'a> {
         {
             return Err(BotError::InvalidState(
                 "observation counter above the maximum",
+            ));
+        }
+        if u32::try_from(state.stone_count()).ok() != Some(state.turn_count) {
+            // The stone types ahead follow from the turn number.
+            return Err(BotError::InvalidState(
+                "turnCount differs from the number of stones",
             ));
         }
         if state.status != GameStatus::Playing {

@@ -182,6 +182,12 @@ fn refuses_what_it_cannot_decide() {
         bot.turn(g.state(), GameOptions::new(5, 9)),
         Err(BotError::Options(_))
     ));
+    let mut forged = g.state().clone();
+    forged.turn_count = u32::MAX;
+    assert!(matches!(
+        bot.turn(&forged, g.options()),
+        Err(BotError::InvalidState(_))
+    ));
     // A finished game: black's two stones on a 3x3 board with lines of 2, observed
     // with the first seed that gives black its line.
     let before = game(1, 3, 2, &[(0, 0), (2, 2), (0, 1)]);

@@ -1,5 +1,7 @@
 //! The Quantum Gomoku board: a keyboard-navigable grid of cells with probability stones.
 
+use std::rc::Rc;
+
 use quantum_gomoku::{CellView, GameView, Player, Position};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -9,7 +11,7 @@ use crate::i18n::T;
 
 #[derive(Properties, PartialEq, Clone, Debug)]
 pub struct BoardProps {
-    pub view: GameView,
+    pub view: Rc<GameView>,
     /// Whether the last observation is still the latest event (no stone since),
     /// so its collapsed colours are drawn on the stones.
     pub show_observation: bool,

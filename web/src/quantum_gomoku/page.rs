@@ -1,5 +1,7 @@
 //! The Quantum Gomoku page (`#/quantum-gomoku`): start-up, saving, and the wiring of board, buttons and panels.
 
+use std::rc::Rc;
+
 use quantum_gomoku::{
     Command, DEFAULT_BOARD_SIZE, DEFAULT_WIN_LENGTH, Game, GameOptions, GameView, Position,
     WinProbability,
@@ -208,7 +210,8 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
             </section>
         };
     };
-    let view: GameView = game.view();
+    // Shared by the components that draw it, not copied into each (225 cells).
+    let view: Rc<GameView> = Rc::new(game.view());
     let cursor_pos = Position::new(
         cursor.row.min(view.board_size.saturating_sub(1)),
         cursor.col.min(view.board_size.saturating_sub(1)),

@@ -1,5 +1,7 @@
 //! Quantum Gomoku side panels: status bar with observation counters, last observation, win probability and move log.
 
+use std::rc::Rc;
+
 use quantum_gomoku::{
     GameView, LogEntry, ObservationView, Player, ProbabilityMethod, WinProbability,
 };
@@ -12,7 +14,7 @@ use super::text;
 
 #[derive(Properties, PartialEq, Clone, Debug)]
 pub struct StatusBarProps {
-    pub view: GameView,
+    pub view: Rc<GameView>,
 }
 
 #[function_component(StatusBar)]
