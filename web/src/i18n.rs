@@ -101,6 +101,8 @@ pub enum T {
     Lose,
     Empty,
     NoValidTarget,
+    /// The source of a prompt asked by the rules rather than a card.
+    GameRule,
     CorruptSave,
     SaveRestored,
     Switch,
@@ -275,6 +277,7 @@ impl T {
             T::Starting => ("準備中…", "Preparing…"),
             T::NotLegalNow => ("今は行えません", "Not possible now"),
             T::Pass => ("チェーンしない", "Don't chain"),
+            T::GameRule => ("ルール", "Game rule"),
             T::BlChooseMode => ("対戦方法を選んでください", "Choose how to play"),
             T::BlModeCpu => ("コンピューターと対戦", "Play the computer"),
             T::BlModePvp => ("二人で対戦（端末を交代）", "Pass and play (two players)"),

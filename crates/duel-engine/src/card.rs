@@ -53,6 +53,19 @@ pub struct MonsterStats {
     pub def: u16,
     #[serde(default)]
     pub tuner: bool,
+    /// For Synchro monsters: how many non-Tuner materials it takes (1 Tuner always).
+    #[serde(default)]
+    pub synchro: Option<SynchroMaterials>,
+}
+
+/// The materials of a Synchro monster besides its one Tuner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SynchroMaterials {
+    pub non_tuners_min: u8,
+    /// `None`: "1 or more".
+    #[serde(default)]
+    pub non_tuners_max: Option<u8>,
 }
 
 /// One card: facts plus behaviour (effects and rules), all data.
@@ -73,7 +86,7 @@ pub struct CardDef {
     /// Our own short description of what the card does, in Japanese and English.
     pub text_ja: String,
     pub text_en: String,
-    /// Activated effects (card activation of spells/traps, ignition effects).
+    /// Activated effects (card activation of spells/traps, ignition and trigger effects).
     #[serde(default)]
     pub effects: Vec<EffectDef>,
     /// Rules that apply while the card is somewhere (victory conditions, continuous locks).
@@ -132,6 +145,44 @@ impl CardDef {
     /// Whether this monster lives in the Extra Deck.
     pub fn is_extra_deck(&self) -> bool {
         matches!(self.frame, Frame::Fusion | Frame::Synchro)
+    }
+
+    /// Whether this is an Effect Monster. Normal Monsters, Tokens and Fusion or Synchro
+    /// monsters with no effect are not.
+    pub fn is_effect_monster(&self) -> bool {
+        match self.frame {
+            Frame::Effect => true,
+            Frame::Fusion | Frame::Synchro => !self.effects.is_empty() || !self.rules.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Whether the monster is a Tuner.
+    pub fn is_tuner(&self) -> bool {
+        self.monster.as_ref().is_some_and(|m| m.tuner)
+    }
+
+    /// Printed ATK of a monster (0 for spells and traps).
+    pub fn atk(&self) -> u16 {
+        self.monster.as_ref().map_or(0, |m| m.atk)
+    }
+
+    /// Whether one of the card's rules matches.
+    pub fn has_rule(&self, f: impl Fn(&RuleDef) -> bool) -> bool {
+        self.rules.iter().any(f)
+    }
+
+    /// The most Spell Counters the card can hold, if it takes them.
+    pub fn spell_counter_max(&self) -> Option<u8> {
+        self.rules.iter().find_map(|r| match r {
+            RuleDef::SpellCounters { max } => Some(*max),
+            _ => None,
+        })
+    }
+
+    /// Whether the card has an effect of this kind.
+    pub fn has_effect(&self, kind: crate::effect::EffectKind) -> bool {
+        self.effects.iter().any(|e| e.kind == kind)
     }
 
     /// The name in the requested language.
@@ -231,6 +282,7 @@ mod tests {
                 atk: 0,
                 def: 0,
                 tuner: false,
+                synchro: None,
             }),
             ..card(33396948).expect("Exodia").clone()
         };

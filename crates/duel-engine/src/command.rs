@@ -19,6 +19,8 @@ pub enum Command {
     ActivateSpell { card: CardId },
     /// Activate the ignition effect of a face-up card you control.
     ActivateEffect { card: CardId },
+    /// Synchro Summon a monster from your Extra Deck (the materials are chosen next).
+    SynchroSummon { card: CardId },
     /// Decline to chain: the chain starts resolving.
     PassChain,
     /// Move on to the next phase (Draw -> Standby -> Main 1 -> End). The duel starts in

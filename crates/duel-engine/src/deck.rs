@@ -114,17 +114,22 @@ mod tests {
     }
 
     #[test]
-    fn exodia_deck_is_playable_and_its_cards_have_behaviour() {
-        let d = deck("exodia-deck").expect("exodia-deck exists");
-        assert!(d.playable);
-        for code in d.main_codes() {
-            let c = card(code).expect("known");
-            let has_behaviour = !c.effects.is_empty() || !c.rules.is_empty();
-            assert!(
-                has_behaviour || c.frame == crate::card::Frame::Normal,
-                "{} has no behaviour",
-                c.name_en
-            );
+    fn every_deck_is_playable_and_its_cards_have_behaviour() {
+        use crate::card::Frame;
+        for d in decks() {
+            assert!(d.playable, "{} is playable", d.id);
+            for code in d.main_codes().into_iter().chain(d.extra_codes()) {
+                let c = card(code).expect("known");
+                let has_behaviour = !c.effects.is_empty() || !c.rules.is_empty();
+                // Normal Monsters and Fusion Monsters without effects have nothing to do.
+                let plain = matches!(c.frame, Frame::Normal | Frame::Fusion);
+                assert!(
+                    has_behaviour || plain,
+                    "{}: {} has no behaviour",
+                    d.id,
+                    c.name_en
+                );
+            }
         }
     }
 }
