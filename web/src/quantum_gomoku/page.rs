@@ -371,7 +371,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                 <div class="qg-main">
                     <div class="btn-row qg-actions">
                         <label class="qg-opponent">
-                            { text::opponent_label(lang) }
+                            { text::opponent_label(lang) }{ " " }
                             <select data-testid="qg-opponent" onchange={on_opponent}>
                                 { for Opponent::ALL.into_iter().map(|o| html! {
                                     <option value={o.as_str()} selected={o == opponent}>
