@@ -284,7 +284,7 @@ pub enum SelfInHand {
 }
 
 /// A card filter. Every field that is set must match.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
 #[serde(deny_unknown_fields)]
 pub struct Filter {
     #[serde(default, rename = "type")]
@@ -334,7 +334,7 @@ pub struct Filter {
 }
 
 /// Where a step picks cards from. Zones are the effect controller's unless they say so.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Source {
     Hand,
@@ -384,7 +384,7 @@ pub enum Dest {
 }
 
 /// How many cards a selection may take at most: a number, or `"all"` in the data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Max {
     N(u8),
     All,
@@ -467,7 +467,7 @@ pub enum Restriction {
 }
 
 /// A rule a whole selection must satisfy (not each card alone).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Constraint {
     /// The number of chosen cards, N, must be the Level of some card matching `filter`
@@ -479,7 +479,7 @@ pub enum Constraint {
 }
 
 /// A condition that must hold to activate an effect (or to go on resolving it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Condition {
     /// `who` has at least `n` cards in the deck (so `n` draws can happen).
@@ -533,7 +533,7 @@ pub enum Condition {
 }
 
 /// One step of an effect. Implemented once each in the engine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
     /// `who` draws `n` cards. Drawing from an empty deck loses the duel.

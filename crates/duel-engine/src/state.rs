@@ -146,7 +146,7 @@ pub struct LastKnown {
 }
 
 /// A card in this duel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct CardInstance {
     pub code: Code,
     pub owner: Player,
@@ -194,7 +194,7 @@ impl CardInstance {
 }
 
 /// One player's zones and per-turn counters.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct PlayerState {
     pub lp: u32,
     /// Bottom first: the top card is the last element.
@@ -300,7 +300,7 @@ pub(crate) enum OptKey {
 }
 
 /// A restriction in force, with the player it was resolved against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct ActiveRestriction {
     pub controller: Player,
     pub restriction: Restriction,
@@ -310,7 +310,7 @@ pub(crate) struct ActiveRestriction {
 
 /// An effect waiting for this turn's End Phase, with the registers of the effect that
 /// set it up ("that monster").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) struct Delayed {
     pub source: CardId,
     pub controller: Player,
@@ -320,7 +320,7 @@ pub(crate) struct Delayed {
 
 /// A card held in a register: the card and its stamp when it was put there. It counts
 /// only while the card has not moved since.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct Held {
     pub id: CardId,
     pub stamp: u32,
@@ -328,7 +328,7 @@ pub(crate) struct Held {
 
 /// An effect's memory while it runs: registers of cards, whether the last step fully
 /// happened, and positions chosen for a Special Summon.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
 pub(crate) struct Locals {
     pub regs: BTreeMap<Reg, Vec<Held>>,
     pub did: bool,
@@ -340,7 +340,7 @@ pub(crate) struct Locals {
 }
 
 /// A link of the chain: an activation waiting to resolve.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub struct ChainLink {
     pub card: CardId,
     pub controller: Player,
@@ -358,7 +358,7 @@ pub struct ChainLink {
 }
 
 /// What a running program is doing, so the engine knows what comes after it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) enum FrameKind {
     /// Costs and targets of an activation; the link joins the chain when they are done.
     Activation(ChainLink),
@@ -375,7 +375,7 @@ pub(crate) enum FrameKind {
 }
 
 /// A running step program with its program counter.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) struct Frame {
     pub kind: FrameKind,
     pub source: CardId,
@@ -386,7 +386,7 @@ pub(crate) struct Frame {
 }
 
 /// What an order prompt puts in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub enum OrderOf {
     /// Simultaneous trigger effects: the one chosen becomes the next chain link.
     Triggers,
@@ -395,7 +395,7 @@ pub enum OrderOf {
 }
 
 /// A decision the engine waits for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) enum PromptState {
     /// Choose between `min` and `max` of the candidates into a register.
     Cards {
@@ -422,14 +422,14 @@ pub(crate) enum PromptState {
 
 /// A pending decision and the card that asks it (`None`: a rule of the game, such as
 /// the hand size limit or the order of simultaneous effects).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct Prompt {
     pub source: Option<CardId>,
     pub state: PromptState,
 }
 
 /// A trigger effect whose event happened, waiting for the chain to close.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct PendingTrigger {
     pub card: CardId,
     /// The card's stamp just after the event: it must not have moved since.
@@ -441,7 +441,7 @@ pub(crate) struct PendingTrigger {
 }
 
 /// A card's trigger effect armed until its event happens once, this turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct Watcher {
     pub card: CardId,
     pub effect: u8,
@@ -451,7 +451,7 @@ pub(crate) struct Watcher {
 
 /// Triggers being put on a new chain: optional ones are asked about, simultaneous ones
 /// ordered, then each is activated.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
 pub(crate) struct TriggerBuild {
     /// Optional triggers not yet asked about.
     pub ask: Vec<PendingTrigger>,
@@ -463,7 +463,7 @@ pub(crate) struct TriggerBuild {
 }
 
 /// Where the End Phase is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) enum EndStep {
     /// The player may still activate Quick-Play Spells; `EndTurn` moves on.
     Open,
