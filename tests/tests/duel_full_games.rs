@@ -460,4 +460,12 @@ fn scientist_catapult_deck_seed_1_burns_the_opponent_to_zero() {
     assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Lp0)));
     assert_eq!(d.view().opponent.lp, 0);
     assert!(d.view().you.lp > 0);
+    // The longest line here: its share code still fits in a short URL.
+    let code = d.share_code();
+    println!(
+        "share code of the 43-command burn game: {} characters",
+        code.len()
+    );
+    assert!(code.len() <= 200, "share code of {} characters", code.len());
+    assert_eq!(Duel::from_share_code(&code).expect("replays"), d);
 }

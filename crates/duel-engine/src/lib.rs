@@ -18,9 +18,11 @@ pub mod effect;
 mod engine;
 pub mod error;
 pub mod event;
+pub mod replay;
 pub mod setup;
 pub mod solver;
 pub mod state;
+pub mod stats;
 pub mod text;
 pub mod view;
 

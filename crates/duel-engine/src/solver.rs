@@ -24,6 +24,8 @@ pub enum Search {
     Impossible,
     /// The position budget ran out first, or some choices were too many to try.
     GaveUp,
+    /// The caller stopped the search (its progress callback said so).
+    Cancelled,
 }
 
 /// Candidate commands of a position, and whether they are all of them (a large card
@@ -177,6 +179,19 @@ pub type Policy<'a> = &'a dyn Fn(&Duel, Vec<Command>) -> Vec<Command>;
 /// deepening (lines of 1, 2, 4, 8, ... commands, so short wins are found first) over a
 /// depth-first search with a table of the positions already explored and how deep.
 pub fn search_with(start: &Duel, goal: Outcome, budget: usize, policy: Policy<'_>) -> Search {
+    search_watched(start, goal, budget, policy, &mut |_| true)
+}
+
+/// [`search_with`] that reports the positions tried so far to `progress` every
+/// [`PROGRESS_EVERY`] positions; the search stops (`Search::Cancelled`) when it returns
+/// `false`.
+pub fn search_watched(
+    start: &Duel,
+    goal: Outcome,
+    budget: usize,
+    policy: Policy<'_>,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Search {
     let mut ctx = Ctx {
         goal,
         budget,
@@ -185,10 +200,16 @@ pub fn search_with(start: &Duel, goal: Outcome, budget: usize, policy: Policy<'_
         failed: HashMap::new(),
         path: Vec::new(),
         capped: false,
+        progress,
+        cancelled: false,
     };
     let mut limit: u16 = 1;
     loop {
-        match dfs(start, limit, &mut ctx) {
+        let result = dfs(start, limit, &mut ctx);
+        if ctx.cancelled {
+            return Search::Cancelled;
+        }
+        match result {
             Outcome_::Win => return Search::Found(ctx.path),
             Outcome_::Fail { cut: false } if !ctx.capped => return Search::Impossible,
             Outcome_::Fail { .. } if ctx.nodes >= ctx.budget || ctx.capped => {
@@ -231,7 +252,12 @@ struct Ctx<'p> {
     path: Vec<Command>,
     /// Some selection had more answers than the search tries.
     capped: bool,
+    progress: &'p mut dyn FnMut(usize) -> bool,
+    cancelled: bool,
 }
+
+/// How often (in positions or playouts) a watched search reports its progress.
+pub const PROGRESS_EVERY: usize = 256;
 
 /// What a depth-limited search below a position found.
 enum Outcome_ {
@@ -250,7 +276,7 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
             Outcome_::Fail { cut: false }
         };
     }
-    if remaining == 0 || ctx.nodes >= ctx.budget {
+    if remaining == 0 || ctx.nodes >= ctx.budget || ctx.cancelled {
         return Outcome_::Fail { cut: true };
     }
     let key = position_key(d);
@@ -258,6 +284,10 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
         return Outcome_::Fail { cut: false };
     }
     ctx.nodes += 1;
+    if ctx.nodes.is_multiple_of(PROGRESS_EVERY) && !(ctx.progress)(ctx.nodes) {
+        ctx.cancelled = true;
+        return Outcome_::Fail { cut: true };
+    }
     let found = candidates(d);
     ctx.capped |= !found.complete;
     let mut cut = false;
@@ -501,14 +531,37 @@ pub enum Method {
 /// playouts first (`budget / 40` of them), then a depth-first search of at most `budget`
 /// positions in the guide's order. Deterministic for a given `seed`.
 pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, Method) {
+    solve_watched(start, goal, budget, seed, &mut |_| true)
+}
+
+/// [`solve`] that reports its work so far (playouts, then positions) to `progress` every
+/// [`PROGRESS_EVERY`] steps, as a share of the budget in 0..=1; it stops
+/// (`Search::Cancelled`) when `progress` returns `false`.
+pub fn solve_watched(
+    start: &Duel,
+    goal: Outcome,
+    budget: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> (Search, Method) {
     let guide = policy_for(goal);
     let mut rng = Rng::new(seed);
-    for _ in 0..budget / 40 {
+    let playouts = budget / 40;
+    // Playouts are the first half of the work reported, the search the second.
+    let share = |done: usize, of: usize| done as f64 / of.max(1) as f64 / 2.0;
+    for i in 0..playouts {
+        if i.is_multiple_of(8) && !progress(share(i, playouts)) {
+            return (Search::Cancelled, Method::Rollout);
+        }
         let (end, line) = rollout(start, &mut rng, guide);
         if end.outcome() == Some(goal) {
             return (Search::Found(line), Method::Rollout);
         }
     }
     let order = |d: &Duel, c: Vec<Command>| guide(d, c).commands;
-    (search_with(start, goal, budget, &order), Method::Search)
+    let mut report = |nodes: usize| progress(0.5 + share(nodes, budget));
+    (
+        search_watched(start, goal, budget, &order, &mut report),
+        Method::Search,
+    )
 }

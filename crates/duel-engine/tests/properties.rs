@@ -133,4 +133,18 @@ proptest! {
         let again = Duel::replay(duel.deck_id(), duel.seed(), duel.settings(), duel.log()).expect("replays");
         prop_assert_eq!(again, duel);
     }
+
+    #[test]
+    fn share_codes_round_trip(deck in 0usize..8, seed in any::<u64>(), choices in prop::collection::vec(any::<u32>(), 1..60)) {
+        let mut duel = Duel::new(&playable_deck(deck), seed).expect("playable deck");
+        for r in choices {
+            let mut pick = |n: usize| if n == 0 { 0 } else { (r as usize) % n };
+            let Some(cmd) = random_command(&duel, &mut pick) else { break };
+            duel.apply(cmd).expect("valid");
+        }
+        let code = duel.share_code();
+        prop_assert!(code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "URL-safe");
+        let back = Duel::from_share_code(&code).expect("the code replays");
+        prop_assert_eq!(back, duel);
+    }
 }

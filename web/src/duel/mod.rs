@@ -6,6 +6,7 @@ pub mod card_detail;
 pub mod card_view;
 pub mod duel_field;
 pub mod duel_header;
+pub mod duel_log;
 pub mod effect_dialog;
 pub mod game_over;
 pub mod hands;

@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use duel_engine::view::CardView as CardSeen;
-use duel_engine::{CardId, CardType, Code, Command};
+use duel_engine::{CardId, CardType, Code, Command, Phase};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
@@ -13,12 +13,14 @@ use crate::duel::card_detail::CardDetail;
 use crate::duel::card_view::{card_name, engine_lang};
 use crate::duel::duel_field::{DuelField, FieldSlot, Pile};
 use crate::duel::duel_header::DuelHeader;
+use crate::duel::duel_log::DuelLog;
 use crate::duel::effect_dialog::EffectDialog;
 use crate::duel::game_over::GameOver;
 use crate::duel::hands::{Hands, MenuAction, menu_button};
 use crate::duel::pile_list::PileList;
 use crate::duel::state::{
-    Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings, write_save,
+    Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings,
+    passes_by_itself, write_save,
 };
 use crate::duel::toasts::Toasts;
 use crate::i18n::T;
@@ -184,8 +186,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     // send it rather than asking a question with one answer.
     {
         let state = state.clone();
-        let only_pass =
-            view.as_ref().is_some_and(|v| v.chain_window) && legal == [Command::PassChain];
+        let only_pass = view.as_ref().is_some_and(|v| passes_by_itself(v, &legal));
         use_effect_with((state.version, only_pass), move |(version, only_pass)| {
             if *only_pass {
                 state.dispatch(Action::ApplyAt {
@@ -337,18 +338,25 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     });
 
     let pile_html = (*pile).map(|p| {
-        let (title, zone, cards) = match p {
-            Pile::Graveyard => (ctx.t(T::Graveyard), "graveyard", view.you.graveyard.clone()),
-            Pile::Banished => (ctx.t(T::Banished), "banished", view.you.banished.clone()),
-            Pile::Extra => (ctx.t(T::ExtraMonsters), "extraDeck", view.you.extra.clone()),
+        let (title, cards) = match p {
+            Pile::Graveyard => (ctx.t(T::Graveyard), view.you.graveyard.clone()),
+            Pile::Banished => (ctx.t(T::Banished), view.you.banished.clone()),
+            Pile::Extra => (ctx.t(T::ExtraMonsters), view.you.extra.clone()),
+            Pile::OpponentGraveyard => (ctx.t(T::OpponentGraveyard), view.opponent.graveyard.clone()),
+            Pile::OpponentBanished => (ctx.t(T::OpponentBanished), view.opponent.banished.clone()),
         };
         let on_close = {
             let pile = pile.clone();
             Callback::from(move |()| pile.set(None))
         };
-        html! { <PileList title={title} zone={zone} cards={cards} on_show_details={on_show_details.clone()} on_close={on_close} /> }
+        html! { <PileList title={title} zone={p.zone()} cards={cards} on_show_details={on_show_details.clone()} on_close={on_close} /> }
     });
 
+    // EndTurn stopped in the End Phase because a Quick-Play Spell could still be activated.
+    let end_phase_open = view.phase == Phase::End
+        && view.outcome.is_none()
+        && view.prompt.is_none()
+        && view.chain.is_empty();
     let show_effect_dialog = view.outcome.is_none()
         && (view.prompt.is_some()
             || (view.chain_window && legal.iter().any(|c| *c != Command::PassChain)));
@@ -359,7 +367,10 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             <DuelHeader view={view.clone()} />
             { for notice }
             <div class="feedback">{ for feedback }</div>
-            <DuelField side={view.you.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card} />
+            <DuelField side={view.you.clone()} opponent={view.opponent.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card} />
+            if end_phase_open {
+                <p class="notice" role="status" data-testid="end-phase-hint">{ ctx.t(T::EndPhaseHint) }</p>
+            }
             <Hands cards={view.you.hand.clone()} on_check={on_check.clone()} on_apply={on_apply.clone()} on_show_details={on_show_details.clone()} />
             <div class="actions">
                 { menu_button(&end_turn, lang, &on_check, &on_apply, &Callback::noop()) }
@@ -370,8 +381,11 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 }
                 <a class="btn" href="#/">{ ctx.t(T::BackHome) }</a>
             </div>
+            <DuelLog events={state.log.clone()} />
             if show_effect_dialog {
-                <EffectDialog prompt={view.prompt.clone()} chain={view.chain.clone()} legal={legal.clone()}
+                // Keyed by the state version: a new question starts with nothing selected,
+                // even when it looks like the previous one.
+                <EffectDialog key={state.version} prompt={view.prompt.clone()} chain={view.chain.clone()} legal={legal.clone()}
                     on_check={on_check.clone()} on_apply={on_apply.clone()} on_look_up_name={on_look_up_name} />
             }
             if let Some(outcome) = view.outcome.filter(|_| !*over_closed) {

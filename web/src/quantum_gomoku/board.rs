@@ -106,7 +106,7 @@ pub fn board(props: &BoardProps) -> Html {
     html! {
         <div
             ref={board_ref}
-            class={classes!("qg-board", props.locked.then_some("locked"))}
+            class="qg-board"
             aria-busy={props.locked.to_string()}
             data-testid="board"
             role="grid"

@@ -394,7 +394,10 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                             { format!("{}: {} {}%", ctx.t(T::QgNextStone), text::player(lang, view.current_player), next.percent()) }
                         </span>
                     </div>
-                    <p class="qg-muted qg-computer" data-testid="qg-computer" aria-live="polite"
+                    // Styled here rather than in quantum-gomoku.css, which every bundle links:
+                    // one line kept for the computer's status, so the board does not move.
+                    <p class="qg-muted qg-computer" style="min-height: 1.4em; margin: 4px 0"
+                        data-testid="qg-computer" aria-live="polite"
                         data-thinking={thinking.to_string()}
                         data-ms={state.thought.map(|t| format!("{:.1}", t.ms))}
                         data-worker={state.thought.map(|t| t.in_worker.to_string())}>

@@ -148,8 +148,9 @@ pub fn probability_panel(props: &ProbabilityPanelProps) -> Html {
         ProbabilityMethod::MonteCarlo { samples } => u64::from(samples),
     };
     html! {
-        <section class={classes!("qg-panel", props.busy.then_some("qg-busy"))} data-testid="win-probability"
-            aria-busy={busy} data-ms={ms} data-worker={in_worker}>
+        // Figures of an older board stay readable, dimmed, until the new ones arrive.
+        <section class="qg-panel" style={props.busy.then_some("opacity: .6")}
+            data-testid="win-probability" aria-busy={busy} data-ms={ms} data-worker={in_worker}>
             <h3>{ ctx.t(T::QgWinProbability) }</h3>
             { row("prob-black", T::QgBlackLine, p.black_line, "black") }
             { row("prob-white", T::QgWhiteLine, p.white_line, "white") }
