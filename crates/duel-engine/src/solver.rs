@@ -5,7 +5,7 @@
 //! that runs out of candidates is a proof; it is read from the card data (which cards are
 //! win pieces, which effects deal damage), never from passcodes.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use seeded_rng::Rng;
 
@@ -56,7 +56,7 @@ fn candidates(d: &Duel) -> Candidates {
                 max,
                 ..
             } => {
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 let mut commands = Vec::new();
                 let mut complete = true;
                 'sizes: for k in usize::from(*min)..=usize::from(*max) {
@@ -89,7 +89,7 @@ fn candidates(d: &Duel) -> Candidates {
             },
         };
     }
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut end = None;
     let mut commands: Vec<Command> = d
         .legal_commands()
@@ -192,12 +192,16 @@ pub fn search_watched(
     policy: Policy<'_>,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Search {
+    // The log of the game so far would be cloned at every position for nothing.
+    let mut start = start.clone();
+    start.log.clear();
+    let start = &start;
     let mut ctx = Ctx {
         goal,
         budget,
         policy,
         nodes: 0,
-        failed: HashMap::new(),
+        failed: HashMap::default(),
         path: Vec::new(),
         capped: false,
         progress,
@@ -226,7 +230,9 @@ pub fn search_watched(
 /// the event journal do not matter.
 pub fn position_key(d: &Duel) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    // A fast non-cryptographic hash: the table is the solver's own, nothing an attacker
+    // feeds, and SipHash over a whole duel was most of the search's time.
+    let mut h = rustc_hash::FxHasher::default();
     (&d.cards, &d.players, &d.chain, &d.frames, &d.prompt).hash(&mut h);
     (
         &d.used_opt,
