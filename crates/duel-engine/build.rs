@@ -22,8 +22,7 @@ mod effect;
 
 /// Stand-ins for the items of the crate that the data modules name besides each other.
 /// `Position` must match `state::Position`, variants in the same order (borsh stores
-/// the index; the data tests compare the decoded cards with the JSON); the loaders
-/// are never called here.
+/// the index; the data tests compare the decoded cards with the JSON).
 mod state {
     use borsh::{BorshDeserialize, BorshSerialize};
     use serde::{Deserialize, Serialize};
@@ -47,6 +46,7 @@ mod state {
     }
 }
 
+/// The loaders `card::catalog` and `deck::decks` call (never called here).
 mod data {
     use crate::card::CardDef;
     use crate::deck::DeckFile;
@@ -65,6 +65,7 @@ mod data {
     }
 }
 
+/// `crate::Lang`, which the data types' name and text accessors take.
 #[derive(Debug, Clone, Copy)]
 pub enum Lang {
     Ja,
