@@ -12,12 +12,13 @@ use crate::ctx::{replace_route, use_ctx};
 use crate::duel::card_detail::CardDetail;
 use crate::duel::card_view::{card_name, engine_lang};
 use crate::duel::duel_field::{DuelField, FieldSlot, Pile};
-use crate::duel::duel_header::DuelHeader;
+use crate::duel::duel_header::{DuelHeader, LpCue};
 use crate::duel::duel_log::DuelLog;
 use crate::duel::effect_dialog::EffectDialog;
 use crate::duel::game_over::GameOver;
 use crate::duel::hands::{Hands, MenuAction, menu_button};
 use crate::duel::pile_list::PileList;
+use crate::duel::reveal_dialog::{RevealAction, RevealDialog, Reveals};
 use crate::duel::state::{
     Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings,
     passes_by_itself, write_save,
@@ -109,6 +110,8 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     let pile = use_state(|| None::<Pile>);
     let field_menu = use_state(|| None::<(FieldSlot, CardSeen)>);
     let over_closed = use_state(|| false);
+    let reveals = use_reducer(Reveals::default);
+    let lp_cue = use_state(LpCue::default);
 
     // Load the autosave or start a new duel, once per route.
     {
@@ -172,6 +175,20 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                     toasts.dispatch(ToastAction::Expire { version })
                 });
             }
+        });
+    }
+
+    // Revealed cards wait in a dialog; LP changes get a short cue in the header.
+    {
+        let (state, reveals, lp_cue) = (state.clone(), reveals.clone(), lp_cue.clone());
+        use_effect_with(state.version, move |_| {
+            if let Some(cue) = LpCue::from_events(state.version, &state.events) {
+                lp_cue.set(cue);
+            }
+            reveals.dispatch(RevealAction::Events {
+                version: state.version,
+                events: state.events.clone(),
+            });
         });
     }
 
@@ -349,7 +366,14 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             let pile = pile.clone();
             Callback::from(move |()| pile.set(None))
         };
-        html! { <PileList title={title} zone={p.zone()} cards={cards} on_show_details={on_show_details.clone()} on_close={on_close} /> }
+        // Your Extra Deck offers its Synchro Summons.
+        let (check, apply) = if p == Pile::Extra {
+            (Some(on_check.clone()), Some(on_apply.clone()))
+        } else {
+            (None, None)
+        };
+        html! { <PileList title={title} zone={p.zone()} cards={cards} on_show_details={on_show_details.clone()} on_close={on_close}
+            on_check={check} on_apply={apply} /> }
     });
 
     // EndTurn stopped in the End Phase because a Quick-Play Spell could still be activated.
@@ -358,16 +382,18 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         && view.prompt.is_none()
         && view.chain.is_empty();
     let show_effect_dialog = view.outcome.is_none()
+        && reveals.shown.is_none()
         && (view.prompt.is_some()
             || (view.chain_window && legal.iter().any(|c| *c != Command::PassChain)));
 
     html! {
         <section class="page simulator" data-testid="simulator">
             <Toasts messages={toasts.items.iter().map(|(id, _, text)| (*id, text.clone())).collect::<Vec<_>>()} />
-            <DuelHeader view={view.clone()} />
+            <DuelHeader view={view.clone()} lp_cue={*lp_cue} />
             { for notice }
             <div class="feedback">{ for feedback }</div>
-            <DuelField side={view.you.clone()} opponent={view.opponent.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card} />
+            <DuelField side={view.you.clone()} opponent={view.opponent.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card}
+                synchro_ready={legal.iter().any(|c| matches!(c, Command::SynchroSummon { .. }))} />
             if end_phase_open {
                 <p class="notice" role="status" data-testid="end-phase-hint">{ ctx.t(T::EndPhaseHint) }</p>
             }
@@ -394,6 +420,9 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             }
             { for field_menu_html }
             { for pile_html }
+            if let Some(reveal) = reveals.shown.clone() {
+                <RevealDialog reveal={reveal} on_close={{ let r = reveals.clone(); Callback::from(move |()| r.dispatch(RevealAction::Dismiss)) }} />
+            }
             if let Some(code) = *detail {
                 <CardDetail code={code} on_close={{ let d = detail.clone(); Callback::from(move |()| d.set(None)) }} />
             }
