@@ -1,14 +1,11 @@
 //! The cards an effect revealed from the deck (Reasoning, Monster Gate) and a declared
 //! Level, shown in a modal the player closes before play goes on.
 
-use std::rc::Rc;
-
 use duel_engine::{Code, Event};
 use yew::prelude::*;
 
-use crate::ctx::use_ctx;
 use crate::duel::card_view::CardView;
-use crate::i18n::{T, declared_level};
+use crate::i18n::{Lang, T, declared_level};
 
 /// What was revealed to the player and not yet acknowledged.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -32,82 +29,37 @@ impl Reveal {
         }
         (out.level.is_some() || !out.cards.is_empty()).then_some(out)
     }
-}
 
-/// The reveal waiting to be acknowledged; the page's automatic passes can bring more
-/// before the player closes it, and those are added to it.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Reveals {
-    pub shown: Option<Reveal>,
-    /// The newest duel state version already looked at (an effect that runs again for
-    /// the same version must not add its cards twice).
-    announced: u64,
-}
-
-#[derive(Debug)]
-pub enum RevealAction {
-    /// The events of one duel state version.
-    Events {
-        version: u64,
-        events: Vec<Event>,
-    },
-    Dismiss,
-}
-
-impl Reducible for Reveals {
-    type Action = RevealAction;
-
-    fn reduce(self: Rc<Self>, action: RevealAction) -> Rc<Self> {
-        match action {
-            RevealAction::Events { version, events } => {
-                if version <= self.announced {
-                    return self;
-                }
-                let shown = match (self.shown.clone(), Reveal::from_events(&events)) {
-                    (Some(mut old), Some(new)) => {
-                        old.cards.extend(new.cards);
-                        old.level = new.level.or(old.level);
-                        Some(old)
-                    }
-                    (old, new) => new.or(old),
-                };
-                Rc::new(Reveals {
-                    shown,
-                    announced: version,
-                })
+    /// A reveal not yet acknowledged, with a later one added to it.
+    pub fn merge(shown: Option<Reveal>, later: Option<Reveal>) -> Option<Reveal> {
+        match (shown, later) {
+            (Some(mut shown), Some(later)) => {
+                shown.cards.extend(later.cards);
+                shown.level = later.level.or(shown.level);
+                Some(shown)
             }
-            RevealAction::Dismiss => Rc::new(Reveals {
-                shown: None,
-                announced: self.announced,
-            }),
+            (shown, later) => later.or(shown),
         }
     }
 }
 
-#[derive(Debug, Properties, PartialEq, Clone)]
-pub struct RevealDialogProps {
-    pub reveal: Reveal,
-    pub on_close: Callback<()>,
-}
-
-#[function_component(RevealDialog)]
-pub fn reveal_dialog(props: &RevealDialogProps) -> Html {
-    let ctx = use_ctx();
-    let on_close = props.on_close.reform(|_: MouseEvent| ());
+/// The dialog: the declared Level, the revealed cards and the OK that lets play go on.
+/// A plain function rather than a component: it has no state of its own.
+pub fn reveal_dialog(reveal: &Reveal, lang: Lang, on_close: Callback<MouseEvent>) -> Html {
     html! {
         <div class="overlay">
             <div class="dialog" role="dialog" aria-modal="true" data-testid="revealed-dialog">
-                <h3>{ ctx.t(T::RevealedCards) }</h3>
-                if let Some(level) = props.reveal.level {
-                    <p class="counter" data-testid="declared-level">{ declared_level(ctx.lang, level) }</p>
+                <h3>{ T::RevealedCards.text(lang) }</h3>
+                if let Some(level) = reveal.level {
+                    <p class="counter" data-testid="declared-level">{ declared_level(lang, level) }</p>
                 }
                 <div class="card-list">
-                    { for props.reveal.cards.iter().map(|&code| html! { <CardView code={Some(code)} /> }) }
+                    { for reveal.cards.iter().map(|&code| html! { <CardView code={Some(code)} /> }) }
                 </div>
                 <div class="dialog-actions">
                     <button type="button" class="btn btn-primary" data-testid="btn-revealed-ok"
                         onclick={on_close} autofocus=true>
-                        { ctx.t(T::Ok) }
+                        { T::Ok.text(lang) }
                     </button>
                 </div>
             </div>
@@ -159,30 +111,24 @@ mod tests {
     }
 
     #[test]
-    fn reveals_of_later_versions_add_up_until_dismissed_and_a_version_counts_once() {
-        let state = Rc::new(Reveals::default()).reduce(RevealAction::Events {
-            version: 3,
-            events: vec![revealed(&[FILLER])],
-        });
-        let again = state.clone().reduce(RevealAction::Events {
-            version: 3,
-            events: vec![revealed(&[FILLER])],
-        });
-        assert_eq!(again, state, "the same version is not counted twice");
-        let more = state.reduce(RevealAction::Events {
-            version: 4,
-            events: vec![revealed(&[SCIENTIST])],
-        });
+    fn a_later_reveal_adds_its_cards_until_the_dialog_is_closed() {
+        let first = Reveal::from_events(&[revealed(&[FILLER])]);
+        let later = Reveal::from_events(&[
+            Event::LevelDeclared {
+                player: Player::Opponent,
+                level: 4,
+            },
+            revealed(&[SCIENTIST]),
+        ]);
         assert_eq!(
-            more.shown.as_ref().map(|r| r.cards.clone()),
-            Some(vec![FILLER, SCIENTIST])
+            Reveal::merge(first.clone(), later.clone()),
+            Some(Reveal {
+                level: Some(4),
+                cards: vec![FILLER, SCIENTIST],
+            })
         );
-        let quiet = more.reduce(RevealAction::Events {
-            version: 5,
-            events: Vec::new(),
-        });
-        assert!(quiet.shown.is_some(), "stays until the player closes it");
-        let closed = quiet.reduce(RevealAction::Dismiss);
-        assert_eq!(closed.shown, None);
+        assert_eq!(Reveal::merge(first.clone(), None), first);
+        assert_eq!(Reveal::merge(None, later.clone()), later);
+        assert_eq!(Reveal::merge(None, None), None);
     }
 }
