@@ -58,7 +58,7 @@ fn main() {
                 println!("  {}", script(&d, &line).join(", "));
             }
             (Search::Impossible, _) => println!("seed {seed}: impossible"),
-            (Search::GaveUp, _) => println!("seed {seed}: gave up"),
+            (Search::GaveUp | Search::Cancelled, _) => println!("seed {seed}: gave up"),
         }
     }
 }

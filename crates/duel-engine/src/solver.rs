@@ -5,7 +5,7 @@
 //! that runs out of candidates is a proof; it is read from the card data (which cards are
 //! win pieces, which effects deal damage), never from passcodes.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use seeded_rng::Rng;
 
@@ -24,6 +24,8 @@ pub enum Search {
     Impossible,
     /// The position budget ran out first, or some choices were too many to try.
     GaveUp,
+    /// The caller stopped the search (its progress callback said so).
+    Cancelled,
 }
 
 /// Candidate commands of a position, and whether they are all of them (a large card
@@ -54,7 +56,7 @@ fn candidates(d: &Duel) -> Candidates {
                 max,
                 ..
             } => {
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 let mut commands = Vec::new();
                 let mut complete = true;
                 'sizes: for k in usize::from(*min)..=usize::from(*max) {
@@ -87,7 +89,7 @@ fn candidates(d: &Duel) -> Candidates {
             },
         };
     }
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut end = None;
     let mut commands: Vec<Command> = d
         .legal_commands()
@@ -177,18 +179,41 @@ pub type Policy<'a> = &'a dyn Fn(&Duel, Vec<Command>) -> Vec<Command>;
 /// deepening (lines of 1, 2, 4, 8, ... commands, so short wins are found first) over a
 /// depth-first search with a table of the positions already explored and how deep.
 pub fn search_with(start: &Duel, goal: Outcome, budget: usize, policy: Policy<'_>) -> Search {
+    search_watched(start, goal, budget, policy, &mut |_| true)
+}
+
+/// [`search_with`] that reports the positions tried so far to `progress` every
+/// [`PROGRESS_EVERY`] positions; the search stops (`Search::Cancelled`) when it returns
+/// `false`.
+pub fn search_watched(
+    start: &Duel,
+    goal: Outcome,
+    budget: usize,
+    policy: Policy<'_>,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Search {
+    // The log of the game so far would be cloned at every position for nothing.
+    let mut start = start.clone();
+    start.log.clear();
+    let start = &start;
     let mut ctx = Ctx {
         goal,
         budget,
         policy,
         nodes: 0,
-        failed: HashMap::new(),
+        failed: HashMap::default(),
         path: Vec::new(),
         capped: false,
+        progress,
+        cancelled: false,
     };
     let mut limit: u16 = 1;
     loop {
-        match dfs(start, limit, &mut ctx) {
+        let result = dfs(start, limit, &mut ctx);
+        if ctx.cancelled {
+            return Search::Cancelled;
+        }
+        match result {
             Outcome_::Win => return Search::Found(ctx.path),
             Outcome_::Fail { cut: false } if !ctx.capped => return Search::Impossible,
             Outcome_::Fail { .. } if ctx.nodes >= ctx.budget || ctx.capped => {
@@ -205,7 +230,9 @@ pub fn search_with(start: &Duel, goal: Outcome, budget: usize, policy: Policy<'_
 /// the event journal do not matter.
 pub fn position_key(d: &Duel) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    // A fast non-cryptographic hash: the table is the solver's own, nothing an attacker
+    // feeds, and SipHash over a whole duel was most of the search's time.
+    let mut h = rustc_hash::FxHasher::default();
     (&d.cards, &d.players, &d.chain, &d.frames, &d.prompt).hash(&mut h);
     (
         &d.used_opt,
@@ -231,7 +258,12 @@ struct Ctx<'p> {
     path: Vec<Command>,
     /// Some selection had more answers than the search tries.
     capped: bool,
+    progress: &'p mut dyn FnMut(usize) -> bool,
+    cancelled: bool,
 }
+
+/// How often (in positions or playouts) a watched search reports its progress.
+pub const PROGRESS_EVERY: usize = 256;
 
 /// What a depth-limited search below a position found.
 enum Outcome_ {
@@ -250,7 +282,7 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
             Outcome_::Fail { cut: false }
         };
     }
-    if remaining == 0 || ctx.nodes >= ctx.budget {
+    if remaining == 0 || ctx.nodes >= ctx.budget || ctx.cancelled {
         return Outcome_::Fail { cut: true };
     }
     let key = position_key(d);
@@ -258,6 +290,10 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
         return Outcome_::Fail { cut: false };
     }
     ctx.nodes += 1;
+    if ctx.nodes.is_multiple_of(PROGRESS_EVERY) && !(ctx.progress)(ctx.nodes) {
+        ctx.cancelled = true;
+        return Outcome_::Fail { cut: true };
+    }
     let found = candidates(d);
     ctx.capped |= !found.complete;
     let mut cut = false;
@@ -501,14 +537,37 @@ pub enum Method {
 /// playouts first (`budget / 40` of them), then a depth-first search of at most `budget`
 /// positions in the guide's order. Deterministic for a given `seed`.
 pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, Method) {
+    solve_watched(start, goal, budget, seed, &mut |_| true)
+}
+
+/// [`solve`] that reports its work so far (playouts, then positions) to `progress` every
+/// [`PROGRESS_EVERY`] steps, as a share of the budget in 0..=1; it stops
+/// (`Search::Cancelled`) when `progress` returns `false`.
+pub fn solve_watched(
+    start: &Duel,
+    goal: Outcome,
+    budget: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> (Search, Method) {
     let guide = policy_for(goal);
     let mut rng = Rng::new(seed);
-    for _ in 0..budget / 40 {
+    let playouts = budget / 40;
+    // Playouts are the first half of the work reported, the search the second.
+    let share = |done: usize, of: usize| done as f64 / of.max(1) as f64 / 2.0;
+    for i in 0..playouts {
+        if i.is_multiple_of(8) && !progress(share(i, playouts)) {
+            return (Search::Cancelled, Method::Rollout);
+        }
         let (end, line) = rollout(start, &mut rng, guide);
         if end.outcome() == Some(goal) {
             return (Search::Found(line), Method::Rollout);
         }
     }
     let order = |d: &Duel, c: Vec<Command>| guide(d, c).commands;
-    (search_with(start, goal, budget, &order), Method::Search)
+    let mut report = |nodes: usize| progress(0.5 + share(nodes, budget));
+    (
+        search_watched(start, goal, budget, &order, &mut report),
+        Method::Search,
+    )
 }

@@ -56,7 +56,7 @@ pub fn solve_hand(
             commands: u16::try_from(line.len()).unwrap_or(u16::MAX),
         },
         Search::Impossible => HandResult::Lost,
-        Search::GaveUp => HandResult::Undecided,
+        Search::GaveUp | Search::Cancelled => HandResult::Undecided,
     })
 }
 

@@ -618,3 +618,76 @@ pub fn error_ja(e: &RuleError) -> String {
         RuleError::Unmet(u) => format!("発動条件を満たしていません：{}", unmet_ja(u)),
     }
 }
+
+impl crate::state::Duel {
+    /// A command in words, as the log and the hint show it ("《強欲な壺》を発動").
+    /// Answers are read against the prompt pending now (say it before applying it).
+    pub fn describe(&self, cmd: &crate::command::Command, lang: Lang) -> String {
+        use crate::command::{Command, Response};
+        let ja = lang == Lang::Ja;
+        let card = |id: crate::state::CardId| {
+            self.instance(id)
+                .map_or_else(|| "?".to_string(), |c| name(c.code, lang))
+        };
+        match cmd {
+            Command::SummonMonster { card: c } if ja => format!("{}を召喚", card(*c)),
+            Command::SummonMonster { card: c } => format!("Summon {}", card(*c)),
+            Command::SetMonster { card: c } if ja => format!("{}をセット", card(*c)),
+            Command::SetMonster { card: c } => format!("Set {}", card(*c)),
+            Command::SetSpellTrap { card: c } if ja => format!("{}をセット", card(*c)),
+            Command::SetSpellTrap { card: c } => format!("Set {}", card(*c)),
+            Command::ActivateSpell { card: c } if ja => format!("{}を発動", card(*c)),
+            Command::ActivateSpell { card: c } => format!("Activate {}", card(*c)),
+            Command::ActivateEffect { card: c } if ja => format!("{}の効果を発動", card(*c)),
+            Command::ActivateEffect { card: c } => format!("Activate the effect of {}", card(*c)),
+            Command::SynchroSummon { card: c } if ja => format!("{}をシンクロ召喚", card(*c)),
+            Command::SynchroSummon { card: c } => format!("Synchro Summon {}", card(*c)),
+            Command::PassChain if ja => "チェーンしない".to_string(),
+            Command::PassChain => "Do not chain".to_string(),
+            Command::AdvancePhase | Command::EndTurn if ja => "ターン終了".to_string(),
+            Command::AdvancePhase | Command::EndTurn => "End the turn".to_string(),
+            Command::Respond(Response::Cards(ids)) => {
+                let list = shown_names(
+                    &ids.iter()
+                        .map(|&id| self.instance(id).map(|c| c.code))
+                        .collect::<Vec<_>>(),
+                    lang,
+                );
+                if ja {
+                    format!("{list}を選ぶ")
+                } else {
+                    format!("Choose {list}")
+                }
+            }
+            Command::Respond(Response::Option(v)) => {
+                let label = self.view().prompt.and_then(|p| match p.kind {
+                    crate::view::PromptKind::Choice { options, .. } => options
+                        .into_iter()
+                        .find(|o| o.value == *v)
+                        .map(|o| o.label(lang)),
+                    crate::view::PromptKind::Cards { .. } => None,
+                });
+                let label = label.unwrap_or_else(|| v.to_string());
+                if ja {
+                    format!("「{label}」を選ぶ")
+                } else {
+                    format!("Choose \"{label}\"")
+                }
+            }
+        }
+    }
+
+    /// A line of commands from this position in words (each one read against the position
+    /// it is played in); stops at the first command that does not apply.
+    pub fn describe_line(&self, line: &[crate::command::Command], lang: Lang) -> Vec<String> {
+        let mut d = self.clone();
+        let mut out = Vec::with_capacity(line.len());
+        for cmd in line {
+            out.push(d.describe(cmd, lang));
+            if d.apply(cmd.clone()).is_err() {
+                break;
+            }
+        }
+        out
+    }
+}

@@ -69,3 +69,39 @@ fn a_tiny_budget_gives_up_instead_of_claiming_a_proof() {
     );
     assert_eq!(search(&d, WIN, 3), Search::GaveUp);
 }
+
+#[test]
+fn a_found_line_reads_as_steps_in_words() {
+    let d = duel(
+        &[POT_OF_GREED, EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG],
+        &[LEFT_LEG, FILLER, FILLER],
+    );
+    let Search::Found(line) = search(&d, WIN, 1_000) else {
+        panic!("a win");
+    };
+    let steps = d.describe_line(&line, duel_engine::Lang::Ja);
+    assert_eq!(steps, vec!["《強欲な壺》を発動".to_string()]);
+    let steps = d.describe_line(&line, duel_engine::Lang::En);
+    assert_eq!(steps, vec!["Activate \"Pot of Greed\"".to_string()]);
+}
+
+#[test]
+fn a_watched_search_can_be_cancelled() {
+    let d = duel(
+        &[
+            POT_OF_GREED,
+            GRACEFUL_CHARITY,
+            UPSTART_GOBLIN,
+            FILLER,
+            FILLER,
+        ],
+        &fillers(20),
+    );
+    let mut calls = 0;
+    let (result, _) = duel_engine::solver::solve_watched(&d, WIN, 100_000, 1, &mut |_| {
+        calls += 1;
+        calls < 3
+    });
+    assert_eq!(result, Search::Cancelled);
+    assert_eq!(calls, 3);
+}

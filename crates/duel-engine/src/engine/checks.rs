@@ -63,12 +63,15 @@ impl Duel {
 
     fn has_all_pieces(&self, p: Player) -> bool {
         let hand = &self.player(p).hand;
-        let codes: Vec<Code> = hand.iter().map(|id| self.cards[id.index()].code).collect();
-        codes.iter().any(|&code| {
-            def_of(code).rules.iter().any(|r| match r {
-                RuleDef::WinWithAllInHand { pieces } => pieces.iter().all(|pc| codes.contains(pc)),
-                _ => false,
-            })
+        let in_hand = |code: Code| hand.iter().any(|id| self.cards[id.index()].code == code);
+        hand.iter().any(|id| {
+            def_of(self.cards[id.index()].code)
+                .rules
+                .iter()
+                .any(|r| match r {
+                    RuleDef::WinWithAllInHand { pieces } => pieces.iter().all(|&pc| in_hand(pc)),
+                    _ => false,
+                })
         })
     }
 
