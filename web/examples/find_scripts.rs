@@ -1,16 +1,24 @@
-//! Searches seeds of a preset deck for games the page can play to an Exodia win and
-//! prints them as click scripts (`web::duel::test_seeds::Move`), checked by replaying
-//! them the page's way: `cargo run --release -p web --example find_scripts -- <deck> [from] [to] [budget]`.
+//! Searches seeds of a preset deck for games the page can play to a win (Exodia; LP 0
+//! for the burn deck) and prints them as click scripts (`web::duel::test_seeds::Move`),
+//! checked by replaying them the page's way:
+//! `cargo run --release -p web --example find_scripts -- <deck> [from] [to] [budget]`.
 
 use duel_engine::solver::{Search, solve};
 use duel_engine::{Command, Duel, Outcome, PromptKind, Reason, Response};
 use web::duel::state::passes_by_itself;
 use web::duel::test_seeds::{Move, play_script};
 
-const WIN: Outcome = Outcome::Win(Reason::Exodia);
+/// How a deck wins: `scientist-catapult-deck` burns, the others assemble Exodia.
+fn goal(deck: &str) -> Outcome {
+    if deck == "scientist-catapult-deck" {
+        Outcome::Win(Reason::Lp0)
+    } else {
+        Outcome::Win(Reason::Exodia)
+    }
+}
 
 /// The line as page moves; `None` when a command has no click on the page yet (a Set
-/// card's activation, a Synchro Summon).
+/// card's activation).
 fn moves(start: &Duel, line: &[Command]) -> Option<Vec<Move>> {
     let mut d = start.clone();
     let mut out = Vec::new();
@@ -23,8 +31,8 @@ fn moves(start: &Duel, line: &[Command]) -> Option<Vec<Move>> {
             Command::ActivateSpell { .. }
             | Command::SetMonster { .. }
             | Command::SetSpellTrap { .. }
-            | Command::SynchroSummon { .. }
             | Command::AdvancePhase => return None,
+            Command::SynchroSummon { card } => Some(Move::Synchro(code(*card))),
             Command::ActivateEffect { card } => Some(Move::Effect(code(*card))),
             Command::SummonMonster { card } => Some(Move::Summon(code(*card))),
             Command::PassChain if passes_by_itself(&view, &d.legal_commands()) => None,
@@ -53,7 +61,9 @@ fn print(deck: &str, seed: u64, script: &[Move]) {
     println!("{deck} seed {seed}: {} moves", script.len());
     for mv in script {
         let note = match mv {
-            Move::Activate(c) | Move::Summon(c) | Move::Effect(c) => name(*c).to_string(),
+            Move::Activate(c) | Move::Summon(c) | Move::Effect(c) | Move::Synchro(c) => {
+                name(*c).to_string()
+            }
             Move::Pick(cs) => cs.iter().map(|&c| name(c)).collect::<Vec<_>>().join(", "),
             _ => String::new(),
         };
@@ -67,12 +77,13 @@ fn main() {
     let from: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
     let to: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
     let budget: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let win = goal(deck);
     for seed in from..to {
         let Ok(d) = Duel::new(deck, seed) else {
             eprintln!("deck {deck} cannot be played");
             std::process::exit(1);
         };
-        let script = match solve(&d, WIN, budget, seed) {
+        let script = match solve(&d, win, budget, seed) {
             (Search::Found(line), _) => moves(&d, &line),
             _ => None,
         };
@@ -81,7 +92,7 @@ fn main() {
             continue;
         };
         match play_script(deck, seed, &script) {
-            Ok(end) if end.outcome() == Some(WIN) => print(deck, seed, &script),
+            Ok(end) if end.outcome() == Some(win) => print(deck, seed, &script),
             Ok(end) => println!("seed {seed}: the script ends {:?}", end.outcome()),
             Err(e) => println!("seed {seed}: the script does not replay: {e:?}"),
         }

@@ -110,6 +110,12 @@ pub enum T {
     /// Shown while the End Phase waits for the player (a Quick-Play Spell could be activated).
     EndPhaseHint,
     DuelLog,
+    SynchroSummon,
+    /// Said of the Extra Deck pile while a Synchro Summon is possible.
+    SynchroReady,
+    /// The title of the dialog showing cards revealed from the deck.
+    RevealedCards,
+    Ok,
     CorruptSave,
     SaveRestored,
     Switch,
@@ -293,6 +299,10 @@ impl T {
                 "End Phase: you may still activate a Quick-Play Spell. Press End Turn again to end the turn.",
             ),
             T::DuelLog => ("ログ", "Log"),
+            T::SynchroSummon => ("シンクロ召喚", "Synchro Summon"),
+            T::SynchroReady => ("シンクロ召喚できます", "a Synchro Summon is possible"),
+            T::RevealedCards => ("めくられたカード", "Revealed cards"),
+            T::Ok => ("OK", "OK"),
             T::BlChooseMode => ("対戦方法を選んでください", "Choose how to play"),
             T::BlModeCpu => ("コンピューターと対戦", "Play the computer"),
             T::BlModePvp => ("二人で対戦（端末を交代）", "Pass and play (two players)"),
@@ -491,6 +501,14 @@ pub fn card_with_notes(lang: Lang, name: &str, notes: &[String]) -> String {
     }
 }
 
+/// 「宣言されたレベル：N」 / "Declared Level: N" (Reasoning's declaration).
+pub fn declared_level(lang: Lang, level: u8) -> String {
+    match lang {
+        Lang::Ja => format!("宣言されたレベル：{level}"),
+        Lang::En => format!("Declared Level: {level}"),
+    }
+}
+
 /// 「ログ (N件)」 / "Log (N)".
 pub fn log_title(lang: Lang, n: usize) -> String {
     match lang {
@@ -519,6 +537,8 @@ mod tests {
         assert_eq!(selected_counter(Lang::En, 1, 1, 3), "Selected: 1 / 1-3");
         assert_eq!(counters_label(Lang::Ja, 2), "魔力カウンター：2個");
         assert_eq!(log_title(Lang::Ja, 12), "ログ (12件)");
+        assert_eq!(declared_level(Lang::Ja, 4), "宣言されたレベル：4");
+        assert_eq!(declared_level(Lang::En, 4), "Declared Level: 4");
     }
 
     #[test]

@@ -9,6 +9,11 @@ use web::duel::test_seeds::{
     SEED_CHICKEN_GAME, SEED_GRACEFUL_CHARITY, SEED_HAND_DESTRUCTION, SEED_LIBRARY,
     SEED_LIBRARY_WIN, SEED_SUMMONER_MONK, SUMMONER_MONK, UPSTART_GOBLIN, play_move,
 };
+use web::duel::test_seeds::{
+    CATAPULT_TURTLE, FIENDS_SANCTUARY, FORMULA_SYNCHRON, HYPER_LIBRARIAN, LUNAR_RABBIT,
+    METAL_FIEND_TOKEN, PANDA_SYNCHRO_AT, PANDA_WIN, REASONING, RIGHT_LEG, SCIENTIST_WIN,
+    SEED_FIENDS_SANCTUARY, SEED_PANDA_WIN, SEED_SCIENTIST_WIN, STARDUST_CHARGE, TREASURE_PANDA,
+};
 use web::duel::test_seeds::{DARK_MAGICIAN_OF_CHAOS, SANGAN, WITCH, trigger_position};
 use web::storage::{
     KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
@@ -26,8 +31,9 @@ impl Mounted {
         self.card_ids("[data-testid=zone-hand] [data-testid=card]")
     }
 
-    /// Makes one scripted move by clicking, as a player would (see `Move`).
-    async fn play(&self, mv: Move) {
+    /// Makes one scripted move by clicking, as a player would (see `Move`). Cards the
+    /// move revealed are acknowledged in their dialog; returns their passcodes.
+    async fn play(&self, mv: Move) -> Vec<String> {
         match mv {
             Move::Activate(code) | Move::Summon(code) => {
                 self.click(&hand_card(code)).await;
@@ -43,6 +49,10 @@ impl Mounted {
                 self.click(&field_card(code)).await;
                 self.click("[data-testid=field-menu] [data-testid=btn-activate-effect]")
                     .await;
+            }
+            Move::Synchro(code) => {
+                self.click("[data-testid=zone-extraDeck]").await;
+                self.click(&synchro_button(code)).await;
             }
             Move::Pick(codes) => {
                 for code in codes {
@@ -67,6 +77,11 @@ impl Mounted {
             "{mv:?} was refused: {}",
             self.text("[data-testid=feedback]")
         );
+        let revealed = self.card_ids("[data-testid=revealed-dialog] [data-testid=card]");
+        if self.has("[data-testid=revealed-dialog]") {
+            self.click("[data-testid=btn-revealed-ok]").await;
+        }
+        revealed
     }
 
     /// Plays moves in order.
@@ -80,6 +95,11 @@ impl Mounted {
     fn slot_card(&self, slot: &str) -> web_sys::Element {
         self.one(&format!("[data-slot='{slot}'] [data-testid=card]"))
     }
+}
+
+/// The Synchro Summon button of a monster in the open Extra Deck list.
+fn synchro_button(code: u32) -> String {
+    format!("[data-testid=list-extraDeck] [data-testid=btn-synchro][data-card-id='{code}']")
 }
 
 fn hand_card(code: u32) -> String {
@@ -934,6 +954,391 @@ async fn library_exodia_deck_plays_to_an_exodia_win_by_clicking() {
     assert!(
         logged.iter().any(|m| m.starts_with("チェーン1：")),
         "chain links are logged with their number"
+    );
+}
+
+/// The passcodes an event list revealed from the deck, in order.
+fn revealed_codes(events: &[duel_engine::Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            duel_engine::Event::Revealed { cards, .. } => Some(cards),
+            _ => None,
+        })
+        .flatten()
+        .map(|c| c.to_string())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn every_deck_can_be_chosen_and_the_recipes_list_the_extra_deck() {
+    reset_storage();
+    let home = mount("#/").await;
+    assert!(
+        !home.text("main").contains("未実装"),
+        "no deck is announced as unplayable"
+    );
+    let decks = duel_engine::deck::decks();
+    assert_eq!(decks.len(), 5);
+    for deck in decks {
+        let select = home.one("[data-testid=deck-select]");
+        let select = select.dyn_ref::<HtmlSelectElement>().expect("select");
+        select.set_value(&deck.id);
+        let change = web_sys::Event::new("change").expect("event");
+        select.dispatch_event(&change).expect("dispatch");
+        settle().await;
+        assert_eq!(select.value(), deck.id);
+        assert!(!home.disabled("[data-testid=btn-start]"), "{}", deck.id);
+    }
+    // The last one is the burn deck: it starts.
+    home.click("[data-testid=btn-start]").await;
+    assert_eq!(home.hand_codes().len(), 5);
+    assert_eq!(home.text("[data-testid=count-extraDeck]"), "9");
+    drop(home);
+
+    let recipe = mount("#/recipe/panda-exodia-deck").await;
+    let listed = recipe.card_ids("[data-testid=recipe-card]");
+    for code in [FORMULA_SYNCHRON, HYPER_LIBRARIAN, STARDUST_CHARGE] {
+        assert!(listed.contains(&code.to_string()), "{code} in {listed:?}");
+    }
+    assert!(recipe.text("main").contains("エクストラデッキ (5枚)"));
+}
+
+#[wasm_bindgen_test]
+async fn a_synchro_summon_by_clicking_refuses_a_wrong_material_set_then_asks_the_position() {
+    use duel_engine::{Command, PromptKind, Response};
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/panda-exodia-deck?seed={SEED_PANDA_WIN}"
+    ))
+    .await;
+    // Nothing on the field: every Synchro Summon is refused, with the engine's reason.
+    assert_eq!(
+        app.attr("[data-testid=zone-extraDeck]", "data-ready"),
+        "",
+        "no Synchro Summon yet"
+    );
+    app.click("[data-testid=zone-extraDeck]").await;
+    let buttons = app.all("[data-testid=list-extraDeck] [data-testid=btn-synchro]");
+    assert_eq!(
+        buttons.len(),
+        5,
+        "3 Formula Synchron, the Librarian, Stardust"
+    );
+    assert!(buttons.iter().all(|b| b.has_attribute("disabled")));
+    let reasons = app.all("[data-testid=list-extraDeck] [data-testid=reason-btn-synchro]");
+    assert_eq!(reasons.len(), 5);
+    let mut duel =
+        web::duel::test_seeds::start("panda-exodia-deck", SEED_PANDA_WIN).expect("starts");
+    let stardust = |duel: &duel_engine::Duel| {
+        duel.view()
+            .you
+            .extra
+            .iter()
+            .find(|c| c.code == Some(STARDUST_CHARGE))
+            .map(|c| c.id)
+            .expect("in the Extra Deck")
+    };
+    let why = duel
+        .validate(&Command::SynchroSummon {
+            card: stardust(&duel),
+        })
+        .expect_err("no materials")
+        .message(duel_engine::Lang::Ja);
+    for reason in &reasons {
+        assert_eq!(reason.text_content().as_deref(), Some(why.as_str()));
+    }
+    app.click("[data-testid=list-extraDeck] .dialog-actions .btn")
+        .await;
+
+    // Play up to the Synchro Summon, the engine alongside.
+    for (i, &mv) in PANDA_WIN[..PANDA_SYNCHRO_AT].iter().enumerate() {
+        app.play(mv).await;
+        play_move(&mut duel, mv).unwrap_or_else(|e| panic!("move {i}: {e}"));
+    }
+    // Treasure Panda, Lunar Rabbit Omajinai (the Tuner) and Right Leg are on the field.
+    assert_eq!(
+        app.attr("[data-testid=zone-extraDeck]", "data-ready"),
+        "true"
+    );
+    app.click("[data-testid=zone-extraDeck]").await;
+    let legal = duel.legal_commands();
+    for b in app.all("[data-testid=list-extraDeck] [data-testid=btn-synchro]") {
+        let code: u32 = b
+            .get_attribute("data-card-id")
+            .and_then(|c| c.parse().ok())
+            .expect("a passcode");
+        let offered = duel.view().you.extra.iter().any(|c| {
+            c.code == Some(code) && legal.contains(&Command::SynchroSummon { card: c.id })
+        });
+        assert_eq!(!b.has_attribute("disabled"), offered, "{code}");
+    }
+    assert_eq!(app.text(&synchro_button(STARDUST_CHARGE)), "シンクロ召喚");
+    app.click(&synchro_button(STARDUST_CHARGE)).await;
+    duel.apply(Command::SynchroSummon {
+        card: stardust(&duel),
+    })
+    .expect("legal");
+    assert!(!app.has("[data-testid=list-extraDeck]"), "the list closed");
+    assert_eq!(
+        app.text("[data-testid=dialog-source]"),
+        "《スターダスト・チャージ・ウォリアー》"
+    );
+    assert!(
+        app.text("[data-testid=effect-dialog] h3")
+            .starts_with("シンクロ素材"),
+        "{}",
+        app.text("[data-testid=effect-dialog] h3")
+    );
+    let option = |code: u32| {
+        format!("[data-testid=effect-dialog] [data-testid=dialog-option][data-card-id='{code}']")
+    };
+    // Treasure Panda and Right Leg: Level 5 and no Tuner. Refused, and the dialog says why.
+    app.click(&option(TREASURE_PANDA)).await;
+    app.click(&option(RIGHT_LEG)).await;
+    assert!(app.disabled("[data-testid=dialog-confirm]"));
+    let ids = |codes: &[u32]| {
+        let view = duel.view();
+        let Some(PromptKind::Cards { candidates, .. }) = view.prompt.map(|p| p.kind) else {
+            panic!("the material prompt");
+        };
+        codes
+            .iter()
+            .map(|&code| {
+                candidates
+                    .iter()
+                    .find(|c| c.code == Some(code))
+                    .expect("a candidate")
+                    .id
+            })
+            .collect::<Vec<_>>()
+    };
+    let refusal = duel
+        .validate(&Command::Respond(Response::Cards(ids(&[
+            TREASURE_PANDA,
+            RIGHT_LEG,
+        ]))))
+        .expect_err("no Tuner")
+        .message(duel_engine::Lang::Ja);
+    assert_eq!(app.text("[data-testid=dialog-reason]"), refusal);
+    // With the Tuner the Levels add up to 6: accepted.
+    app.click(&option(LUNAR_RABBIT)).await;
+    assert!(!app.has("[data-testid=dialog-reason]"));
+    assert!(!app.disabled("[data-testid=dialog-confirm]"));
+    app.click("[data-testid=dialog-confirm]").await;
+    assert!(!app.has("[data-testid=feedback]"));
+    // Then the battle position of the Synchro monster.
+    assert_eq!(app.text("[data-testid=effect-dialog] h3"), "表示形式を選ぶ");
+    assert_eq!(
+        app.attr("[data-testid=dialog-subject]", "data-card-id"),
+        STARDUST_CHARGE.to_string()
+    );
+    play_move(&mut duel, PANDA_WIN[PANDA_SYNCHRO_AT + 1]).expect("the materials");
+    assert_eq!(
+        app.text("[data-testid=count-graveyard]"),
+        duel.view().you.graveyard.len().to_string()
+    );
+    for (i, &mv) in PANDA_WIN.iter().enumerate().skip(PANDA_SYNCHRO_AT + 2) {
+        app.play(mv).await;
+        play_move(&mut duel, mv).unwrap_or_else(|e| panic!("move {i}: {e}"));
+    }
+    assert!(
+        app.all("[data-testid=zone-mainMonsterZone] [data-testid=card]")
+            .iter()
+            .any(|c| c.get_attribute("data-card-id") == Some(STARDUST_CHARGE.to_string())),
+        "Stardust Charge Warrior stands on the field"
+    );
+    let over = app.one("[data-testid=game-over]");
+    assert_eq!(over.get_attribute("data-reason").as_deref(), Some("exodia"));
+    assert_eq!(over.get_attribute("data-result").as_deref(), Some("win"));
+}
+
+#[wasm_bindgen_test]
+async fn a_token_is_drawn_as_a_token_and_vanishes_when_tributed() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/scientist-catapult-deck?seed={SEED_FIENDS_SANCTUARY}"
+    ))
+    .await;
+    app.play(Move::Activate(FIENDS_SANCTUARY)).await;
+    app.play(Move::Option("defense")).await;
+    let token = app.slot_card("M1");
+    assert_eq!(token.get_attribute("data-token").as_deref(), Some("true"));
+    assert_eq!(
+        token.get_attribute("data-card-id"),
+        Some(METAL_FIEND_TOKEN.to_string())
+    );
+    assert!(has_class(&token, "frame-token"));
+    assert_eq!(
+        token.get_attribute("data-position").as_deref(),
+        Some("defense")
+    );
+    // Real cards are not marked.
+    assert!(
+        app.all("[data-testid=zone-hand] [data-testid=card]")
+            .iter()
+            .all(|c| !c.has_attribute("data-token"))
+    );
+    assert_eq!(
+        app.text("[data-testid=count-graveyard]"),
+        "1",
+        "Fiend's Sanctuary"
+    );
+
+    // Catapult Turtle Tributes it: the Token vanishes instead of going to the graveyard.
+    app.play(Move::Summon(CATAPULT_TURTLE)).await;
+    assert!(!app.has("[data-token]"));
+    assert_eq!(
+        app.slot_card("M1").get_attribute("data-card-id"),
+        Some(CATAPULT_TURTLE.to_string())
+    );
+    assert_eq!(app.text("[data-testid=count-graveyard]"), "1");
+    let logged: Vec<String> = app
+        .all("[data-testid=log-entry]")
+        .iter()
+        .filter_map(|e| e.text_content())
+        .collect();
+    assert!(
+        logged
+            .iter()
+            .any(|m| m == "《メタルデビル・トークン》はフィールドを離れ、消滅します"),
+        "{logged:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn reasonings_declared_level_and_revealed_cards_are_shown_before_play_goes_on() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/scientist-catapult-deck?seed={SEED_SCIENTIST_WIN}"
+    ))
+    .await;
+    let mut duel = web::duel::test_seeds::start("scientist-catapult-deck", SEED_SCIENTIST_WIN)
+        .expect("starts");
+    assert_eq!(SCIENTIST_WIN[0], Move::Activate(REASONING));
+    let events = play_move(&mut duel, SCIENTIST_WIN[0]).expect("Reasoning");
+    let level = events
+        .iter()
+        .find_map(|e| match e {
+            duel_engine::Event::LevelDeclared { level, .. } => Some(*level),
+            _ => None,
+        })
+        .expect("a Level is declared");
+
+    app.click(&hand_card(REASONING)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-activate]")
+        .await;
+    assert!(app.has("[data-testid=revealed-dialog]"));
+    assert_eq!(
+        app.text("[data-testid=revealed-dialog] h3"),
+        "めくられたカード"
+    );
+    assert_eq!(
+        app.text("[data-testid=declared-level]"),
+        format!("宣言されたレベル：{level}")
+    );
+    assert_eq!(
+        app.card_ids("[data-testid=revealed-dialog] [data-testid=card]"),
+        revealed_codes(&events)
+    );
+    // The summoned monster's position waits until the player has seen the cards.
+    assert!(!app.has("[data-testid=effect-dialog]"));
+    assert!(
+        app.one("[data-testid=btn-revealed-ok]")
+            .has_attribute("autofocus"),
+        "the keyboard lands on OK"
+    );
+    app.click("[data-testid=btn-revealed-ok]").await;
+    assert!(!app.has("[data-testid=revealed-dialog]"));
+    assert_eq!(app.text("[data-testid=effect-dialog] h3"), "表示形式を選ぶ");
+    // In English too.
+    app.click("[data-testid=btn-lang]").await;
+    assert_eq!(
+        app.text("[data-testid=effect-dialog] h3"),
+        "Choose the battle position"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn scientist_catapult_deck_burns_the_opponent_to_zero_by_clicking() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/scientist-catapult-deck?seed={SEED_SCIENTIST_WIN}"
+    ))
+    .await;
+    let mut duel = web::duel::test_seeds::start("scientist-catapult-deck", SEED_SCIENTIST_WIN)
+        .expect("starts");
+    let lp = |n: u32| web::duel::duel_header::format_lp(n);
+    let mut burns = 0;
+    for (i, &mv) in SCIENTIST_WIN.iter().enumerate() {
+        let revealed = app.play(mv).await;
+        let events = play_move(&mut duel, mv).unwrap_or_else(|e| panic!("move {i}: {e}"));
+        assert_eq!(
+            revealed,
+            revealed_codes(&events),
+            "revealed by move {i} ({mv:?})"
+        );
+        let view = duel.view();
+        assert_eq!(
+            app.text("[data-testid=lp-player]"),
+            lp(view.you.lp),
+            "move {i}"
+        );
+        assert_eq!(
+            app.text("[data-testid=lp-opponent]"),
+            lp(view.opponent.lp),
+            "move {i}"
+        );
+        // Burn shows as a drop beside the opponent's LP.
+        let damage: u32 = events
+            .iter()
+            .filter_map(|e| match e {
+                duel_engine::Event::Damaged {
+                    player: duel_engine::Player::Opponent,
+                    amount,
+                    ..
+                } => Some(*amount),
+                _ => None,
+            })
+            .sum();
+        if damage > 0 {
+            burns += 1;
+            assert_eq!(
+                app.text("[data-testid=lp-change-opponent]"),
+                web::duel::duel_header::format_lp_change(-i64::from(damage)),
+                "move {i}"
+            );
+        }
+    }
+    assert!(burns >= 5, "{burns} Catapult Turtle shots");
+    assert_eq!(app.text("[data-testid=lp-opponent]"), "0");
+    let over = app.one("[data-testid=game-over]");
+    assert_eq!(over.get_attribute("data-reason").as_deref(), Some("lp0"));
+    assert_eq!(over.get_attribute("data-result").as_deref(), Some("win"));
+    assert!(
+        app.text("[data-testid=game-over]")
+            .contains("LPが0になりました")
+    );
+    // The Extra Deck still opens once the game-over dialog is closed, and lists what is
+    // left of the Fusion monsters.
+    app.click("[data-testid=game-over] .dialog-actions .btn")
+        .await;
+    app.click("[data-testid=zone-extraDeck]").await;
+    let left: Vec<String> = duel
+        .view()
+        .you
+        .extra
+        .iter()
+        .filter_map(|c| c.code.map(|x| x.to_string()))
+        .collect();
+    assert!(left.len() < 9, "Fusion monsters were used");
+    assert_eq!(
+        app.card_ids("[data-testid=list-extraDeck] [data-testid=card]"),
+        left
+    );
+    assert!(
+        !app.has("[data-testid=list-extraDeck] [data-testid=btn-synchro]"),
+        "Fusion monsters offer no Synchro Summon"
     );
 }
 

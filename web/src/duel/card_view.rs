@@ -128,7 +128,7 @@ pub fn card_view(props: &CardViewProps) -> Html {
 
     let Some(def) = duel_engine::card::card(code) else {
         return html! {
-            <div data-testid="card" data-face="up" data-card-id={code.to_string()} class="card frame-token">
+            <div data-testid="card" data-face="up" data-card-id={code.to_string()} class="card">
                 <span class="name">{ code }</span>
             </div>
         };
@@ -168,18 +168,20 @@ pub fn card_view(props: &CardViewProps) -> Html {
     let label = props.label.clone().unwrap_or_else(|| AttrValue::from(name));
     let counters = (props.counters > 0).then(|| props.counters.to_string());
     let equipped_to = props.equipped_to.clone();
+    // A Token is no card: it vanishes when it leaves the field, so the page tells it apart.
+    let token = (def.frame == Frame::Token).then_some("true");
     match onclick {
         Some(onclick) => html! {
             <button type="button" data-testid="card" data-face="up" data-card-id={code.to_string()}
                 data-position={position} data-counters={counters} data-equipped-to={equipped_to}
-                class={class} onclick={onclick} disabled={props.disabled}
+                data-token={token} class={class} onclick={onclick} disabled={props.disabled}
                 aria-pressed={props.selected.to_string()} aria-label={label}>
                 { body }
             </button>
         },
         None => html! {
             <div data-testid="card" data-face="up" data-card-id={code.to_string()} data-position={position}
-                data-counters={counters} data-equipped-to={equipped_to} class={class} aria-label={label}>
+                data-counters={counters} data-equipped-to={equipped_to} data-token={token} class={class} aria-label={label}>
                 { body }
             </div>
         },

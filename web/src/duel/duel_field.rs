@@ -86,6 +86,9 @@ pub struct DuelFieldProps {
     pub opponent: SideView,
     pub on_open_pile: Callback<Pile>,
     pub on_select_card: Callback<(FieldSlot, CardSeen)>,
+    /// A Synchro Summon is possible now: the Extra Deck pile says so.
+    #[prop_or_default]
+    pub synchro_ready: bool,
 }
 
 fn pos_of(card: &CardSeen) -> Option<Pos> {
@@ -187,6 +190,12 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
     };
     let pile = |pile: Pile, label: &'static str, count: usize, open: bool, back: bool| -> Html {
         let zone = pile.zone();
+        let ready = pile == Pile::Extra && props.synchro_ready;
+        let aria = if ready {
+            format!("{label} ({count}): {}", ctx.t(T::SynchroReady))
+        } else {
+            format!("{label} ({count})")
+        };
         let inner = html! {
             <>
                 <span class="badge" data-testid={format!("count-{zone}")}>{ count }</span>
@@ -199,15 +208,16 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
         if open {
             let cb = props.on_open_pile.clone();
             html! {
-                <button type="button" class="zone zone-pile" data-testid={format!("zone-{zone}")}
+                <button type="button" class={classes!("zone", "zone-pile", ready.then_some("pile-ready"))}
+                    data-testid={format!("zone-{zone}")} data-ready={ready.then_some("true")}
                     onclick={Callback::from(move |_: MouseEvent| cb.emit(pile))}
-                    aria-label={format!("{label} ({count})")}>
+                    aria-label={aria.clone()} title={ready.then(|| ctx.t(T::SynchroReady))}>
                     { inner }
                 </button>
             }
         } else {
             html! {
-                <div class="zone zone-pile" data-testid={format!("zone-{zone}")} aria-label={format!("{label} ({count})")}>
+                <div class="zone zone-pile" data-testid={format!("zone-{zone}")} aria-label={aria}>
                     { inner }
                 </div>
             }

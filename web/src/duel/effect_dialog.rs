@@ -97,6 +97,11 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                                     }
                                 }) }
                             </div>
+                            // Once something is chosen, a choice the engine refuses says why
+                            // (a Synchro Material set whose Levels do not add up, ...).
+                            if let Some(reason) = refusal.as_ref().filter(|_| !chosen.is_empty()) {
+                                <p class="reason" role="status" data-testid="dialog-reason">{ reason.clone() }</p>
+                            }
                             <div class="dialog-actions">
                                 <button type="button" class="btn btn-primary" data-testid="dialog-confirm"
                                     disabled={refusal.is_some()} onclick={on_confirm}>

@@ -13,6 +13,7 @@ pub mod hands;
 pub mod home;
 pub mod pile_list;
 pub mod recipe;
+pub mod reveal_dialog;
 pub mod save;
 pub mod simulator;
 pub mod state;

@@ -31,6 +31,17 @@ pub const SEED_SUMMONER_MONK: u64 = 1;
 /// library-exodia-deck: [`LIBRARY_WIN`] wins from this seed.
 pub const SEED_LIBRARY_WIN: u64 = 14;
 
+/// panda-exodia-deck: [`PANDA_WIN`] wins from this seed, through a Synchro Summon.
+pub const SEED_PANDA_WIN: u64 = 5;
+
+/// scientist-catapult-deck: [`SCIENTIST_WIN`] burns the opponent to 0 from this seed;
+/// its first move, Reasoning, declares a Level and excavates.
+pub const SEED_SCIENTIST_WIN: u64 = 1;
+
+/// scientist-catapult-deck: the opening hand holds Fiend's Sanctuary and two Catapult
+/// Turtles (a Tribute Summon can take the Token).
+pub const SEED_FIENDS_SANCTUARY: u64 = 18;
+
 pub const GRACEFUL_CHARITY: u32 = 79571449;
 pub const CHICKEN_GAME: u32 = 67616300;
 pub const INTO_THE_VOID: u32 = 93946239;
@@ -55,6 +66,25 @@ pub const WITCH: u32 = 78010363;
 pub const DARK_MAGICIAN_OF_CHAOS: u32 = 40737112;
 pub const POT_OF_GREED: u32 = 55144522;
 pub const THOUSAND_EYES_IDOL: u32 = 27125110;
+pub const LEFT_ARM: u32 = 7902349;
+pub const MAGICAL_MALLET: u32 = 85852291;
+pub const TREASURE_PANDA: u32 = 45221020;
+pub const LUNAR_RABBIT: u32 = 47643326;
+pub const WONDER_WAND: u32 = 67775894;
+pub const WHITE_ELEPHANT: u32 = 18756904;
+pub const FORMULA_SYNCHRON: u32 = 50091196;
+pub const STARDUST_CHARGE: u32 = 64880894;
+pub const HYPER_LIBRARIAN: u32 = 90953320;
+pub const SCIENTIST: u32 = 34206604;
+pub const CATAPULT_TURTLE: u32 = 95727991;
+pub const CRIMSON_SUNBIRD: u32 = 46696593;
+pub const AQUA_DRAGON: u32 = 86164529;
+pub const GREAT_MAMMOTH: u32 = 54622031;
+pub const FIENDS_SANCTUARY: u32 = 24874630;
+pub const METAL_FIEND_TOKEN: u32 = 24874631;
+pub const PREMATURE_BURIAL: u32 = 70828912;
+pub const LAST_WILL: u32 = 85602018;
+pub const REASONING: u32 = 58577036;
 
 /// A position no preset deck deals but whose questions the dialog must ask: Dark
 /// Magician of Chaos in hand (a Pot of Greed in the graveyard for its optional trigger)
@@ -71,7 +101,7 @@ pub fn trigger_position() -> Result<Duel, duel_engine::SetupError> {
         .build()
 }
 
-use Move::{Activate, Effect, Option as Choose, Pick, Summon};
+use Move::{Activate, Effect, Option as Choose, Pick, Summon, Synchro};
 
 /// A whole game of `library-exodia-deck` from [`SEED_LIBRARY_WIN`] to an Exodia win:
 /// Chicken Game and Toon World pay LP for draws, Royal Magical Library collects Spell
@@ -106,6 +136,103 @@ pub const LIBRARY_WIN: &[Move] = &[
     Effect(LIBRARY),
 ];
 
+/// A whole game of `panda-exodia-deck` from [`SEED_PANDA_WIN`] to an Exodia win:
+/// Treasure Panda banishes Spells to Special Summon Exodia's limbs from the deck, Wonder
+/// Wand and White Elephant's Gift send them to the graveyard for draws, Stardust Charge
+/// Warrior is Synchro Summoned from Treasure Panda, Lunar Rabbit Omajinai (the Tuner) and
+/// Right Leg, and two Dark Factories bring the limbs back to the hand.
+pub const PANDA_WIN: &[Move] = &[
+    Activate(MAGICAL_MALLET),
+    Pick(&[ONE_DAY_OF_PEACE, WONDER_WAND]),
+    Activate(MAGICAL_MALLET),
+    Pick(&[CHICKEN_GAME]),
+    Summon(TREASURE_PANDA),
+    Effect(TREASURE_PANDA),
+    Pick(&[MAGICAL_MALLET]),
+    Pick(&[LEFT_LEG]),
+    Choose("defense"),
+    Effect(TREASURE_PANDA),
+    Pick(&[LEFT_ARM]),
+    Choose("attack"),
+    Activate(WONDER_WAND),
+    Pick(&[LEFT_ARM]),
+    Effect(WONDER_WAND),
+    Effect(TREASURE_PANDA),
+    Pick(&[RIGHT_LEG]),
+    Choose("attack"),
+    Activate(ONE_DAY_OF_PEACE),
+    Activate(WHITE_ELEPHANT),
+    Pick(&[LEFT_LEG]),
+    Effect(TREASURE_PANDA),
+    Pick(&[ONE_DAY_OF_PEACE]),
+    Pick(&[LUNAR_RABBIT]),
+    Choose("defense"),
+    Synchro(STARDUST_CHARGE),
+    Pick(&[TREASURE_PANDA, LUNAR_RABBIT, RIGHT_LEG]),
+    Choose("attack"),
+    Choose("yes"),
+    Activate(CHICKEN_GAME),
+    Effect(CHICKEN_GAME),
+    Choose("0"),
+    Activate(DARK_FACTORY),
+    Pick(&[LEFT_ARM, LEFT_LEG]),
+    Activate(DARK_FACTORY),
+];
+
+/// The index in [`PANDA_WIN`] of its Synchro Summon.
+pub const PANDA_SYNCHRO_AT: usize = 25;
+
+/// A whole game of `scientist-catapult-deck` from [`SEED_SCIENTIST_WIN`] to the
+/// opponent's LP 0: Reasoning and Last Will put Magical Scientist and Catapult Turtle on
+/// the field, Premature Burial revives one, Magical Scientist pays 1000 LP per Fusion
+/// monster and Catapult Turtle Tributes each for half its ATK (Last Will's summon is
+/// declined when the first one goes).
+pub const SCIENTIST_WIN: &[Move] = &[
+    Activate(REASONING),
+    Choose("attack"),
+    Activate(LAST_WILL),
+    Activate(REASONING),
+    Effect(SCIENTIST),
+    Pick(&[CRIMSON_SUNBIRD]),
+    Choose("defense"),
+    Activate(PREMATURE_BURIAL),
+    Effect(SCIENTIST),
+    Pick(&[AQUA_DRAGON]),
+    Choose("attack"),
+    Effect(SCIENTIST),
+    Pick(&[CRIMSON_SUNBIRD]),
+    Choose("defense"),
+    Effect(CATAPULT_TURTLE),
+    Pick(&[CRIMSON_SUNBIRD]),
+    Choose("no"),
+    Effect(CATAPULT_TURTLE),
+    Pick(&[CRIMSON_SUNBIRD]),
+    Effect(SCIENTIST),
+    Pick(&[CRIMSON_SUNBIRD]),
+    Choose("defense"),
+    Effect(SCIENTIST),
+    Pick(&[AQUA_DRAGON]),
+    Choose("attack"),
+    Effect(CATAPULT_TURTLE),
+    Pick(&[CRIMSON_SUNBIRD]),
+    Effect(SCIENTIST),
+    Pick(&[GREAT_MAMMOTH]),
+    Choose("attack"),
+    Effect(CATAPULT_TURTLE),
+    Pick(&[AQUA_DRAGON]),
+    Effect(SCIENTIST),
+    Pick(&[GREAT_MAMMOTH]),
+    Choose("defense"),
+    Effect(CATAPULT_TURTLE),
+    Pick(&[GREAT_MAMMOTH]),
+    Effect(CATAPULT_TURTLE),
+    Pick(&[AQUA_DRAGON]),
+    Effect(CATAPULT_TURTLE),
+    Pick(&[SCIENTIST]),
+    Effect(CATAPULT_TURTLE),
+    Pick(&[GREAT_MAMMOTH]),
+];
+
 /// One move of a scripted game as a player makes it on the page, naming cards by
 /// passcode: the first copy in the hand, on the field (field zone, then M1..M5, then
 /// S1..S5, the page's order) or among a dialog's options.
@@ -117,6 +244,8 @@ pub enum Move {
     Summon(Code),
     /// Field card → 「効果発動」.
     Effect(Code),
+    /// Extra Deck list → 「シンクロ召喚」 beside this monster.
+    Synchro(Code),
     /// Card dialog: these cards (one option per passcode), then 「決定」.
     Pick(&'static [Code]),
     /// Choice dialog: the option whose `data-option` is this key (`yes`, `defense`, `0`).
@@ -148,6 +277,9 @@ pub fn command_for(view: &DuelView, mv: Move) -> Option<Command> {
             let card = field.find(|c| c.code == Some(code))?;
             Command::ActivateEffect { card: card.id }
         }
+        Move::Synchro(code) => Command::SynchroSummon {
+            card: view.you.extra.iter().find(|c| c.code == Some(code))?.id,
+        },
         Move::Pick(codes) => {
             let PromptKind::Cards { candidates, .. } = &view.prompt.as_ref()?.kind else {
                 return None;
@@ -402,6 +534,95 @@ mod tests {
                 .flatten()
                 .any(|c| c.code == Some(BROKEN_BAMBOO) && c.equipped_to.is_some())
         );
+    }
+
+    #[test]
+    fn the_panda_script_synchro_summons_stardust_charge_warrior_and_wins_with_exodia() {
+        let before = play_script(
+            "panda-exodia-deck",
+            SEED_PANDA_WIN,
+            &PANDA_WIN[..PANDA_SYNCHRO_AT],
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(PANDA_WIN[PANDA_SYNCHRO_AT], Synchro(STARDUST_CHARGE));
+        let view = before.view();
+        let stardust = view
+            .you
+            .extra
+            .iter()
+            .find(|c| c.code == Some(STARDUST_CHARGE))
+            .expect("in the Extra Deck");
+        assert!(
+            before
+                .legal_commands()
+                .contains(&Command::SynchroSummon { card: stardust.id }),
+            "the page offers the Synchro Summon there"
+        );
+        let duel = play_script("panda-exodia-deck", SEED_PANDA_WIN, PANDA_WIN)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(duel.outcome(), Some(Outcome::Win(Reason::Exodia)));
+        assert!(
+            duel.view()
+                .you
+                .monsters
+                .iter()
+                .flatten()
+                .any(|c| c.code == Some(STARDUST_CHARGE))
+        );
+    }
+
+    #[test]
+    fn the_scientist_script_burns_the_opponent_to_zero_the_way_the_page_plays_it() {
+        let mut duel = start("scientist-catapult-deck", SEED_SCIENTIST_WIN).expect("starts");
+        let events = play_move(&mut duel, SCIENTIST_WIN[0]).expect("Reasoning");
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::LevelDeclared { .. })),
+            "{events:?}"
+        );
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Revealed { cards, .. } if !cards.is_empty())),
+            "{events:?}"
+        );
+        let duel = play_script("scientist-catapult-deck", SEED_SCIENTIST_WIN, SCIENTIST_WIN)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(duel.outcome(), Some(Outcome::Win(Reason::Lp0)));
+        let view = duel.view();
+        assert_eq!(view.opponent.lp, 0);
+        assert!(view.you.lp > 0);
+    }
+
+    #[test]
+    fn fiends_sanctuary_seed_makes_a_token_that_vanishes_as_a_tribute() {
+        let mut duel = start("scientist-catapult-deck", SEED_FIENDS_SANCTUARY).expect("starts");
+        let opening = hand(&duel);
+        assert!(opening.contains(&FIENDS_SANCTUARY), "{opening:?}");
+        assert!(opening.contains(&CATAPULT_TURTLE), "{opening:?}");
+        step(&mut duel, Activate(FIENDS_SANCTUARY));
+        step(&mut duel, Choose("defense"));
+        let token = duel.view().you.monsters[0].expect("the Token in M1");
+        assert_eq!(token.code, Some(METAL_FIEND_TOKEN));
+        assert_eq!(
+            token.def().map(|d| d.frame),
+            Some(duel_engine::card::Frame::Token)
+        );
+        let graveyard = duel.view().you.graveyard.len();
+        // The Token is the only monster to Tribute, so the summon asks nothing.
+        step(&mut duel, Summon(CATAPULT_TURTLE));
+        assert_eq!(duel.view().prompt, None);
+        let view = duel.view();
+        assert!(
+            view.you
+                .monsters
+                .iter()
+                .flatten()
+                .all(|c| c.code != Some(METAL_FIEND_TOKEN)),
+            "the Token left the field"
+        );
+        assert_eq!(view.you.graveyard.len(), graveyard, "and vanished");
     }
 
     #[test]
