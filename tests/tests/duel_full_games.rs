@@ -1,5 +1,5 @@
-//! Whole games of `exodia-deck` from fixed seeds, played command by command from the
-//! opening hand to the end. The lines were found with the crate's search
+//! Whole games of the playable preset decks from fixed seeds, played command by command
+//! from the opening hand to the end. The lines were found with the crate's search
 //! (`examples/find_lines.rs`) and are written with card names so they read like a game.
 
 #[path = "../../crates/duel-engine/tests/common/mod.rs"]
@@ -15,6 +15,10 @@ enum S {
     Activate(Code),
     /// Activate the ignition effect of a face-up card on the field.
     Effect(Code),
+    /// Normal Summon a monster from the hand.
+    Summon(Code),
+    /// Synchro Summon a monster from the Extra Deck.
+    Synchro(Code),
     Pass,
     Mode(u8),
     Pick(&'static [Code]),
@@ -41,9 +45,14 @@ fn find(d: &Duel, code: Code, zones: &[&str]) -> CardId {
         .unwrap_or_else(|| panic!("no {code} in {zones:?}"))
 }
 
-/// Plays the script, checking the invariants after every command.
+/// Plays the script on `exodia-deck`, checking the invariants after every command.
 fn play_script(seed: u64, script: &[S]) -> Duel {
-    let mut d = Duel::new("exodia-deck", seed).expect("playable deck");
+    play_deck("exodia-deck", seed, script)
+}
+
+/// Plays the script on a preset deck, checking the invariants after every command.
+fn play_deck(deck: &str, seed: u64, script: &[S]) -> Duel {
+    let mut d = Duel::new(deck, seed).expect("playable deck");
     for (i, step) in script.iter().enumerate() {
         assert!(
             d.outcome().is_none(),
@@ -56,6 +65,12 @@ fn play_script(seed: u64, script: &[S]) -> Duel {
             },
             Effect(code) => Command::ActivateEffect {
                 card: find(&d, code, &["fieldZone", "spellTrapZone", "mainMonsterZone"]),
+            },
+            Summon(code) => Command::SummonMonster {
+                card: find(&d, code, &["hand"]),
+            },
+            Synchro(code) => Command::SynchroSummon {
+                card: find(&d, code, &["extraDeck"]),
             },
             Pass => Command::PassChain,
             Mode(m) => Command::Respond(Response::Option(m)),
@@ -233,4 +248,224 @@ fn seed_16_ends_by_drawing_from_an_empty_deck() {
     );
     assert_eq!(d.outcome(), Some(Outcome::Lose(Reason::DeckOut)));
     assert_eq!(d.view().you.deck_count, 0);
+}
+
+#[test]
+fn legacy_exodia_deck_seed_0_wins_with_exodia() {
+    // Witch of the Black Forest is summoned but never leaves the field: the legacy
+    // triggers need a card that sends it there, which this deck does not have.
+    let d = play_deck(
+        "legacy-exodia-deck",
+        0,
+        &[
+            Activate(GREED),
+            Activate(PEACE),
+            Activate(CHARITY),
+            Pick(&[RIGHT_ARM, MSE]),
+            Activate(PEACE),
+            Activate(VOID),
+            Summon(WITCH),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(CHICKEN),
+            Activate(UPSTART),
+            Activate(VOID),
+            Activate(GREED),
+            Activate(HAND_DEST),
+            Pick(&[SANGAN, SANGAN]),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(PEACE),
+            Activate(GREED),
+            Activate(CHARITY),
+            Pick(&[MSE, FACTORY]),
+            Activate(UPSTART),
+            Pass,
+            Activate(HAND_DEST),
+            Pick(&[FACTORY, RIGHT_LEG]),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(DUALITY),
+            Pick(&[UPSTART]),
+            Activate(FACTORY),
+            Activate(UPSTART),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
+    assert_eq!(d.view().you.lp, 6000, "two Chicken Game payments");
+    assert_eq!(d.view().opponent.lp, 11000, "three Upstart Goblins");
+}
+
+#[test]
+fn library_exodia_deck_seed_14_wins_with_exodia_through_royal_magical_library() {
+    let d = play_deck(
+        "library-exodia-deck",
+        14,
+        &[
+            Activate(PEACE),
+            Activate(UPSTART),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(TOON_TABLE),
+            Pick(&[TOON_WORLD]),
+            Activate(PEACE),
+            Activate(TOON_WORLD),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Summon(LIBRARY),
+            Activate(BROKEN_BAMBOO),
+            Activate(GOLDEN_BAMBOO),
+            Activate(VOID),
+            // Three Spells resolved with the Library face-up: remove 3, draw 1.
+            Effect(LIBRARY),
+            Activate(DUALITY),
+            Pick(&[RIGHT_LEG]),
+            Activate(GOLDEN_BAMBOO),
+            Activate(TOON_TABLE),
+            Effect(LIBRARY),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
+    // Toon World and two Chicken Game payments.
+    assert_eq!(d.view().you.lp, 5000);
+    let library = d
+        .view()
+        .you
+        .monsters
+        .iter()
+        .flatten()
+        .find(|m| m.code == Some(LIBRARY))
+        .copied()
+        .expect("the Library is on the field");
+    assert_eq!(library.counters, 0, "its last three counters were used");
+}
+
+#[test]
+fn panda_exodia_deck_seed_5_wins_with_exodia_through_treasure_panda_and_a_synchro() {
+    // Treasure Panda summons Exodia's limbs from the deck; White Elephant's Gift and a
+    // Synchro Summon send them to the graveyard, and Dark Factory brings them home.
+    let d = play_deck(
+        "panda-exodia-deck",
+        5,
+        &[
+            Activate(MALLET),
+            Pick(&[PEACE, WONDER_WAND]),
+            Activate(MALLET),
+            Pick(&[CHICKEN]),
+            Summon(TREASURE_PANDA),
+            Effect(TREASURE_PANDA),
+            Pick(&[MALLET]),
+            Pick(&[LEFT_LEG]),
+            Mode(1),
+            Effect(TREASURE_PANDA),
+            Pick(&[LEFT_ARM]),
+            Mode(0),
+            Activate(WONDER_WAND),
+            Pick(&[LEFT_ARM]),
+            Effect(WONDER_WAND),
+            Effect(TREASURE_PANDA),
+            Pick(&[RIGHT_LEG]),
+            Mode(0),
+            Activate(PEACE),
+            Activate(WHITE_ELEPHANT),
+            Pick(&[LEFT_LEG]),
+            Effect(TREASURE_PANDA),
+            Pick(&[PEACE]),
+            Pick(&[LUNAR_RABBIT]),
+            Mode(1),
+            Synchro(STARDUST_CHARGE),
+            Pick(&[TREASURE_PANDA, LUNAR_RABBIT, RIGHT_LEG]),
+            Mode(0),
+            Mode(0),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(FACTORY),
+            Pick(&[LEFT_ARM, LEFT_LEG]),
+            Activate(FACTORY),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
+    assert!(
+        d.view()
+            .you
+            .monsters
+            .iter()
+            .flatten()
+            .any(|m| m.code == Some(STARDUST_CHARGE)),
+        "Stardust Charge Warrior was Synchro Summoned"
+    );
+}
+
+#[test]
+fn scientist_catapult_deck_seed_1_burns_the_opponent_to_zero() {
+    // Magical Scientist pays 1000 LP per Fusion monster; Catapult Turtle Tributes each
+    // for half its ATK. The last Tribute brings the opponent to 0.
+    let d = play_deck(
+        "scientist-catapult-deck",
+        1,
+        &[
+            Activate(REASONING),
+            Mode(0),
+            Activate(LAST_WILL),
+            Activate(REASONING),
+            Effect(SCIENTIST),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Mode(1),
+            Activate(PREMATURE_BURIAL),
+            Effect(SCIENTIST),
+            Pick(&[AQUA_DRAGON]),
+            Mode(0),
+            Effect(SCIENTIST),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Mode(1),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Mode(1),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Effect(SCIENTIST),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Mode(1),
+            Effect(SCIENTIST),
+            Pick(&[AQUA_DRAGON]),
+            Mode(0),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[CRIMSON_SUNBIRD]),
+            Effect(SCIENTIST),
+            Pick(&[GREAT_MAMMOTH]),
+            Mode(0),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[AQUA_DRAGON]),
+            Effect(SCIENTIST),
+            Pick(&[GREAT_MAMMOTH]),
+            Mode(1),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[GREAT_MAMMOTH]),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[AQUA_DRAGON]),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[SCIENTIST]),
+            Effect(CATAPULT_TURTLE),
+            Pick(&[GREAT_MAMMOTH]),
+        ],
+    );
+    assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Lp0)));
+    assert_eq!(d.view().opponent.lp, 0);
+    assert!(d.view().you.lp > 0);
+    // The longest line here: its share code still fits in a short URL.
+    let code = d.share_code();
+    println!(
+        "share code of the 43-command burn game: {} characters",
+        code.len()
+    );
+    assert!(code.len() <= 200, "share code of {} characters", code.len());
+    assert_eq!(Duel::from_share_code(&code).expect("replays"), d);
 }

@@ -104,13 +104,11 @@ fn us2_2_a_second_summon_is_refused() {
 
 #[test]
 fn us2_3_no_summon_outside_main_phase_1() {
-    let mut d = Setup {
-        hand: vec![RIGHT_ARM],
-        phase: Some(Phase::Standby),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let mut d = Setup::new()
+        .hand(vec![RIGHT_ARM])
+        .phase(Phase::Standby)
+        .build()
+        .expect("valid");
     assert_eq!(d.phase(), Phase::Standby);
     let card = in_hand(&d, RIGHT_ARM);
     assert_eq!(
@@ -123,13 +121,15 @@ fn us2_3_no_summon_outside_main_phase_1() {
 
 #[test]
 fn us2_4_no_summon_into_a_full_monster_zone() {
-    let d = Setup {
-        hand: vec![RIGHT_ARM],
-        monsters: vec![FILLER; 5],
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let d = Setup::new()
+        .hand(vec![RIGHT_ARM])
+        .monster(FILLER)
+        .monster(FILLER)
+        .monster(FILLER)
+        .monster(FILLER)
+        .monster(FILLER)
+        .build()
+        .expect("valid");
     let card = in_hand(&d, RIGHT_ARM);
     assert_eq!(
         d.validate(&Command::SummonMonster { card }),
@@ -187,13 +187,15 @@ fn us3_4_a_set_trap_goes_to_a_spell_trap_zone() {
 
 #[test]
 fn us3_5_no_set_into_a_full_spell_trap_zone() {
-    let d = Setup {
-        hand: vec![POT_OF_GREED],
-        set_spells: vec![JAR_OF_GREED; 5],
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let d = Setup::new()
+        .hand(vec![POT_OF_GREED])
+        .set_spell(JAR_OF_GREED)
+        .set_spell(JAR_OF_GREED)
+        .set_spell(JAR_OF_GREED)
+        .set_spell(JAR_OF_GREED)
+        .set_spell(JAR_OF_GREED)
+        .build()
+        .expect("valid");
     let card = in_hand(&d, POT_OF_GREED);
     assert_eq!(
         d.validate(&Command::SetSpellTrap { card }),
@@ -205,14 +207,16 @@ fn us3_5_no_set_into_a_full_spell_trap_zone() {
 
 #[test]
 fn edge_full_spell_trap_zone_blocks_activation_but_not_field_spells() {
-    let d = Setup {
-        hand: vec![POT_OF_GREED, CHICKEN_GAME],
-        deck: fillers(3),
-        set_spells: vec![JAR_OF_GREED; 5],
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let d = Setup::new()
+        .hand(vec![POT_OF_GREED, CHICKEN_GAME])
+        .deck(fillers(3))
+        .set_spell(JAR_OF_GREED)
+        .set_spell(JAR_OF_GREED)
+        .set_spell(JAR_OF_GREED)
+        .set_spell(JAR_OF_GREED)
+        .set_spell(JAR_OF_GREED)
+        .build()
+        .expect("valid");
     assert_eq!(
         d.validate(&Command::ActivateSpell {
             card: in_hand(&d, POT_OF_GREED)
@@ -298,14 +302,12 @@ fn edge_a_quick_play_cannot_be_activated_the_turn_it_is_set_but_a_normal_spell_c
 
 #[test]
 fn edge_a_quick_play_set_on_an_earlier_turn_can_be_activated() {
-    let d = Setup {
-        set_spells: vec![HAND_DESTRUCTION],
-        hand: vec![FILLER, FILLER],
-        deck: fillers(4),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let d = Setup::new()
+        .set_spell(HAND_DESTRUCTION)
+        .hand(vec![FILLER, FILLER])
+        .deck(fillers(4))
+        .build()
+        .expect("valid");
     let id = ids_at(&d, HAND_DESTRUCTION, "spellTrapZone")[0];
     assert!(d.validate(&Command::ActivateSpell { card: id }).is_ok());
 }

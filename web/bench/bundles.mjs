@@ -11,6 +11,10 @@ page.on('pageerror', (e) => problems.push(`page error: ${e}`));
 page.on('requestfailed', (r) => problems.push(`failed request: ${r.url()}`));
 page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
 page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outside request: ${r.url()}`); });
+// Only the Quantum Gomoku bundle has a Web Worker (and its wasm-bindgen snippet).
+page.on('request', (r) => {
+  if (r.url().includes('/snippets/') && !r.url().startsWith(`${base}quantum-gomoku/`)) problems.push(`worker script outside its bundle: ${r.url()}`);
+});
 
 const expect = async (what, selector, path) => {
   try {
@@ -32,6 +36,11 @@ await page.click('[data-testid=brand]');
 await expect('Battle Line -> home', '[data-testid=link-quantum-gomoku]', '/');
 await page.click('[data-testid=link-quantum-gomoku]');
 await expect('home -> Quantum Gomoku bundle', '[data-testid=board]', '/quantum-gomoku/');
+await expect('its win estimate comes from the Web Worker', '[data-testid=win-probability][data-worker=true]', '/quantum-gomoku/');
+await page.selectOption('[data-testid=qg-opponent]', 'computer-black');
+await expect('the computer (black) opens in the centre', '[data-testid=cell-7-7] [data-testid=stone]', '/quantum-gomoku/');
+await expect('... having thought in the Web Worker', '[data-testid=qg-computer][data-worker=true]', '/quantum-gomoku/');
+await page.selectOption('[data-testid=qg-opponent]', 'human');
 await page.goto(`${base}#/battle-line?seed=5`);
 await expect('a Battle Line hash link at the root moves to its bundle', '[data-testid=mode-cpu]', '/battle-line/');
 if (!page.url().includes('seed=5')) problems.push(`the seed was lost on the way: ${page.url()}`);

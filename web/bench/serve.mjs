@@ -7,13 +7,14 @@ import { chromium } from 'playwright-core';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
 
-export async function serveDist(dist) {
+// `headers` (optional) are added to every response, e.g. a Content-Security-Policy.
+export async function serveDist(dist, headers = {}) {
   const server = createServer(async (req, res) => {
     let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^\/+/, '');
     if (path === '' || path.endsWith('/')) path += 'index.html';
     try {
       const body = await readFile(join(dist, path));
-      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
+      res.writeHead(200, { ...headers, 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
       res.end(body);
     } catch {
       res.writeHead(404);

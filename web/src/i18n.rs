@@ -101,6 +101,21 @@ pub enum T {
     Lose,
     Empty,
     NoValidTarget,
+    /// The source of a prompt asked by the rules rather than a card.
+    GameRule,
+    OpponentGraveyard,
+    OpponentBanished,
+    /// The marker on a monster that has an equip card attached.
+    EquipMark,
+    /// Shown while the End Phase waits for the player (a Quick-Play Spell could be activated).
+    EndPhaseHint,
+    DuelLog,
+    SynchroSummon,
+    /// Said of the Extra Deck pile while a Synchro Summon is possible.
+    SynchroReady,
+    /// The title of the dialog showing cards revealed from the deck.
+    RevealedCards,
+    Ok,
     CorruptSave,
     SaveRestored,
     Switch,
@@ -275,6 +290,19 @@ impl T {
             T::Starting => ("準備中…", "Preparing…"),
             T::NotLegalNow => ("今は行えません", "Not possible now"),
             T::Pass => ("チェーンしない", "Don't chain"),
+            T::GameRule => ("ルール", "Game rule"),
+            T::OpponentGraveyard => ("相手の墓地", "Opponent's GY"),
+            T::OpponentBanished => ("相手の除外", "Opponent's banished"),
+            T::EquipMark => ("装備", "Eq"),
+            T::EndPhaseHint => (
+                "エンドフェイズです。速攻魔法を発動できます。もう一度「ターン終了」を押すとターンを終えます。",
+                "End Phase: you may still activate a Quick-Play Spell. Press End Turn again to end the turn.",
+            ),
+            T::DuelLog => ("ログ", "Log"),
+            T::SynchroSummon => ("シンクロ召喚", "Synchro Summon"),
+            T::SynchroReady => ("シンクロ召喚できます", "a Synchro Summon is possible"),
+            T::RevealedCards => ("めくられたカード", "Revealed cards"),
+            T::Ok => ("OK", "OK"),
             T::BlChooseMode => ("対戦方法を選んでください", "Choose how to play"),
             T::BlModeCpu => ("コンピューターと対戦", "Play the computer"),
             T::BlModePvp => ("二人で対戦（端末を交代）", "Pass and play (two players)"),
@@ -432,6 +460,63 @@ pub fn selected_counter(lang: Lang, n: usize, min: usize, max: usize) -> String 
     }
 }
 
+/// 「魔力カウンター：N個」 / "Spell Counters: N", the label of a card's counter badge.
+pub fn counters_label(lang: Lang, n: u8) -> String {
+    match lang {
+        Lang::Ja => format!("魔力カウンター：{n}個"),
+        Lang::En => format!("Spell Counters: {n}"),
+    }
+}
+
+/// 「装備：《A》（S1）」 / "Equipped: "A" (S1)", the title of a monster's equip marker;
+/// `equips` are `(card name, zone)` pairs.
+pub fn equipped_label(lang: Lang, equips: &[(String, String)]) -> String {
+    let (head, sep) = match lang {
+        Lang::Ja => ("装備：", "、"),
+        Lang::En => ("Equipped: ", ", "),
+    };
+    let list: Vec<String> = equips
+        .iter()
+        .map(|(name, zone)| match lang {
+            Lang::Ja => format!("《{name}》（{zone}）"),
+            Lang::En => format!("\"{name}\" ({zone})"),
+        })
+        .collect();
+    format!("{head}{}", list.join(sep))
+}
+
+/// 「M1のモンスターに装備」 / "equipped to M1", said of an equip card.
+pub fn equipped_to_label(lang: Lang, zone: &str) -> String {
+    match lang {
+        Lang::Ja => format!("{zone}のモンスターに装備"),
+        Lang::En => format!("equipped to {zone}"),
+    }
+}
+
+/// A card's accessible name with what sits on it: 「王立魔法図書館（魔力カウンター：1個）」.
+pub fn card_with_notes(lang: Lang, name: &str, notes: &[String]) -> String {
+    match lang {
+        Lang::Ja => format!("{name}（{}）", notes.join("、")),
+        Lang::En => format!("{name} ({})", notes.join("; ")),
+    }
+}
+
+/// 「宣言されたレベル：N」 / "Declared Level: N" (Reasoning's declaration).
+pub fn declared_level(lang: Lang, level: u8) -> String {
+    match lang {
+        Lang::Ja => format!("宣言されたレベル：{level}"),
+        Lang::En => format!("Declared Level: {level}"),
+    }
+}
+
+/// 「ログ (N件)」 / "Log (N)".
+pub fn log_title(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::Ja => format!("{} ({n}件)", T::DuelLog.text(lang)),
+        Lang::En => format!("{} ({n})", T::DuelLog.text(lang)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,5 +535,43 @@ mod tests {
         assert_eq!(hand_title(Lang::Ja, 5), "手札 (5 枚)");
         assert_eq!(selected_counter(Lang::Ja, 0, 2, 2), "選択中: 0 / 2枚");
         assert_eq!(selected_counter(Lang::En, 1, 1, 3), "Selected: 1 / 1-3");
+        assert_eq!(counters_label(Lang::Ja, 2), "魔力カウンター：2個");
+        assert_eq!(log_title(Lang::Ja, 12), "ログ (12件)");
+        assert_eq!(declared_level(Lang::Ja, 4), "宣言されたレベル：4");
+        assert_eq!(declared_level(Lang::En, 4), "Declared Level: 4");
+    }
+
+    #[test]
+    fn a_card_label_lists_what_sits_on_it() {
+        let notes = [
+            counters_label(Lang::Ja, 1),
+            equipped_to_label(Lang::Ja, "M2"),
+        ];
+        assert_eq!(
+            card_with_notes(Lang::Ja, "王立魔法図書館", &notes),
+            "王立魔法図書館（魔力カウンター：1個、M2のモンスターに装備）"
+        );
+        let notes = [counters_label(Lang::En, 3)];
+        assert_eq!(
+            card_with_notes(Lang::En, "Royal Magical Library", &notes),
+            "Royal Magical Library (Spell Counters: 3)"
+        );
+    }
+
+    #[test]
+    fn equip_labels_name_each_card_and_its_zone() {
+        let two = [
+            ("折れ竹光".to_string(), "S1".to_string()),
+            ("黄金色の竹光".to_string(), "S3".to_string()),
+        ];
+        assert_eq!(
+            equipped_label(Lang::Ja, &two),
+            "装備：《折れ竹光》（S1）、《黄金色の竹光》（S3）"
+        );
+        let one = [("Broken Bamboo Sword".to_string(), "S2".to_string())];
+        assert_eq!(
+            equipped_label(Lang::En, &one),
+            "Equipped: \"Broken Bamboo Sword\" (S2)"
+        );
     }
 }

@@ -11,5 +11,7 @@ pub mod i18n;
 pub mod quantum_gomoku;
 pub mod route;
 pub mod storage;
+#[cfg(feature = "worker")]
+pub mod worker;
 
 pub use app::App;

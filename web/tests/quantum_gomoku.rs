@@ -45,6 +45,51 @@ impl Mounted {
         settle().await;
     }
 
+    /// Waits (up to 30 s) until `ready` holds, settling between checks: jobs run in the
+    /// Web Worker, so their answers arrive after some turns of the event loop.
+    async fn wait_until(&self, what: &str, ready: impl Fn(&Mounted) -> bool) {
+        let start = js_sys::Date::now();
+        while !ready(self) {
+            assert!(
+                js_sys::Date::now() - start < 30_000.0,
+                "timed out waiting for {what}"
+            );
+            settle().await;
+        }
+    }
+
+    /// Waits until the win estimate shown belongs to the board shown.
+    async fn estimate_ready(&self) {
+        self.wait_until("the win estimate", |app| {
+            app.attr("[data-testid=win-probability]", "aria-busy") == "false"
+        })
+        .await;
+    }
+
+    /// Waits until the computer is not thinking any more.
+    async fn computer_done(&self) {
+        self.wait_until("the computer's move", |app| {
+            app.attr("[data-testid=qg-computer]", "data-thinking") == "false"
+        })
+        .await;
+    }
+
+    async fn choose_opponent(&self, value: &str) {
+        let select: web_sys::HtmlSelectElement = self
+            .one("[data-testid=qg-opponent]")
+            .dyn_into()
+            .expect("a select");
+        select.set_value(value);
+        select
+            .dispatch_event(&web_sys::Event::new("change").expect("event"))
+            .expect("dispatch");
+        settle().await;
+    }
+
+    fn number(&self, test_id: &str) -> u32 {
+        self.value(test_id).parse().expect("a number")
+    }
+
     fn stone(&self, row: usize, col: usize) -> Element {
         self.one(&format!(
             "[data-testid=cell-{row}-{col}] [data-testid=stone]"
@@ -215,6 +260,7 @@ async fn qgm_022_winning_observation_shows_plain_colours_and_the_line() {
     assert_eq!(app.value("status-id"), before.id().to_string());
     assert_eq!(app.value("status-turn"), "5");
     // Exact win probability for P90, P70, P90 in a row: 0.9 * 0.7 * 0.9.
+    app.estimate_ready().await;
     assert_eq!(app.text("[data-testid=prob-black] .qg-prob-value"), "56.7%");
     assert_eq!(app.value("prob-samples"), "8", "2^3 assignments");
 
@@ -431,9 +477,10 @@ async fn keyboard_moves_the_cursor_places_and_observes() {
 }
 
 #[wasm_bindgen_test]
-async fn win_probability_is_shown_with_its_sample_count() {
+async fn win_probability_is_computed_in_the_worker_and_shown_with_its_sample_count() {
     clear_storage();
     let app = mount("#/quantum-gomoku").await;
+    app.estimate_ready().await;
     assert_eq!(
         app.text("[data-testid=prob-neither] .qg-prob-value"),
         "100.0%"
@@ -448,8 +495,14 @@ async fn win_probability_is_shown_with_its_sample_count() {
     app.click_cell(0, 1).await;
     app.click_cell(9, 11).await;
     app.click_cell(0, 2).await;
+    app.estimate_ready().await;
     assert_eq!(app.text("[data-testid=prob-black] .qg-prob-value"), "56.7%");
     assert_eq!(app.text("[data-testid=prob-white] .qg-prob-value"), "0.3%");
+    assert_eq!(
+        app.attr("[data-testid=win-probability]", "data-worker"),
+        "true"
+    );
+    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
 }
 
 /// Prints how long 100,000 Monte-Carlo collapses take in this browser (not asserted:
@@ -500,4 +553,180 @@ fn probability_timing_100k_samples() {
     let total = p.black_line + p.white_line - p.both + p.neither;
     assert!((total - 1.0).abs() < 1e-9, "{total}");
     assert_eq!(placed, 30);
+}
+
+/// Long tasks (over 50 ms) of the page's main thread while it is alive.
+struct LongTasks {
+    observer: web_sys::PerformanceObserver,
+    seen: std::rc::Rc<std::cell::RefCell<Vec<f64>>>,
+    _callback: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::PerformanceObserverEntryList)>,
+}
+
+impl LongTasks {
+    fn watch() -> LongTasks {
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let sink = seen.clone();
+        let callback = wasm_bindgen::closure::Closure::<
+            dyn FnMut(web_sys::PerformanceObserverEntryList),
+        >::new(move |list: web_sys::PerformanceObserverEntryList| {
+            for entry in list.get_entries().iter() {
+                if let Ok(e) = entry.dyn_into::<web_sys::PerformanceEntry>() {
+                    sink.borrow_mut().push(e.duration());
+                }
+            }
+        });
+        let observer = web_sys::PerformanceObserver::new(callback.as_ref().unchecked_ref())
+            .expect("PerformanceObserver");
+        let init = web_sys::PerformanceObserverInit::new(&js_sys::Array::of1(&"longtask".into()));
+        observer.observe(&init);
+        LongTasks {
+            observer,
+            seen,
+            _callback: callback,
+        }
+    }
+
+    fn durations(&self) -> Vec<f64> {
+        // Entries still queued in the observer count too.
+        for entry in self.observer.take_records().iter() {
+            if let Ok(e) = entry.dyn_into::<web_sys::PerformanceEntry>() {
+                self.seen.borrow_mut().push(e.duration());
+            }
+        }
+        self.seen.borrow().clone()
+    }
+}
+
+impl Drop for LongTasks {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+/// Stores a new game from `seed` as the current one: the computer's moves (seeded from the
+/// game's id) and the collapses (from the game's generator) are then the same on every run.
+fn store_new_game(seed: u64) -> Game {
+    let game = Game::new(GameOptions::default(), seed, 1_700_000_000_000).expect("default options");
+    let id = game.id().to_string();
+    storage()
+        .set_item(&game_key(&id), &game.to_json().expect("serializable"))
+        .expect("save");
+    storage().set_item(KEY_CURRENT, &id).expect("current");
+    game
+}
+
+/// Edge cells, far from the centre where the computer plays: the player's moves.
+const EDGES: [(usize, usize); 16] = [
+    (0, 0),
+    (0, 14),
+    (14, 0),
+    (14, 14),
+    (0, 7),
+    (14, 7),
+    (7, 0),
+    (7, 14),
+    (0, 3),
+    (0, 11),
+    (14, 3),
+    (14, 11),
+    (3, 0),
+    (11, 0),
+    (3, 14),
+    (11, 14),
+];
+
+impl Mounted {
+    /// Plays the player's side from [`EDGES`], each move followed by the computer's,
+    /// until the computer (`obs_used` is its counter) has observed or the game is over.
+    async fn play_edges_until_the_computer_observes(&self, obs_used: &str) {
+        let mut edges = EDGES.iter();
+        while self.value("status-status") == "playing" && self.number(obs_used) == 0 {
+            let &(r, c) = edges
+                .find(|&&(r, c)| {
+                    !self.has(&format!("[data-testid=cell-{r}-{c}] [data-testid=stone]"))
+                })
+                .expect("the computer observes before the edges run out");
+            let turn = self.number("status-turn");
+            self.click_cell(r, c).await;
+            self.computer_done().await;
+            if self.value("status-status") == "playing" {
+                // The player's stone and the computer's reply.
+                assert_eq!(self.number("status-turn"), turn + 2);
+                // The computer's own observation is not offered to the player.
+                assert!(self.disabled("[data-testid=observe]"));
+            }
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn computer_as_white_answers_each_move_and_observes_from_the_worker_without_blocking() {
+    clear_storage();
+    store_new_game(2024);
+    let app = mount("#/quantum-gomoku").await;
+    let long_tasks = LongTasks::watch();
+    app.choose_opponent("computer-white").await;
+    assert_eq!(
+        app.value("status-current"),
+        "BLACK",
+        "the player moves first"
+    );
+
+    // Undo takes back the computer's stone and the player's together.
+    app.click_cell(0, 0).await;
+    app.computer_done().await;
+    assert_eq!(app.value("status-turn"), "2");
+    app.click("[data-testid=undo]").await;
+    assert_eq!(app.value("status-turn"), "0");
+    assert_eq!(app.value("status-current"), "BLACK");
+
+    app.play_edges_until_the_computer_observes("obs-used-white")
+        .await;
+    assert!(app.number("obs-used-white") >= 1, "the computer observed");
+    assert_eq!(app.value("obs-used-black"), "0");
+    assert_eq!(app.attr("[data-testid=qg-computer]", "data-worker"), "true");
+    let long: Vec<f64> = long_tasks
+        .durations()
+        .into_iter()
+        .filter(|&ms| ms > 50.0)
+        .collect();
+    assert!(long.is_empty(), "main-thread tasks over 50 ms: {long:?}");
+    drop(app);
+
+    // The choice is kept for the next visit.
+    let app = mount("#/quantum-gomoku").await;
+    let select: web_sys::HtmlSelectElement = app
+        .one("[data-testid=qg-opponent]")
+        .dyn_into()
+        .expect("a select");
+    assert_eq!(select.value(), "computer-white");
+}
+
+#[wasm_bindgen_test]
+async fn computer_as_black_opens_in_the_centre_and_observes_from_the_worker_without_blocking() {
+    clear_storage();
+    store_new_game(7);
+    let app = mount("#/quantum-gomoku").await;
+    let long_tasks = LongTasks::watch();
+    app.choose_opponent("computer-black").await;
+    app.computer_done().await;
+    assert_eq!(app.value("status-turn"), "1");
+    assert_eq!(
+        app.stone(7, 7).get_attribute("aria-label").as_deref(),
+        Some("BLACK P90")
+    );
+    // It is the computer's colour: the page does not place black stones for the player.
+    assert_eq!(app.value("status-current"), "WHITE");
+
+    app.play_edges_until_the_computer_observes("obs-used-black")
+        .await;
+    assert!(app.number("obs-used-black") >= 1, "the computer observed");
+    assert_eq!(app.value("obs-used-white"), "0");
+    assert_eq!(app.attr("[data-testid=qg-computer]", "data-worker"), "true");
+    let long: Vec<f64> = long_tasks
+        .durations()
+        .into_iter()
+        .filter(|&ms| ms > 50.0)
+        .collect();
+    assert!(long.is_empty(), "main-thread tasks over 50 ms: {long:?}");
 }

@@ -1,51 +1,13 @@
-//! Searches seeds of `exodia-deck` for lines of play reaching an outcome and prints them
+//! Searches seeds of a preset deck for lines of play reaching an outcome and prints them
 //! as scripts (card codes, not ids) for the full-game tests.
 //!
-//! `cargo run --release -p duel-engine --example find_lines -- win 0 50`
-//! `cargo run --release -p duel-engine --example find_lines -- deck-out 0 50`
+//! `cargo run --release -p duel-engine --example find_lines -- exodia-deck win 0 50`
+//! `cargo run --release -p duel-engine --example find_lines -- exodia-deck deck-out 0 50`
+//! `cargo run --release -p duel-engine --example find_lines -- scientist-catapult-deck burn 0 50`
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use duel_engine::effect::Purpose;
-use duel_engine::solver::{Search, search_with};
-use duel_engine::{Command, Duel, Outcome, PromptKind, Reason, Response};
-
-const PIECES: [u32; 5] = [33396948, 70903634, 7902349, 8124921, 44519536];
-const CHICKEN_GAME: u32 = 67616300;
-
-/// An Exodia player's instincts: never put pieces on the field, keep pieces in hand,
-/// take pieces when adding cards, and pay Chicken Game only to draw.
-fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Vec<Command> {
-    let code = |id| d.instance(id).map(|c| c.code).unwrap_or(0);
-    let pieces =
-        |ids: &[duel_engine::CardId]| ids.iter().filter(|&&id| PIECES.contains(&code(id))).count();
-    let purpose = match d.view().prompt.map(|p| p.kind) {
-        Some(PromptKind::Cards { purpose, .. }) => Some(purpose),
-        _ => None,
-    };
-    let mut cmds: Vec<Command> = cmds
-        .into_iter()
-        .filter(|c| {
-            !matches!(
-                c,
-                Command::SummonMonster { .. }
-                    | Command::SetMonster { .. }
-                    | Command::SetSpellTrap { .. }
-            )
-        })
-        .filter(|c| {
-            !(matches!(c, Command::Respond(Response::Option(i)) if *i != 0)
-                && d.view().prompt.is_some_and(|p| p.source == CHICKEN_GAME))
-        })
-        .collect();
-    cmds.sort_by_key(|c| match (c, purpose) {
-        (Command::Respond(Response::Cards(ids)), Some(Purpose::AddToHand | Purpose::Target)) => {
-            -(pieces(ids) as i64)
-        }
-        (Command::Respond(Response::Cards(ids)), Some(_)) => pieces(ids) as i64,
-        _ => 0,
-    });
-    cmds
-}
+use duel_engine::solver::{Method, Search, solve};
+use duel_engine::{Command, Duel, Outcome, Reason, Response};
 
 fn script(start: &Duel, line: &[Command]) -> Vec<String> {
     let mut d = start.clone();
@@ -56,11 +18,12 @@ fn script(start: &Duel, line: &[Command]) -> Vec<String> {
             Command::ActivateSpell { card } => format!("Activate({})", code(*card)),
             Command::ActivateEffect { card } => format!("Effect({})", code(*card)),
             Command::SummonMonster { card } => format!("Summon({})", code(*card)),
+            Command::SynchroSummon { card } => format!("Synchro({})", code(*card)),
             Command::SetMonster { card } => format!("SetMonster({})", code(*card)),
             Command::SetSpellTrap { card } => format!("SetSpell({})", code(*card)),
             Command::PassChain => "Pass".to_string(),
             Command::EndTurn | Command::AdvancePhase => "EndTurn".to_string(),
-            Command::Respond(Response::Option(i)) => format!("Mode({i})"),
+            Command::Respond(Response::Option(i)) => format!("Option({i})"),
             Command::Respond(Response::Cards(ids)) => {
                 let codes: Vec<String> = ids.iter().map(|&id| code(id).to_string()).collect();
                 format!("Pick(&[{}])", codes.join(", "))
@@ -71,59 +34,31 @@ fn script(start: &Duel, line: &[Command]) -> Vec<String> {
     out
 }
 
-/// Plays the policy with random tie-breaks until the duel ends; the first choice is
-/// taken most often, later ones geometrically less.
-fn rollout(start: &Duel, rng: &mut seeded_rng::Rng) -> (Duel, Vec<Command>) {
-    let mut d = start.clone();
-    let mut line = Vec::new();
-    while d.outcome().is_none() && line.len() < 200 {
-        let mut options = exodia_policy(&d, duel_engine::solver::choices(&d));
-        if options.is_empty() {
-            options = vec![Command::EndTurn];
-        }
-        let mut i = 0;
-        while i + 1 < options.len() && rng.chance(0.45) {
-            i += 1;
-        }
-        if rng.chance(0.3) {
-            i = rng.index(options.len());
-        }
-        let cmd = options.swap_remove(i);
-        if d.apply(cmd.clone()).is_ok() {
-            line.push(cmd);
-        }
-    }
-    (d, line)
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let goal = match args.get(1).map(String::as_str) {
+    let deck = args.get(1).map_or("exodia-deck", String::as_str);
+    let goal = match args.get(2).map(String::as_str) {
         Some("deck-out") => Outcome::Lose(Reason::DeckOut),
+        Some("burn") => Outcome::Win(Reason::Lp0),
         _ => Outcome::Win(Reason::Exodia),
     };
-    let from: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let to: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
-    let budget: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let from: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let to: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let budget: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(20_000);
     for seed in from..to {
-        let d = Duel::new("exodia-deck", seed).unwrap();
-        let mut rng = seeded_rng::Rng::new(seed);
-        let hit = (0..budget / 40).find_map(|_| {
-            let (end, line) = rollout(&d, &mut rng);
-            (end.outcome() == Some(goal)).then_some(line)
-        });
-        if let Some(line) = hit {
-            println!("seed {seed}: {} commands (rollout)", line.len());
-            println!("  {}", script(&d, &line).join(", "));
-            continue;
-        }
-        match search_with(&d, goal, budget, &exodia_policy) {
-            Search::Found(line) => {
-                println!("seed {seed}: {} commands", line.len());
+        let d = Duel::new(deck, seed).unwrap();
+        match solve(&d, goal, budget, seed) {
+            (Search::Found(line), how) => {
+                let how = if how == Method::Rollout {
+                    " (rollout)"
+                } else {
+                    ""
+                };
+                println!("seed {seed}: {} commands{how}", line.len());
                 println!("  {}", script(&d, &line).join(", "));
             }
-            Search::Impossible => println!("seed {seed}: impossible"),
-            Search::GaveUp => println!("seed {seed}: gave up"),
+            (Search::Impossible, _) => println!("seed {seed}: impossible"),
+            (Search::GaveUp | Search::Cancelled, _) => println!("seed {seed}: gave up"),
         }
     }
 }

@@ -1,7 +1,6 @@
 //! Card facts and the catalogue of every card the simulator knows, loaded from `data/cards.json`.
 
-use std::sync::OnceLock;
-
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 use crate::effect::{EffectDef, RuleDef};
@@ -12,6 +11,7 @@ pub type Code = u32;
 /// What kind of card this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub enum CardType {
     Monster,
     Spell,
@@ -21,6 +21,7 @@ pub enum CardType {
 /// The frame of a card, which is also how the UI colours it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub enum Frame {
     Normal,
     Effect,
@@ -34,6 +35,7 @@ pub enum Frame {
 /// The property of a spell or trap card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub enum SpellType {
     Normal,
     QuickPlay,
@@ -45,6 +47,7 @@ pub enum SpellType {
 /// Monster stats; present exactly for monsters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub struct MonsterStats {
     pub attribute: String,
     pub race: String,
@@ -53,11 +56,26 @@ pub struct MonsterStats {
     pub def: u16,
     #[serde(default)]
     pub tuner: bool,
+    /// For Synchro monsters: how many non-Tuner materials it takes (1 Tuner always).
+    #[serde(default)]
+    pub synchro: Option<SynchroMaterials>,
+}
+
+/// The materials of a Synchro monster besides its one Tuner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[derive(BorshSerialize, BorshDeserialize)]
+pub struct SynchroMaterials {
+    pub non_tuners_min: u8,
+    /// `None`: "1 or more".
+    #[serde(default)]
+    pub non_tuners_max: Option<u8>,
 }
 
 /// One card: facts plus behaviour (effects and rules), all data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub struct CardDef {
     pub code: Code,
     pub name_en: String,
@@ -73,7 +91,7 @@ pub struct CardDef {
     /// Our own short description of what the card does, in Japanese and English.
     pub text_ja: String,
     pub text_en: String,
-    /// Activated effects (card activation of spells/traps, ignition effects).
+    /// Activated effects (card activation of spells/traps, ignition and trigger effects).
     #[serde(default)]
     pub effects: Vec<EffectDef>,
     /// Rules that apply while the card is somewhere (victory conditions, continuous locks).
@@ -134,6 +152,44 @@ impl CardDef {
         matches!(self.frame, Frame::Fusion | Frame::Synchro)
     }
 
+    /// Whether this is an Effect Monster. Normal Monsters, Tokens and Fusion or Synchro
+    /// monsters with no effect are not.
+    pub fn is_effect_monster(&self) -> bool {
+        match self.frame {
+            Frame::Effect => true,
+            Frame::Fusion | Frame::Synchro => !self.effects.is_empty() || !self.rules.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Whether the monster is a Tuner.
+    pub fn is_tuner(&self) -> bool {
+        self.monster.as_ref().is_some_and(|m| m.tuner)
+    }
+
+    /// Printed ATK of a monster (0 for spells and traps).
+    pub fn atk(&self) -> u16 {
+        self.monster.as_ref().map_or(0, |m| m.atk)
+    }
+
+    /// Whether one of the card's rules matches.
+    pub fn has_rule(&self, f: impl Fn(&RuleDef) -> bool) -> bool {
+        self.rules.iter().any(f)
+    }
+
+    /// The most Spell Counters the card can hold, if it takes them.
+    pub fn spell_counter_max(&self) -> Option<u8> {
+        self.rules.iter().find_map(|r| match r {
+            RuleDef::SpellCounters { max } => Some(*max),
+            _ => None,
+        })
+    }
+
+    /// Whether the card has an effect of this kind.
+    pub fn has_effect(&self, kind: crate::effect::EffectKind) -> bool {
+        self.effects.iter().any(|e| e.kind == kind)
+    }
+
     /// The name in the requested language.
     pub fn name(&self, lang: crate::Lang) -> &str {
         match lang {
@@ -151,24 +207,16 @@ impl CardDef {
     }
 }
 
-static CATALOG: OnceLock<Vec<CardDef>> = OnceLock::new();
-
-/// Parses the bundled card file. Public for the data test; the game uses [`catalog`].
+/// Parses a card file such as `data/cards.json` (unknown fields are refused). The game
+/// does not parse at run time: `build.rs` reads the file with this function and compiles
+/// the cards in; the data tests use it to check the file and the compiled-in copy.
 pub fn parse_catalog(json: &str) -> Result<Vec<CardDef>, serde_json::Error> {
     serde_json::from_str(json)
 }
 
 /// Every card the simulator knows, sorted by passcode.
 pub fn catalog() -> &'static [CardDef] {
-    CATALOG.get_or_init(|| {
-        // The file is compiled in and covered by `every_card_loads`; failing here would
-        // mean the binary itself is broken, not that a user gave bad input.
-        #[allow(clippy::expect_used)]
-        let mut cards = parse_catalog(include_str!("../data/cards.json"))
-            .expect("bundled data/cards.json is valid (checked by tests)");
-        cards.sort_by_key(|c| c.code);
-        cards
-    })
+    crate::data::catalog()
 }
 
 /// Looks a card up by passcode.
@@ -231,6 +279,7 @@ mod tests {
                 atk: 0,
                 def: 0,
                 tuner: false,
+                synchro: None,
             }),
             ..card(33396948).expect("Exodia").clone()
         };

@@ -1,7 +1,6 @@
 //! Preset decks (data/decks.json) and the scarecrow opponent's deck.
 
-use std::sync::OnceLock;
-
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 use crate::card::Code;
@@ -9,6 +8,7 @@ use crate::card::Code;
 /// A preset deck the player can pick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub struct DeckDef {
     pub id: String,
     pub name_ja: String,
@@ -57,24 +57,25 @@ pub(crate) fn expand(list: &[(Code, u8)]) -> Vec<Code> {
         .collect()
 }
 
-#[derive(Debug, Deserialize)]
+/// The contents of a deck file such as `data/decks.json` (unknown fields are refused).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DeckFile {
+#[derive(BorshSerialize, BorshDeserialize)]
+pub struct DeckFile {
     /// The scarecrow opponent's 40 cards: vanilla monsters, so anything that reaches
     /// their graveyard (Hand Destruction) is a plain, effect-less card.
-    opponent_deck: Vec<(Code, u8)>,
-    decks: Vec<DeckDef>,
+    pub opponent_deck: Vec<(Code, u8)>,
+    pub decks: Vec<DeckDef>,
 }
 
-static DECKS: OnceLock<DeckFile> = OnceLock::new();
+/// Parses a deck file. The game does not parse at run time: `build.rs` reads
+/// `data/decks.json` with this function and compiles the decks in.
+pub fn parse_decks(json: &str) -> Result<DeckFile, serde_json::Error> {
+    serde_json::from_str(json)
+}
 
 fn file() -> &'static DeckFile {
-    DECKS.get_or_init(|| {
-        // Compiled-in data covered by `every_deck_loads`; a failure is a broken build.
-        #[allow(clippy::expect_used)]
-        serde_json::from_str(include_str!("../data/decks.json"))
-            .expect("bundled data/decks.json is valid (checked by tests)")
-    })
+    crate::data::decks()
 }
 
 /// Every preset deck, in display order.
@@ -114,17 +115,22 @@ mod tests {
     }
 
     #[test]
-    fn exodia_deck_is_playable_and_its_cards_have_behaviour() {
-        let d = deck("exodia-deck").expect("exodia-deck exists");
-        assert!(d.playable);
-        for code in d.main_codes() {
-            let c = card(code).expect("known");
-            let has_behaviour = !c.effects.is_empty() || !c.rules.is_empty();
-            assert!(
-                has_behaviour || c.frame == crate::card::Frame::Normal,
-                "{} has no behaviour",
-                c.name_en
-            );
+    fn every_deck_is_playable_and_its_cards_have_behaviour() {
+        use crate::card::Frame;
+        for d in decks() {
+            assert!(d.playable, "{} is playable", d.id);
+            for code in d.main_codes().into_iter().chain(d.extra_codes()) {
+                let c = card(code).expect("known");
+                let has_behaviour = !c.effects.is_empty() || !c.rules.is_empty();
+                // Normal Monsters and Fusion Monsters without effects have nothing to do.
+                let plain = matches!(c.frame, Frame::Normal | Frame::Fusion);
+                assert!(
+                    has_behaviour || plain,
+                    "{}: {} has no behaviour",
+                    d.id,
+                    c.name_en
+                );
+            }
         }
     }
 }

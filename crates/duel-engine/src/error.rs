@@ -24,6 +24,16 @@ pub enum Unmet {
     LpTooLow { need: u32, have: u32 },
     #[error("you already Special Summoned this turn")]
     SpecialSummonedThisTurn,
+    #[error("you cannot Special Summon this turn")]
+    CannotSpecialSummon,
+    #[error("no free Main Monster Zone")]
+    NoFreeZone,
+    #[error("{have} counters; {need} are needed")]
+    TooFewCounters { need: u8, have: u8 },
+    #[error("the card is no longer face-up on the field")]
+    NotOnField,
+    #[error("no valid combination of cards")]
+    NoValidCombination,
 }
 
 /// Why a command was refused. The duel is unchanged.
@@ -47,6 +57,8 @@ pub enum RuleError {
     NotASpellOrTrap,
     #[error("that card cannot be summoned this way")]
     CannotNormalSummon,
+    #[error("that card is not a Synchro monster in your Extra Deck")]
+    NotASynchro,
     #[error("only in Main Phase 1")]
     WrongPhase,
     #[error("you have no Normal Summon or Set left this turn")]
@@ -84,6 +96,8 @@ pub enum BadResponse {
     NotACandidate,
     #[error("a card was chosen twice")]
     Duplicate,
+    #[error("these cards together do not fit the choice")]
+    BadCombination,
     #[error("that option is not offered")]
     NoSuchOption,
     #[error("this choice wants cards, not an option (or the other way round)")]

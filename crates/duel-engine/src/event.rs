@@ -1,43 +1,115 @@
-//! What happened while a command was applied, for messages and animations.
+//! What happened: game events (every card move, as the rules see it) and the events the
+//! UI shows as messages and animations, derived from them.
 
 use serde::{Deserialize, Serialize};
 
 use crate::card::Code;
-use crate::effect::{Dest, Restriction};
-use crate::state::{Outcome, Phase, Player};
+use crate::effect::{Restriction, SummonKind};
+use crate::state::{CardId, Location, Outcome, Phase, Player, Position};
 
-/// One thing that happened. Events never reveal hidden cards: draws and cards
-/// returned to the deck are counts.
+/// Why a card moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveReason {
+    /// Drawn from the deck.
+    Draw,
+    /// Paid as the cost of an activation.
+    Cost,
+    /// Moved by a resolving effect.
+    Effect,
+    /// Summoned (the summoned card itself).
+    Summon,
+    /// Set face-down on the field from the hand.
+    Set,
+    /// Tributed for a Tribute Summon.
+    Tribute,
+    /// Sent to the graveyard as Synchro Material.
+    Material,
+    /// Destroyed by an effect.
+    Destroy,
+    /// A rule of the game: a Normal or Quick-Play Spell leaving after resolving, a Field
+    /// Spell replaced, an equip card without a monster, the hand size limit.
+    Rule,
+    /// A card played from the hand to the field to be activated or Set.
+    Play,
+}
+
+/// One card move, recorded by the single movement primitive. Triggers and the UI's
+/// move messages are derived from these.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEvent {
+    /// Moves that happen together (one step, one summon) share a number.
+    pub seq: u32,
+    pub card: CardId,
+    pub code: Code,
+    pub from: Location,
+    pub to: Location,
+    /// Controller before and after the move.
+    pub from_player: Player,
+    pub to_player: Player,
+    pub reason: MoveReason,
+    /// Sent from the hand as a discard (not just sent to the graveyard).
+    pub discard: bool,
+    /// Set when the move was a summon.
+    pub summon: Option<SummonKind>,
+    /// The card was face-up before the move.
+    pub was_face_up: bool,
+    /// The card whose effect, cost or rule moved it.
+    pub by: Option<CardId>,
+}
+
+/// A card as a message may name it: `None` when the player may not know which card it is.
+pub type Shown = Option<Code>;
+
+/// One thing that happened, for messages and animations. Events never reveal hidden
+/// cards: a card the player may not see is `None`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     PhaseChanged {
         phase: Phase,
     },
+    /// A card or effect was activated and became chain link `link`.
     Activated {
         player: Player,
         card: Code,
-        ignition: bool,
+        kind: crate::effect::EffectKind,
+        link: u8,
     },
+    /// Chain link `link` starts resolving.
     Resolving {
         card: Code,
+        link: u8,
     },
     ModeChosen {
         card: Code,
+        effect: u8,
         mode: u8,
     },
     Drew {
         player: Player,
         count: u8,
     },
+    /// Cards moved together from one zone to another (derived from game events).
     Moved {
         player: Player,
-        to: Dest,
-        cards: Vec<Code>,
+        from: Location,
+        to: Location,
+        reason: MoveReason,
+        discard: bool,
+        cards: Vec<Shown>,
     },
-    ReturnedToDeck {
+    Summoned {
         player: Player,
-        count: u8,
+        card: Code,
+        kind: SummonKind,
+        position: Position,
+    },
+    MonsterSet {
+        player: Player,
+    },
+    SpellTrapSet {
+        player: Player,
     },
     Shuffled {
         player: Player,
@@ -45,6 +117,14 @@ pub enum Event {
     Revealed {
         player: Player,
         cards: Vec<Code>,
+    },
+    LevelDeclared {
+        player: Player,
+        level: u8,
+    },
+    /// A Token left the field and vanished.
+    Vanished {
+        card: Code,
     },
     LpPaid {
         player: Player,
@@ -65,26 +145,27 @@ pub enum Event {
         player: Player,
         amount: u32,
     },
-    Summoned {
-        player: Player,
+    Equipped {
         card: Code,
+        to: Code,
     },
-    MonsterSet {
-        player: Player,
-    },
-    SpellTrapSet {
-        player: Player,
-    },
-    FieldSpellReplaced {
+    CountersChanged {
         card: Code,
+        counters: u8,
     },
-    Destroyed {
+    PositionChanged {
         card: Code,
+        position: Position,
     },
     NoValidCards {
         card: Code,
     },
     Fizzled {
+        card: Code,
+    },
+    /// An optional "when" trigger could not be activated: its event was not the last
+    /// thing that happened.
+    MissedTiming {
         card: Code,
     },
     Restricted {

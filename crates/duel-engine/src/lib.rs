@@ -13,25 +13,33 @@
 
 pub mod card;
 pub mod command;
+mod data;
 pub mod deck;
 pub mod effect;
 mod engine;
 pub mod error;
 pub mod event;
+pub mod replay;
 pub mod setup;
 pub mod solver;
 pub mod state;
+pub mod stats;
 pub mod text;
 pub mod view;
 
 pub use card::{CardDef, CardType, Code, Frame, SpellType, card, catalog};
 pub use command::{Command, Response};
 pub use deck::{DeckDef, deck, decks};
+pub use effect::SummonKind;
 pub use error::{BadResponse, RuleError, Unmet};
-pub use event::Event;
+pub use event::{Event, GameEvent, MoveReason};
 pub use setup::{ReplayError, Setup, SetupError};
 pub use state::{
-    CardId, CardInstance, Duel, Face, Location, Outcome, Phase, Player, Position, Reason, Settings,
+    CardId, CardInstance, Duel, Face, LastKnown, Location, OrderOf, Outcome, Phase, Player,
+    Position, Reason, Settings, Summoned,
 };
 pub use text::Lang;
-pub use view::{CardView, ChainLinkView, DuelView, ModeOption, PromptKind, PromptView, SideView};
+pub use view::{
+    CardView, ChainLinkView, ChoiceOption, DuelView, Meaning, PromptKind, PromptView, Question,
+    SideView,
+};

@@ -1,195 +1,573 @@
-//! A bounded depth-first search for a line of play that reaches a wanted outcome
-//! (e.g. "can this opening still win?"), used by tests, benchmarks and hints.
+//! A bounded search for a line of play that reaches a wanted outcome (e.g. "can this
+//! opening still win?"), used by tests, benchmarks and tools: guided random playouts
+//! first, then a depth-first search over every candidate with a table of the positions
+//! already explored. The guidance ([`policy_for`]) only orders candidates, so a search
+//! that runs out of candidates is a proof; it is read from the card data (which cards are
+//! win pieces, which effects deal damage), never from passcodes.
 
-use std::collections::HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use seeded_rng::Rng;
+
+use crate::card::{Code, Frame, catalog};
 use crate::command::{Command, Response};
-use crate::state::{CardId, Duel, Outcome};
-use crate::view::PromptKind;
+use crate::effect::{Amount, EffectKind, Purpose, RuleDef, Step};
+use crate::state::{CardId, Duel, OptKey, Outcome, PromptState, Reason};
+use crate::view::{PromptKind, Question};
 
 /// The result of a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Search {
     /// Commands that lead from the given duel to the goal.
     Found(Vec<Command>),
-    /// Every line was tried: the goal cannot be reached.
+    /// Every line was tried: the goal cannot be reached (a proof: nothing was left out).
     Impossible,
-    /// The node budget ran out first.
+    /// The position budget ran out first, or some choices were too many to try.
     GaveUp,
+    /// The caller stopped the search (its progress callback said so).
+    Cancelled,
 }
 
-/// Candidate commands from a position, with interchangeable choices (same card code,
-/// same kind of command) merged so the search does not try copies one by one.
+/// Candidate commands of a position, and whether they are all of them (a large card
+/// selection is capped, and then a failed search proves nothing).
+struct Candidates {
+    commands: Vec<Command>,
+    complete: bool,
+}
+
+/// How many answers to one card selection the search tries at most.
+const SELECTION_CAP: usize = 256;
+
+/// Candidate commands from a position, with interchangeable choices merged so the search
+/// does not try copies one by one: the same command on two copies of a card in the same
+/// place and state, or selections of the same cards by passcode. Ending the turn comes
+/// last (it only helps if a Quick-Play can still win in the End Phase).
 pub fn choices(d: &Duel) -> Vec<Command> {
-    let view = d.view();
+    candidates(d).commands
+}
+
+fn candidates(d: &Duel) -> Candidates {
     let code_of = |id: CardId| d.instance(id).map(|c| c.code);
-    if let Some(p) = view.prompt {
-        return match p.kind {
-            PromptKind::Mode { options } => options
-                .iter()
-                .map(|o| Command::Respond(Response::Option(o.index)))
-                .collect(),
-            PromptKind::Cards {
+    if let Some(p) = &d.prompt {
+        return match &p.state {
+            PromptState::Cards {
                 candidates,
                 min,
                 max,
                 ..
             } => {
-                let ids: Vec<CardId> = candidates.iter().map(|c| c.id).collect();
-                let mut seen = HashSet::new();
-                let mut out = Vec::new();
-                for k in usize::from(min)..=usize::from(max) {
-                    for subset in subsets(&ids, k) {
+                let mut seen = HashSet::default();
+                let mut commands = Vec::new();
+                let mut complete = true;
+                'sizes: for k in usize::from(*min)..=usize::from(*max) {
+                    let (subsets, all) = subsets(candidates, k, SELECTION_CAP);
+                    complete &= all;
+                    for subset in subsets {
                         let mut key: Vec<_> = subset.iter().map(|&id| code_of(id)).collect();
                         key.sort_unstable();
-                        if seen.insert(key) {
-                            out.push(Command::Respond(Response::Cards(subset)));
+                        let cmd = Command::Respond(Response::Cards(subset));
+                        // A selection with a rule of its own (Synchro Materials) may
+                        // refuse some subsets.
+                        if seen.insert(key) && d.validate(&cmd).is_ok() {
+                            commands.push(cmd);
                         }
-                        // Large selections (e.g. Magical Mallet with a big hand) are
-                        // capped: the search is a helper, not a proof.
-                        if out.len() >= 64 {
-                            return out;
+                        if commands.len() >= SELECTION_CAP {
+                            complete = false;
+                            break 'sizes;
                         }
                     }
                 }
-                out
+                Candidates { commands, complete }
             }
+            other => Candidates {
+                commands: d
+                    .prompt_options(other)
+                    .into_iter()
+                    .map(|v| Command::Respond(Response::Option(v)))
+                    .collect(),
+                complete: true,
+            },
         };
     }
-    let mut seen = HashSet::new();
-    d.legal_commands()
+    let mut seen = HashSet::default();
+    let mut end = None;
+    let mut commands: Vec<Command> = d
+        .legal_commands()
         .into_iter()
-        .filter(|c| !matches!(c, Command::EndTurn | Command::AdvancePhase))
         .filter(|c| {
-            let key = match c {
-                Command::SummonMonster { card } => (0, code_of(*card)),
-                Command::SetMonster { card } => (1, code_of(*card)),
-                Command::SetSpellTrap { card } => (2, code_of(*card)),
-                Command::ActivateSpell { card } => (3, code_of(*card)),
-                Command::ActivateEffect { card } => (4, code_of(*card)),
-                _ => (5, None),
+            let (kind, card) = match c {
+                Command::SummonMonster { card } => (0u8, *card),
+                Command::SetMonster { card } => (1, *card),
+                Command::SetSpellTrap { card } => (2, *card),
+                Command::ActivateSpell { card } => (3, *card),
+                Command::ActivateEffect { card } => (4, *card),
+                Command::SynchroSummon { card } => (5, *card),
+                Command::EndTurn | Command::AdvancePhase => {
+                    end = Some(Command::EndTurn);
+                    return false;
+                }
+                Command::PassChain | Command::Respond(_) => return true,
             };
-            seen.insert(key)
+            let Some(inst) = d.instance(card) else {
+                return false;
+            };
+            // Copies are interchangeable where nothing tells them apart.
+            let used = d
+                .used_opt
+                .iter()
+                .any(|k| matches!(k, OptKey::Card(id, _) if *id == card));
+            let place = (
+                inst.location.zone_name(),
+                inst.face,
+                inst.position,
+                inst.counters,
+                used,
+            );
+            seen.insert((kind, inst.code, place))
         })
-        .collect()
+        .collect();
+    commands.extend(end);
+    Candidates {
+        commands,
+        complete: true,
+    }
 }
 
-fn subsets(ids: &[CardId], k: usize) -> Vec<Vec<CardId>> {
-    let mut out = Vec::new();
-    let mut cur = Vec::with_capacity(k);
+/// The subsets of `k` of `ids` (at most `cap`), and whether that is all of them.
+fn subsets(ids: &[CardId], k: usize, cap: usize) -> (Vec<Vec<CardId>>, bool) {
     fn go(
         ids: &[CardId],
         k: usize,
         start: usize,
         cur: &mut Vec<CardId>,
         out: &mut Vec<Vec<CardId>>,
-    ) {
+        cap: usize,
+    ) -> bool {
         if cur.len() == k {
             out.push(cur.clone());
-            return;
-        }
-        if out.len() >= 256 {
-            return;
+            return true;
         }
         for i in start..ids.len() {
+            if out.len() >= cap {
+                return false;
+            }
             cur.push(ids[i]);
-            go(ids, k, i + 1, cur, out);
+            let all = go(ids, k, i + 1, cur, out, cap);
             cur.pop();
+            if !all {
+                return false;
+            }
         }
+        true
     }
-    go(ids, k, 0, &mut cur, &mut out);
-    out
+    let mut out = Vec::new();
+    let all = go(ids, k, 0, &mut Vec::with_capacity(k), &mut out, cap);
+    (out, all)
 }
 
-/// Searches for commands that end the duel with `goal`, trying at most `budget` positions.
+/// Searches for commands that end the duel with `goal`, trying at most `budget`
+/// positions, in the order the candidates come.
 pub fn search(start: &Duel, goal: Outcome, budget: usize) -> Search {
     search_with(start, goal, budget, &|_, c| c)
 }
 
-/// Puts a position's candidate commands in the order to try them (and may drop some).
+/// Puts a position's candidate commands in the order to try them. It must not drop any
+/// command that could still reach the goal, or a failed search proves nothing.
 pub type Policy<'a> = &'a dyn Fn(&Duel, Vec<Command>) -> Vec<Command>;
 
-/// [`search`] with a policy that orders (and prunes) the candidates of each position.
+/// [`search`] with a policy that orders the candidates of each position: iterative
+/// deepening (lines of 1, 2, 4, 8, ... commands, so short wins are found first) over a
+/// depth-first search with a table of the positions already explored and how deep.
 pub fn search_with(start: &Duel, goal: Outcome, budget: usize, policy: Policy<'_>) -> Search {
-    let mut visited: HashSet<u64> = HashSet::new();
-    let mut path = Vec::new();
-    let mut nodes = 0usize;
-    let mut exhausted = true;
+    search_watched(start, goal, budget, policy, &mut |_| true)
+}
+
+/// [`search_with`] that reports the positions tried so far to `progress` every
+/// [`PROGRESS_EVERY`] positions; the search stops (`Search::Cancelled`) when it returns
+/// `false`.
+pub fn search_watched(
+    start: &Duel,
+    goal: Outcome,
+    budget: usize,
+    policy: Policy<'_>,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Search {
+    // The log of the game so far would be cloned at every position for nothing.
+    let mut start = start.clone();
+    start.log.clear();
+    let start = &start;
     let mut ctx = Ctx {
         goal,
         budget,
         policy,
-        nodes: &mut nodes,
-        visited: &mut visited,
-        path: &mut path,
-        exhausted: &mut exhausted,
+        nodes: 0,
+        failed: HashMap::default(),
+        path: Vec::new(),
+        capped: false,
+        progress,
+        cancelled: false,
     };
-    if dfs(start, &mut ctx) {
-        Search::Found(path)
-    } else if exhausted {
-        Search::Impossible
-    } else {
-        Search::GaveUp
+    let mut limit: u16 = 1;
+    loop {
+        let result = dfs(start, limit, &mut ctx);
+        if ctx.cancelled {
+            return Search::Cancelled;
+        }
+        match result {
+            Outcome_::Win => return Search::Found(ctx.path),
+            Outcome_::Fail { cut: false } if !ctx.capped => return Search::Impossible,
+            Outcome_::Fail { .. } if ctx.nodes >= ctx.budget || ctx.capped => {
+                return Search::GaveUp;
+            }
+            Outcome_::Fail { .. } => limit = limit.saturating_mul(2),
+        }
     }
 }
 
-fn fingerprint(d: &Duel) -> u64 {
+/// A hash of everything that decides what can still happen: card instances, zones, the
+/// chain, running effects, prompts, pending triggers, restrictions, once-per-turn keys,
+/// End Phase work and the RNG (the deck order and future shuffles). The command log and
+/// the event journal do not matter.
+pub fn position_key(d: &Duel) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    // The visible position plus everything hidden (deck order via the instances and
-    // the RNG) identifies a position; the log does not matter.
-    serde_json::to_string(&(
-        &d.cards,
-        &d.players,
-        &d.chain,
-        &d.frames,
-        &d.prompt,
+    // A fast non-cryptographic hash: the table is the solver's own, nothing an attacker
+    // feeds, and SipHash over a whole duel was most of the search's time.
+    let mut h = rustc_hash::FxHasher::default();
+    (&d.cards, &d.players, &d.chain, &d.frames, &d.prompt).hash(&mut h);
+    (
         &d.used_opt,
         &d.delayed,
-        &d.rng,
-    ))
-    .unwrap_or_default()
-    .hash(&mut h);
+        &d.restrictions,
+        d.end_step,
+        d.phase,
+    )
+        .hash(&mut h);
+    (&d.triggers, &d.trigger_build, &d.watchers, d.last_happening).hash(&mut h);
+    (d.resolving, d.outcome, &d.rng).hash(&mut h);
     h.finish()
 }
 
-struct Ctx<'a, 'p> {
+struct Ctx<'p> {
     goal: Outcome,
     budget: usize,
     policy: Policy<'p>,
-    nodes: &'a mut usize,
-    visited: &'a mut HashSet<u64>,
-    path: &'a mut Vec<Command>,
-    exhausted: &'a mut bool,
+    nodes: usize,
+    /// Positions where no line of at most that many more commands reaches the goal
+    /// (`u16::MAX`: none at all).
+    failed: HashMap<u64, u16>,
+    path: Vec<Command>,
+    /// Some selection had more answers than the search tries.
+    capped: bool,
+    progress: &'p mut dyn FnMut(usize) -> bool,
+    cancelled: bool,
 }
 
-fn dfs(d: &Duel, ctx: &mut Ctx<'_, '_>) -> bool {
+/// How often (in positions or playouts) a watched search reports its progress.
+pub const PROGRESS_EVERY: usize = 256;
+
+/// What a depth-limited search below a position found.
+enum Outcome_ {
+    Win,
+    /// No line within the limit; `cut`: the limit or the budget stopped some line.
+    Fail {
+        cut: bool,
+    },
+}
+
+fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
     if let Some(o) = d.outcome() {
-        return o == ctx.goal;
+        return if o == ctx.goal {
+            Outcome_::Win
+        } else {
+            Outcome_::Fail { cut: false }
+        };
     }
-    if *ctx.nodes >= ctx.budget {
-        *ctx.exhausted = false;
-        return false;
+    if remaining == 0 || ctx.nodes >= ctx.budget || ctx.cancelled {
+        return Outcome_::Fail { cut: true };
     }
-    *ctx.nodes += 1;
-    if !ctx.visited.insert(fingerprint(d)) {
-        return false;
+    let key = position_key(d);
+    if ctx.failed.get(&key).is_some_and(|&r| r >= remaining) {
+        return Outcome_::Fail { cut: false };
     }
-    let mut options = (ctx.policy)(d, choices(d));
-    if options.is_empty() {
-        // Nothing left but ending the turn.
-        options = vec![Command::EndTurn];
+    ctx.nodes += 1;
+    if ctx.nodes.is_multiple_of(PROGRESS_EVERY) && !(ctx.progress)(ctx.nodes) {
+        ctx.cancelled = true;
+        return Outcome_::Fail { cut: true };
     }
-    for cmd in options {
+    let found = candidates(d);
+    ctx.capped |= !found.complete;
+    let mut cut = false;
+    for cmd in (ctx.policy)(d, found.commands) {
         let mut next = d.clone();
         if next.apply(cmd.clone()).is_err() {
             continue;
         }
         ctx.path.push(cmd);
-        if dfs(&next, ctx) {
-            return true;
+        match dfs(&next, remaining - 1, ctx) {
+            Outcome_::Win => return Outcome_::Win,
+            Outcome_::Fail { cut: c } => cut |= c,
         }
         ctx.path.pop();
     }
-    false
+    ctx.failed
+        .insert(key, if cut { remaining } else { u16::MAX });
+    Outcome_::Fail { cut }
+}
+
+/// Candidates in the order a guide would try them: the first `preferred` are what a
+/// player would normally consider; the rest are kept for proofs (a search that drops a
+/// command proves nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ordered {
+    pub commands: Vec<Command>,
+    pub preferred: usize,
+}
+
+/// Orders the candidate commands of a position, best first. Only commands that lose at
+/// once may be dropped.
+pub type Guide = fn(&Duel, Vec<Command>) -> Ordered;
+
+/// The guidance for a goal: an Exodia player's instincts, or a burn player's.
+pub fn policy_for(goal: Outcome) -> Guide {
+    match goal.reason() {
+        Reason::Lp0 => burn_policy,
+        _ => exodia_policy,
+    }
+}
+
+/// Cards named by a "win with all of these in hand" rule.
+fn win_pieces() -> Vec<Code> {
+    let mut out = Vec::new();
+    for c in catalog() {
+        for r in &c.rules {
+            if let RuleDef::WinWithAllInHand { pieces } = r {
+                out.push(c.code);
+                out.extend(pieces);
+            }
+        }
+    }
+    out
+}
+
+fn code_in(d: &Duel, id: CardId) -> Code {
+    d.instance(id).map_or(0, |c| c.code)
+}
+
+fn effect_steps(code: Code, kind: EffectKind) -> Vec<&'static Step> {
+    crate::card::card(code)
+        .into_iter()
+        .flat_map(|c| c.effects.iter())
+        .filter(|e| e.kind == kind)
+        .flat_map(|e| e.steps())
+        .collect()
+}
+
+/// The LP an activation of this card's effect of `kind` costs.
+fn lp_cost(code: Code, kind: EffectKind) -> u32 {
+    effect_steps(code, kind)
+        .into_iter()
+        .map(|s| match s {
+            Step::PayLp {
+                amount: Amount::Fixed(n),
+            } => *n,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// An activation whose LP cost takes all your LP: you lose at once.
+fn loses_at_once(d: &Duel, c: &Command) -> bool {
+    let lp = d.player(crate::state::Player::You).lp;
+    match c {
+        Command::ActivateEffect { card } => lp_cost(code_in(d, *card), EffectKind::Ignition) >= lp,
+        Command::ActivateSpell { card } => lp_cost(code_in(d, *card), EffectKind::Activation) >= lp,
+        _ => false,
+    }
+}
+
+/// The purpose of the pending card selection, if any.
+fn purpose(d: &Duel) -> Option<Purpose> {
+    match &d.prompt.as_ref()?.state {
+        PromptState::Cards { purpose, .. } => Some(*purpose),
+        _ => None,
+    }
+}
+
+/// Sorts candidates by `(demoted, score)` after dropping those that lose at once.
+fn order(d: &Duel, cmds: Vec<Command>, key: impl Fn(&Command) -> (bool, i64)) -> Ordered {
+    let mut keyed: Vec<((bool, i64), Command)> = cmds
+        .into_iter()
+        .filter(|c| !loses_at_once(d, c))
+        .map(|c| (key(&c), c))
+        .collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    let preferred = keyed.iter().filter(|((demoted, _), _)| !demoted).count();
+    Ordered {
+        commands: keyed.into_iter().map(|(_, c)| c).collect(),
+        preferred,
+    }
+}
+
+/// Modes of the pending mode choice whose resolution draws.
+fn drawing_modes(d: &Duel) -> Vec<u8> {
+    let v = d.view();
+    let Some(p) = v.prompt else {
+        return Vec::new();
+    };
+    let PromptKind::Choice {
+        question: Question::Mode,
+        options,
+    } = &p.kind
+    else {
+        return Vec::new();
+    };
+    options
+        .iter()
+        .filter(|o| {
+            p.source.and_then(crate::card::card).is_some_and(|c| {
+                c.effects.iter().any(|e| {
+                    e.modes
+                        .get(usize::from(o.value))
+                        .is_some_and(|m| m.resolve.iter().any(|s| matches!(s, Step::Draw { .. })))
+                })
+            })
+        })
+        .map(|o| o.value)
+        .collect()
+}
+
+/// An Exodia player's instincts: keep pieces and vanilla monsters off the field, take
+/// pieces when adding cards and keep them when discarding, choose modes that draw, do not
+/// Set. (Demoted commands are still tried by the search.)
+fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
+    let pieces = win_pieces();
+    let count = |ids: &[CardId]| {
+        ids.iter()
+            .filter(|&&id| pieces.contains(&code_in(d, id)))
+            .count() as i64
+    };
+    let drawing = drawing_modes(d);
+    let purpose = purpose(d);
+    order(d, cmds, |c| match (c, purpose) {
+        (Command::SetMonster { .. } | Command::SetSpellTrap { .. }, _) => (true, 0),
+        (Command::SummonMonster { card }, _) => {
+            let code = code_in(d, *card);
+            let plain = crate::card::card(code)
+                .is_none_or(|def| def.frame == Frame::Normal || pieces.contains(&code));
+            (plain, 0)
+        }
+        (Command::Respond(Response::Option(v)), _) if !drawing.is_empty() => {
+            (!drawing.contains(v), 0)
+        }
+        (Command::Respond(Response::Cards(ids)), Some(Purpose::AddToHand | Purpose::Target)) => {
+            (false, -count(ids))
+        }
+        (Command::Respond(Response::Cards(ids)), Some(_)) => (false, count(ids)),
+        (Command::EndTurn, _) => (true, 1),
+        _ => (false, 0),
+    })
+}
+
+/// A burn player's instincts: summon the monsters whose effects burn or summon, activate
+/// damage first, then the other effects, and Tribute the strongest monster that has no
+/// effect of its own to use; do not Set.
+fn burn_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
+    let ignition = |id: CardId| !effect_steps(code_in(d, id), EffectKind::Ignition).is_empty();
+    let burns = |id: CardId| {
+        effect_steps(code_in(d, id), EffectKind::Ignition)
+            .iter()
+            .any(|s| matches!(s, Step::Damage { .. }))
+    };
+    let atk = |id: CardId| crate::card::card(code_in(d, id)).map_or(0, |c| i64::from(c.atk()));
+    let purpose = purpose(d);
+    order(d, cmds, |c| match (c, purpose) {
+        (Command::SetMonster { .. } | Command::SetSpellTrap { .. }, _) => (true, 0),
+        (Command::Respond(Response::Cards(ids)), Some(Purpose::Tribute)) => {
+            let keep = ids.iter().filter(|&&id| ignition(id)).count() as i64 * 10_000;
+            (false, keep - ids.iter().map(|&id| atk(id)).sum::<i64>())
+        }
+        (Command::ActivateEffect { card }, _) if burns(*card) => (false, -3),
+        (Command::ActivateEffect { .. }, _) => (false, -2),
+        (Command::SummonMonster { card }, _) if ignition(*card) => (false, -1),
+        (Command::EndTurn, _) => (true, 1),
+        _ => (false, 0),
+    })
+}
+
+/// Plays the guide with random tie-breaks until the duel ends (at most 300 commands),
+/// among the preferred candidates: the first is taken most often, later ones
+/// geometrically less.
+pub fn rollout(start: &Duel, rng: &mut Rng, guide: Guide) -> (Duel, Vec<Command>) {
+    let mut d = start.clone();
+    let mut line = Vec::new();
+    while d.outcome().is_none() && line.len() < 300 {
+        let ordered = guide(&d, choices(&d));
+        let mut options = ordered.commands;
+        if ordered.preferred > 0 {
+            options.truncate(ordered.preferred);
+        }
+        if options.is_empty() {
+            options = vec![Command::EndTurn];
+        }
+        let mut i = 0;
+        while i + 1 < options.len() && rng.chance(0.45) {
+            i += 1;
+        }
+        if rng.chance(0.3) {
+            i = rng.index(options.len());
+        }
+        let cmd = options.swap_remove(i);
+        if d.apply(cmd.clone()).is_ok() {
+            line.push(cmd);
+        } else {
+            break;
+        }
+    }
+    (d, line)
+}
+
+/// How a [`solve`] found its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Rollout,
+    Search,
+}
+
+/// Looks for a line to `goal` knowing everything (the deck order included): guided
+/// playouts first (`budget / 40` of them), then a depth-first search of at most `budget`
+/// positions in the guide's order. Deterministic for a given `seed`.
+pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, Method) {
+    solve_watched(start, goal, budget, seed, &mut |_| true)
+}
+
+/// [`solve`] that reports its work so far (playouts, then positions) to `progress` every
+/// [`PROGRESS_EVERY`] steps, as a share of the budget in 0..=1; it stops
+/// (`Search::Cancelled`) when `progress` returns `false`.
+pub fn solve_watched(
+    start: &Duel,
+    goal: Outcome,
+    budget: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> (Search, Method) {
+    let guide = policy_for(goal);
+    let mut rng = Rng::new(seed);
+    let playouts = budget / 40;
+    // Playouts are the first half of the work reported, the search the second.
+    let share = |done: usize, of: usize| done as f64 / of.max(1) as f64 / 2.0;
+    for i in 0..playouts {
+        if i.is_multiple_of(8) && !progress(share(i, playouts)) {
+            return (Search::Cancelled, Method::Rollout);
+        }
+        let (end, line) = rollout(start, &mut rng, guide);
+        if end.outcome() == Some(goal) {
+            return (Search::Found(line), Method::Rollout);
+        }
+    }
+    let order = |d: &Duel, c: Vec<Command>| guide(d, c).commands;
+    let mut report = |nodes: usize| progress(0.5 + share(nodes, budget));
+    (
+        search_watched(start, goal, budget, &order, &mut report),
+        Method::Search,
+    )
 }

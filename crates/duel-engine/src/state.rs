@@ -2,12 +2,13 @@
 
 use std::collections::BTreeMap;
 
+use borsh::{BorshDeserialize, BorshSerialize};
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::card::Code;
 use crate::command::Command;
-use crate::effect::{Purpose, Reg, Restriction, Step};
+use crate::effect::{Purpose, Reg, Restriction, Step, SummonKind};
 
 /// Number of main monster zones and of spell & trap zones.
 pub const ZONE_SLOTS: usize = 5;
@@ -84,6 +85,7 @@ pub enum Face {
 /// Battle position of a monster on the field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(BorshSerialize, BorshDeserialize)]
 pub enum Position {
     Attack,
     Defense,
@@ -101,6 +103,8 @@ pub enum Location {
     Graveyard,
     Banished,
     ExtraDeck,
+    /// A Token that left the field: it is no longer anywhere.
+    Vanished,
 }
 
 impl Location {
@@ -122,25 +126,77 @@ impl Location {
             Location::Graveyard => "graveyard",
             Location::Banished => "banished",
             Location::ExtraDeck => "extraDeck",
+            Location::Vanished => "vanished",
         }
     }
 }
 
+/// How a monster on the field got there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Summoned {
+    pub kind: SummonKind,
+    /// Summoned by its proper procedure (always true for Main Deck monsters). An Extra
+    /// Deck monster that was not cannot be revived from the graveyard or banishment.
+    pub proper: bool,
+}
+
+/// What a monster was when it last stood on the field ("last known information").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LastKnown {
+    pub atk: u16,
+    pub level: u8,
+}
+
 /// A card in this duel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct CardInstance {
     pub code: Code,
     pub owner: Player,
+    /// Who controls it: the player on whose field it is (the owner when it is not on the
+    /// field).
+    pub controller: Player,
     pub location: Location,
     pub face: Face,
     /// Set exactly while the card is in a main monster zone.
     pub position: Option<Position>,
     /// Placed on the field this turn (quick-plays and traps set this turn cannot be activated).
     pub placed_this_turn: bool,
+    /// How it was summoned, while it is on the field as a monster; kept in the graveyard
+    /// and banishment for the properly-summoned rule.
+    pub summoned: Option<Summoned>,
+    /// Counters on it (Spell Counters); they go when it leaves the field.
+    pub counters: u8,
+    /// For an equip card: the monster it is equipped to.
+    pub equipped_to: Option<CardId>,
+    /// Bumped on every move: a card that moves is a new card for effects that chose it
+    /// before ("that monster" means this stamp).
+    pub stamp: u32,
+    /// Its stats when it last left the field.
+    pub last_known: Option<LastKnown>,
+}
+
+impl CardInstance {
+    /// A card of `owner` that is nowhere yet (set-up or a new Token puts it somewhere).
+    pub(crate) fn new(code: Code, owner: Player, face: Face) -> CardInstance {
+        CardInstance {
+            code,
+            owner,
+            controller: owner,
+            location: Location::Deck,
+            face,
+            position: None,
+            placed_this_turn: false,
+            summoned: None,
+            counters: 0,
+            equipped_to: None,
+            stamp: 0,
+            last_known: None,
+        }
+    }
 }
 
 /// One player's zones and per-turn counters.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct PlayerState {
     pub lp: u32,
     /// Bottom first: the top card is the last element.
@@ -246,7 +302,7 @@ pub(crate) enum OptKey {
 }
 
 /// A restriction in force, with the player it was resolved against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) struct ActiveRestriction {
     pub controller: Player,
     pub restriction: Restriction,
@@ -254,16 +310,39 @@ pub(crate) struct ActiveRestriction {
     pub until_turn: u32,
 }
 
-/// An effect waiting for this turn's End Phase.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// An effect waiting for this turn's End Phase, with the registers of the effect that
+/// set it up ("that monster").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) struct Delayed {
     pub source: CardId,
     pub controller: Player,
     pub steps: Vec<Step>,
+    pub locals: Locals,
+}
+
+/// A card held in a register: the card and its stamp when it was put there. It counts
+/// only while the card has not moved since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub(crate) struct Held {
+    pub id: CardId,
+    pub stamp: u32,
+}
+
+/// An effect's memory while it runs: registers of cards, whether the last step fully
+/// happened, and positions chosen for a Special Summon.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
+pub(crate) struct Locals {
+    pub regs: BTreeMap<Reg, Vec<Held>>,
+    pub did: bool,
+    pub positions: Vec<(CardId, Position)>,
+    /// A number declared during the effect (Reasoning's Level).
+    pub declared: Option<u32>,
+    /// The event number of the last step's moves (for a step made "together" with it).
+    pub last_seq: Option<u32>,
 }
 
 /// A link of the chain: an activation waiting to resolve.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub struct ChainLink {
     pub card: CardId,
     pub controller: Player,
@@ -273,17 +352,15 @@ pub struct ChainLink {
     pub mode: Option<u8>,
     pub speed: u8,
     pub no_responses: bool,
+    /// The activation of a Spell Card (not an effect of one): counts for Spell Counters.
+    pub spell_card: bool,
+    /// Cards with Spell Counters that were face-up when this Spell was activated.
+    pub(crate) witnesses: Vec<Held>,
     pub(crate) locals: Locals,
 }
 
-/// Cards an effect has chosen so far, each with where it was when chosen.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub(crate) struct Locals {
-    pub regs: BTreeMap<Reg, Vec<(CardId, Location)>>,
-}
-
 /// What a running program is doing, so the engine knows what comes after it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) enum FrameKind {
     /// Costs and targets of an activation; the link joins the chain when they are done.
     Activation(ChainLink),
@@ -295,10 +372,12 @@ pub(crate) enum FrameKind {
     EndPhase,
     /// Discarding down to the hand limit.
     HandLimit,
+    /// A Synchro Summon: materials, then the monster.
+    Synchro { card: CardId },
 }
 
 /// A running step program with its program counter.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub(crate) struct Frame {
     pub kind: FrameKind,
     pub source: CardId,
@@ -308,8 +387,17 @@ pub(crate) struct Frame {
     pub locals: Locals,
 }
 
+/// What an order prompt puts in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub enum OrderOf {
+    /// Simultaneous trigger effects: the one chosen becomes the next chain link.
+    Triggers,
+    /// "During the End Phase" effects: the one chosen applies next.
+    EndPhase,
+}
+
 /// A decision the engine waits for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) enum PromptState {
     /// Choose between `min` and `max` of the candidates into a register.
     Cards {
@@ -318,18 +406,87 @@ pub(crate) enum PromptState {
         max: u8,
         purpose: Purpose,
         into: Reg,
+        constraint: Option<crate::effect::Constraint>,
     },
-    /// Choose one mode (indices into the effect's modes).
-    Mode { options: Vec<u8> },
+    /// Choose one mode of effect `effect` of `card` (indices into its modes).
+    Mode {
+        card: CardId,
+        effect: u8,
+        options: Vec<u8>,
+    },
+    /// Use an optional trigger effect of `card`? (yes / no)
+    UseTrigger { card: CardId },
+    /// Which of these comes next?
+    Order { of: OrderOf, items: Vec<CardId> },
+    /// Special Summon `card` in Attack or Defense Position?
+    Position { card: CardId },
+}
+
+/// A pending decision and the card that asks it (`None`: a rule of the game, such as
+/// the hand size limit or the order of simultaneous effects).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub(crate) struct Prompt {
+    pub source: Option<CardId>,
+    pub state: PromptState,
+}
+
+/// A trigger effect whose event happened, waiting for the chain to close.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub(crate) struct PendingTrigger {
+    pub card: CardId,
+    /// The card's stamp just after the event: it must not have moved since.
+    pub stamp: u32,
+    pub effect: u8,
+    /// Sequence number of the event (for missing the timing).
+    pub seq: u32,
+    pub controller: Player,
+}
+
+/// A card's trigger effect armed until its event happens once, this turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub(crate) struct Watcher {
+    pub card: CardId,
+    pub effect: u8,
+    pub controller: Player,
+    pub turn: u32,
+}
+
+/// Triggers being put on a new chain: optional ones are asked about, simultaneous ones
+/// ordered, then each is activated.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
+pub(crate) struct TriggerBuild {
+    /// Optional triggers not yet asked about.
+    pub ask: Vec<PendingTrigger>,
+    pub mandatory: Vec<PendingTrigger>,
+    /// Optional triggers the player chose to use.
+    pub optional: Vec<PendingTrigger>,
+    /// In chain-link order, ready to be activated.
+    pub ready: Vec<PendingTrigger>,
 }
 
 /// Where the End Phase is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub(crate) enum EndStep {
-    /// Running delayed effects; the number already started.
-    Delayed(usize),
+    /// The player may still activate Quick-Play Spells; `EndTurn` moves on.
+    Open,
+    /// Applying "during the End Phase" effects.
+    Delayed,
     HandLimit,
     Done,
+}
+
+/// What happened during the last command, for the UI. Not part of the duel's equality:
+/// two duels in the same position are equal however they got there.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(crate) struct Journal {
+    pub events: Vec<crate::event::Event>,
+    pub moves: Vec<crate::event::GameEvent>,
+}
+
+impl PartialEq for Journal {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The whole duel. Plain data: cloning it is a snapshot.
@@ -346,15 +503,25 @@ pub struct Duel {
     /// The chain is resolving (no more responses).
     pub(crate) resolving: bool,
     pub(crate) frames: Vec<Frame>,
-    pub(crate) prompt: Option<(CardId, PromptState)>,
+    pub(crate) prompt: Option<Prompt>,
     pub(crate) restrictions: Vec<ActiveRestriction>,
     pub(crate) used_opt: Vec<OptKey>,
     pub(crate) delayed: Vec<Delayed>,
     pub(crate) end_step: EndStep,
+    /// Trigger effects whose events happened, waiting for the chain to close.
+    pub(crate) triggers: Vec<PendingTrigger>,
+    pub(crate) trigger_build: Option<TriggerBuild>,
+    /// Sequence number of the last game event.
+    pub(crate) seq: u32,
+    /// Sequence number of the last thing that happened (what "when" triggers check).
+    pub(crate) last_happening: u32,
+    /// Trigger effects armed for the rest of the turn by a [`crate::effect::Step::Watch`].
+    pub(crate) watchers: Vec<Watcher>,
     pub(crate) rng: Rng,
     pub(crate) log: Vec<Command>,
     pub(crate) outcome: Option<Outcome>,
-    pub(crate) events: Vec<crate::event::Event>,
+    #[serde(skip)]
+    pub(crate) journal: Journal,
 }
 
 impl Duel {

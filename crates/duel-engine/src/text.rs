@@ -1,10 +1,11 @@
 //! Player-facing wording in Japanese (first) and English.
 
 use crate::card::{Code, card};
-use crate::effect::{Dest, Purpose, Restriction};
+use crate::effect::{EffectKind, Purpose, Restriction, SummonKind};
 use crate::error::{BadResponse, RuleError, Unmet};
-use crate::event::Event;
-use crate::state::{Outcome, Phase, Player, Reason};
+use crate::event::{Event, MoveReason, Shown};
+use crate::state::{Location, OrderOf, Outcome, Phase, Player, Position, Reason};
+use crate::view::{Meaning, Question};
 
 /// The language of messages.
 #[derive(
@@ -25,13 +26,34 @@ fn name(code: Code, lang: Lang) -> String {
     }
 }
 
-fn names(codes: &[Code], lang: Lang) -> String {
+/// Card names for a message; cards the player may not know are counted instead.
+fn shown_names(cards: &[Shown], lang: Lang) -> String {
     let sep = if lang == Lang::Ja { "、" } else { ", " };
-    codes
-        .iter()
-        .map(|&c| name(c, lang))
-        .collect::<Vec<_>>()
-        .join(sep)
+    let mut parts: Vec<String> = cards.iter().flatten().map(|&c| name(c, lang)).collect();
+    let hidden = cards.iter().filter(|c| c.is_none()).count();
+    if hidden > 0 {
+        parts.push(match lang {
+            Lang::Ja => format!("カード{hidden}枚"),
+            Lang::En => format!("{hidden} card(s)"),
+        });
+    }
+    parts.join(sep)
+}
+
+fn chain_link(link: u8, lang: Lang) -> String {
+    match lang {
+        Lang::Ja => format!("チェーン{link}："),
+        Lang::En => format!("Chain link {link}: "),
+    }
+}
+
+fn position(p: Position, lang: Lang) -> &'static str {
+    match (p, lang) {
+        (Position::Attack, Lang::Ja) => "攻撃表示",
+        (Position::Defense, Lang::Ja) => "守備表示",
+        (Position::Attack, Lang::En) => "Attack Position",
+        (Position::Defense, Lang::En) => "Defense Position",
+    }
 }
 
 /// The phase's name as the header shows it.
@@ -68,23 +90,64 @@ pub fn event(e: &Event, lang: Lang) -> String {
                 phase(*p, lang).to_string()
             }
         }
-        Event::Activated { player, card, .. } => {
-            if ja {
-                format!("{}が{}を発動します", who(*player, lang), name(*card, lang))
-            } else {
-                format!("{} activate(s) {}", who(*player, lang), name(*card, lang))
+        Event::Activated {
+            player,
+            card,
+            kind,
+            link,
+        } => {
+            let head = chain_link(*link, lang);
+            match (kind, ja) {
+                (EffectKind::Activation, true) => {
+                    format!(
+                        "{head}{}が{}を発動します",
+                        who(*player, lang),
+                        name(*card, lang)
+                    )
+                }
+                (EffectKind::Ignition, true) => format!(
+                    "{head}{}が{}の効果を発動します",
+                    who(*player, lang),
+                    name(*card, lang)
+                ),
+                (EffectKind::Trigger, true) => {
+                    format!("{head}{}の効果が発動します（誘発効果）", name(*card, lang))
+                }
+                (EffectKind::Activation, false) => {
+                    format!(
+                        "{head}{} activate(s) {}",
+                        who(*player, lang),
+                        name(*card, lang)
+                    )
+                }
+                (EffectKind::Ignition, false) => format!(
+                    "{head}{} activate(s) the effect of {}",
+                    who(*player, lang),
+                    name(*card, lang)
+                ),
+                (EffectKind::Trigger, false) => {
+                    format!(
+                        "{head}the trigger effect of {} activates",
+                        name(*card, lang)
+                    )
+                }
             }
         }
-        Event::Resolving { card } => {
+        Event::Resolving { card, link } => {
+            let head = chain_link(*link, lang);
             if ja {
-                format!("{}の効果を解決します", name(*card, lang))
+                format!("{head}{}の効果を解決します", name(*card, lang))
             } else {
-                format!("Resolving {}", name(*card, lang))
+                format!("{head}resolving {}", name(*card, lang))
             }
         }
-        Event::ModeChosen { card: c, mode } => {
+        Event::ModeChosen {
+            card: c,
+            effect,
+            mode,
+        } => {
             let label = card(*c)
-                .and_then(|d| d.effects.iter().find(|e| !e.modes.is_empty()))
+                .and_then(|d| d.effects.get(usize::from(*effect)))
                 .and_then(|e| e.modes.get(usize::from(*mode)))
                 .map(|m| {
                     if ja {
@@ -107,32 +170,14 @@ pub fn event(e: &Event, lang: Lang) -> String {
                 format!("{} draw(s) {} card(s)", who(*player, lang), count)
             }
         }
-        Event::Moved { player, to, cards } => {
-            let list = names(cards, lang);
-            match (to, ja) {
-                (Dest::Hand, true) => format!("{list}を手札に加えます"),
-                (Dest::Discard, true) => format!("{}は{list}を捨てます", who(*player, lang)),
-                (Dest::Graveyard, true) => format!("{list}を墓地へ送ります"),
-                (Dest::Deck, true) => format!("{list}をデッキに戻します"),
-                (Dest::Banished, true) => format!("{list}を除外します"),
-                (Dest::Hand, false) => format!("{list} added to the hand"),
-                (Dest::Discard, false) => format!("{} discard(s) {list}", who(*player, lang)),
-                (Dest::Graveyard, false) => format!("{list} sent to the graveyard"),
-                (Dest::Deck, false) => format!("{list} returned to the deck"),
-                (Dest::Banished, false) => format!("{list} banished"),
-            }
-        }
-        Event::ReturnedToDeck { player, count } => {
-            if ja {
-                format!("{}は手札{}枚をデッキに戻します", who(*player, lang), count)
-            } else {
-                format!(
-                    "{} return(s) {} card(s) to the deck",
-                    who(*player, lang),
-                    count
-                )
-            }
-        }
+        Event::Moved {
+            player,
+            to,
+            reason,
+            discard,
+            cards,
+            ..
+        } => moved(*player, *to, *reason, *discard, cards, lang),
         Event::Shuffled { player } => {
             if ja {
                 format!("{}のデッキをシャッフルします", who(*player, lang))
@@ -142,9 +187,15 @@ pub fn event(e: &Event, lang: Lang) -> String {
         }
         Event::Revealed { cards, .. } => {
             if ja {
-                format!("デッキの上から{}をめくります", names(cards, lang))
+                format!(
+                    "デッキの上から{}をめくります",
+                    shown_names(&cards.iter().map(|&c| Some(c)).collect::<Vec<_>>(), lang)
+                )
             } else {
-                format!("Revealed from the top of the deck: {}", names(cards, lang))
+                format!(
+                    "Revealed from the top of the deck: {}",
+                    shown_names(&cards.iter().map(|&c| Some(c)).collect::<Vec<_>>(), lang)
+                )
             }
         }
         Event::LpPaid { player, amount, lp } => {
@@ -193,11 +244,76 @@ pub fn event(e: &Event, lang: Lang) -> String {
                 )
             }
         }
-        Event::Summoned { card, .. } => {
+        Event::Summoned {
+            card,
+            kind,
+            position: pos,
+            ..
+        } => {
+            let how = match (kind, ja) {
+                (SummonKind::Normal, true) => "召喚",
+                (SummonKind::Special, true) => "特殊召喚",
+                (SummonKind::Synchro, true) => "シンクロ召喚",
+                (SummonKind::Fusion, true) => "融合召喚",
+                (SummonKind::Normal, false) => "Normal Summoned",
+                (SummonKind::Special, false) => "Special Summoned",
+                (SummonKind::Synchro, false) => "Synchro Summoned",
+                (SummonKind::Fusion, false) => "Fusion Summoned",
+            };
             if ja {
-                format!("{}を召喚します", name(*card, lang))
+                format!(
+                    "{}を{}で{}します",
+                    name(*card, lang),
+                    position(*pos, lang),
+                    how
+                )
             } else {
-                format!("{} is Normal Summoned", name(*card, lang))
+                format!("{} is {how} in {}", name(*card, lang), position(*pos, lang))
+            }
+        }
+        Event::Equipped { card, to } => {
+            if ja {
+                format!("{}を{}に装備します", name(*card, lang), name(*to, lang))
+            } else {
+                format!("{} is equipped to {}", name(*card, lang), name(*to, lang))
+            }
+        }
+        Event::CountersChanged { card, counters } => {
+            if ja {
+                format!("{}の魔力カウンター：{}個", name(*card, lang), counters)
+            } else {
+                format!("{}: {} Spell Counter(s)", name(*card, lang), counters)
+            }
+        }
+        Event::PositionChanged {
+            card,
+            position: pos,
+        } => {
+            if ja {
+                format!("{}を{}にします", name(*card, lang), position(*pos, lang))
+            } else {
+                format!("{} changes to {}", name(*card, lang), position(*pos, lang))
+            }
+        }
+        Event::LevelDeclared { player, level } => {
+            if ja {
+                format!("{}はレベル{}を宣言します", who(*player, lang), level)
+            } else {
+                format!("{} declare(s) Level {}", who(*player, lang), level)
+            }
+        }
+        Event::Vanished { card } => {
+            if ja {
+                format!("{}はフィールドを離れ、消滅します", name(*card, lang))
+            } else {
+                format!("{} leaves the field and vanishes", name(*card, lang))
+            }
+        }
+        Event::MissedTiming { card } => {
+            if ja {
+                format!("{}の効果はタイミングを逃しました", name(*card, lang))
+            } else {
+                format!("{} missed the timing", name(*card, lang))
             }
         }
         Event::MonsterSet { player } => {
@@ -212,23 +328,6 @@ pub fn event(e: &Event, lang: Lang) -> String {
                 format!("{}はカードをセットします", who(*player, lang))
             } else {
                 format!("{} set(s) a card", who(*player, lang))
-            }
-        }
-        Event::FieldSpellReplaced { card } => {
-            if ja {
-                format!("{}は墓地へ送られます", name(*card, lang))
-            } else {
-                format!(
-                    "{} is replaced and sent to the graveyard",
-                    name(*card, lang)
-                )
-            }
-        }
-        Event::Destroyed { card } => {
-            if ja {
-                format!("{}を破壊します", name(*card, lang))
-            } else {
-                format!("{} is destroyed", name(*card, lang))
             }
         }
         Event::NoValidCards { card } => {
@@ -266,6 +365,44 @@ pub fn event(e: &Event, lang: Lang) -> String {
             }
         }
         Event::GameOver { outcome } => self::outcome(*outcome, lang),
+    }
+}
+
+fn moved(
+    player: Player,
+    to: Location,
+    reason: MoveReason,
+    discard: bool,
+    cards: &[Shown],
+    lang: Lang,
+) -> String {
+    let list = shown_names(cards, lang);
+    let ja = lang == Lang::Ja;
+    match to {
+        Location::Hand if ja => format!("{list}を手札に加えます"),
+        Location::Hand => format!("{list} added to the hand"),
+        Location::Graveyard => match (reason, discard, ja) {
+            (_, true, true) => format!("{}は{list}を捨てます", who(player, lang)),
+            (_, true, false) => format!("{} discard(s) {list}", who(player, lang)),
+            (MoveReason::Tribute, _, true) => format!("{list}をリリースします"),
+            (MoveReason::Tribute, _, false) => format!("{list} Tributed"),
+            (MoveReason::Material, _, true) => format!("{list}をシンクロ素材として墓地へ送ります"),
+            (MoveReason::Material, _, false) => {
+                format!("{list} sent to the graveyard as Synchro Material")
+            }
+            (MoveReason::Destroy, _, true) => format!("{list}を破壊します"),
+            (MoveReason::Destroy, _, false) => format!("{list} destroyed"),
+            (_, _, true) => format!("{list}を墓地へ送ります"),
+            (_, _, false) => format!("{list} sent to the graveyard"),
+        },
+        Location::Deck if ja => format!("{list}をデッキに戻します"),
+        Location::Deck => format!("{list} returned to the deck"),
+        Location::ExtraDeck if ja => format!("{list}をエクストラデッキに戻します"),
+        Location::ExtraDeck => format!("{list} returned to the Extra Deck"),
+        Location::Banished if ja => format!("{list}を除外します"),
+        Location::Banished => format!("{list} banished"),
+        _ if ja => format!("{list}をフィールドに置きます"),
+        _ => format!("{list} placed on the field"),
     }
 }
 
@@ -322,8 +459,8 @@ pub fn outcome(o: Outcome, lang: Lang) -> String {
     }
 }
 
-/// The title of a card-selection prompt.
-pub fn purpose(p: Purpose, min: u8, max: u8, lang: Lang) -> String {
+/// The title of a card-selection prompt (`rule`: asked by the hand size limit).
+pub fn purpose(p: Purpose, min: u8, max: u8, rule: bool, lang: Lang) -> String {
     let n = if min == max {
         format!("{min}")
     } else if lang == Lang::Ja {
@@ -331,16 +468,26 @@ pub fn purpose(p: Purpose, min: u8, max: u8, lang: Lang) -> String {
     } else {
         format!("{min}-{max}")
     };
-    match (p, lang) {
+    let title = match (p, lang) {
         (Purpose::Discard, Lang::Ja) => format!("手札を{n}枚捨てる"),
-        (Purpose::SendToGraveyard, Lang::Ja) => format!("手札を{n}枚墓地へ送る"),
+        (Purpose::SendToGraveyard, Lang::Ja) => format!("墓地へ送るカードを{n}枚選ぶ"),
         (Purpose::AddToHand, Lang::Ja) => format!("手札に加えるカードを{n}枚選ぶ"),
         (Purpose::ShuffleIntoDeck, Lang::Ja) => format!("デッキに戻すカードを{n}枚選ぶ"),
         (Purpose::Target, Lang::Ja) => format!("対象を{n}枚選ぶ"),
         (Purpose::Tribute, Lang::Ja) => format!("リリースするモンスターを{n}体選ぶ"),
+        (Purpose::SpecialSummon, Lang::Ja) => format!("特殊召喚するモンスターを{n}体選ぶ"),
+        (Purpose::Banish, Lang::Ja) => format!("除外するカードを{n}枚選ぶ"),
+        (Purpose::SynchroMaterial, Lang::Ja) => {
+            "シンクロ素材にするモンスターを選ぶ（チューナー1体＋それ以外、レベルの合計が一致）"
+                .to_string()
+        }
+        (Purpose::SynchroMaterial, Lang::En) => {
+            "Choose the Synchro Materials (1 Tuner and non-Tuners whose Levels add up to the Synchro's)"
+                .to_string()
+        }
         (Purpose::Discard, Lang::En) => format!("Discard {n} card(s)"),
         (Purpose::SendToGraveyard, Lang::En) => {
-            format!("Send {n} card(s) from your hand to the graveyard")
+            format!("Choose {n} card(s) to send to the graveyard")
         }
         (Purpose::AddToHand, Lang::En) => format!("Choose {n} card(s) to add to your hand"),
         (Purpose::ShuffleIntoDeck, Lang::En) => {
@@ -348,14 +495,54 @@ pub fn purpose(p: Purpose, min: u8, max: u8, lang: Lang) -> String {
         }
         (Purpose::Target, Lang::En) => format!("Choose {n} target(s)"),
         (Purpose::Tribute, Lang::En) => format!("Choose {n} monster(s) to Tribute"),
+        (Purpose::SpecialSummon, Lang::En) => format!("Choose {n} monster(s) to Special Summon"),
+        (Purpose::Banish, Lang::En) => format!("Choose {n} card(s) to banish"),
+    };
+    match (rule, lang) {
+        (true, Lang::Ja) => format!("手札の上限（6枚）：{title}"),
+        (true, Lang::En) => format!("Hand size limit (6): {title}"),
+        (false, _) => title,
     }
 }
 
-/// Title of the mode prompt.
-pub fn choose_mode(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Ja => "効果を1つ選ぶ",
-        Lang::En => "Choose one effect",
+/// Title of a choice prompt.
+pub fn question(q: Question, lang: Lang) -> &'static str {
+    match (q, lang) {
+        (Question::Mode, Lang::Ja) => "効果を1つ選ぶ",
+        (Question::UseTrigger, Lang::Ja) => "効果を発動しますか？",
+        (Question::Order(OrderOf::Triggers), Lang::Ja) => {
+            "同時に発動する効果：次のチェーンに乗せるものを選ぶ"
+        }
+        (Question::Order(OrderOf::EndPhase), Lang::Ja) => {
+            "エンドフェイズの効果：次に適用するものを選ぶ"
+        }
+        (Question::Position, Lang::Ja) => "表示形式を選ぶ",
+        (Question::Mode, Lang::En) => "Choose one effect",
+        (Question::UseTrigger, Lang::En) => "Activate this effect?",
+        (Question::Order(OrderOf::Triggers), Lang::En) => {
+            "Simultaneous effects: choose the next chain link"
+        }
+        (Question::Order(OrderOf::EndPhase), Lang::En) => {
+            "End Phase effects: choose the one that applies next"
+        }
+        (Question::Position, Lang::En) => "Choose the battle position",
+    }
+}
+
+/// The label of a choice option.
+pub fn choice(m: &Meaning, lang: Lang) -> String {
+    match (m, lang) {
+        (Meaning::Mode { label_ja, .. }, Lang::Ja) => label_ja.clone(),
+        (Meaning::Mode { label_en, .. }, Lang::En) => label_en.clone(),
+        (Meaning::Yes, Lang::Ja) => "発動する".into(),
+        (Meaning::No, Lang::Ja) => "発動しない".into(),
+        (Meaning::Attack, Lang::Ja) => "攻撃表示".into(),
+        (Meaning::Defense, Lang::Ja) => "守備表示".into(),
+        (Meaning::Yes, Lang::En) => "Activate".into(),
+        (Meaning::No, Lang::En) => "Do not activate".into(),
+        (Meaning::Attack, Lang::En) => "Attack Position".into(),
+        (Meaning::Defense, Lang::En) => "Defense Position".into(),
+        (Meaning::Card(c), _) => c.code.map_or_else(String::new, |code| name(code, lang)),
     }
 }
 
@@ -379,6 +566,13 @@ fn unmet_ja(u: &Unmet) -> String {
         Unmet::NoValidCards => "対象となるカードがありません".into(),
         Unmet::LpTooLow { need, have } => format!("LPが足りません（{need}必要、残り{have}）"),
         Unmet::SpecialSummonedThisTurn => "このターン既に特殊召喚しています".into(),
+        Unmet::CannotSpecialSummon => "このターンは特殊召喚できません".into(),
+        Unmet::NoFreeZone => "モンスターゾーンに空きがありません".into(),
+        Unmet::TooFewCounters { need, have } => {
+            format!("カウンターが足りません（{need}個必要、{have}個）")
+        }
+        Unmet::NotOnField => "カードがフィールドに表側表示で存在しません".into(),
+        Unmet::NoValidCombination => "条件を満たすカードの組み合わせがありません".into(),
     }
 }
 
@@ -393,6 +587,7 @@ pub fn error_ja(e: &RuleError) -> String {
             BadResponse::WrongCount { min, max } => format!("{min}〜{max}枚選んでください"),
             BadResponse::NotACandidate => "選べないカードが含まれています".into(),
             BadResponse::Duplicate => "同じカードを2回選んでいます".into(),
+            BadResponse::BadCombination => "その組み合わせでは条件を満たしません".into(),
             BadResponse::NoSuchOption => "その選択肢はありません".into(),
             BadResponse::WrongKind => "選択の種類が違います".into(),
         },
@@ -401,6 +596,7 @@ pub fn error_ja(e: &RuleError) -> String {
         RuleError::NotAMonster => "モンスターカードではありません".into(),
         RuleError::NotASpellOrTrap => "魔法・罠カードではありません".into(),
         RuleError::CannotNormalSummon => "このカードは通常召喚できません".into(),
+        RuleError::NotASynchro => "エクストラデッキのシンクロモンスターではありません".into(),
         RuleError::WrongPhase => "メインフェイズではありません".into(),
         RuleError::NoNormalSummonLeft => "召喚権がありません".into(),
         RuleError::ZoneFull => "ゾーンが満杯です".into(),
@@ -420,5 +616,78 @@ pub fn error_ja(e: &RuleError) -> String {
         RuleError::NoEffect => "発動できる効果がありません".into(),
         RuleError::OncePerTurn => "このターンは既に発動しています（1ターンに1度）".into(),
         RuleError::Unmet(u) => format!("発動条件を満たしていません：{}", unmet_ja(u)),
+    }
+}
+
+impl crate::state::Duel {
+    /// A command in words, as the log and the hint show it ("《強欲な壺》を発動").
+    /// Answers are read against the prompt pending now (say it before applying it).
+    pub fn describe(&self, cmd: &crate::command::Command, lang: Lang) -> String {
+        use crate::command::{Command, Response};
+        let ja = lang == Lang::Ja;
+        let card = |id: crate::state::CardId| {
+            self.instance(id)
+                .map_or_else(|| "?".to_string(), |c| name(c.code, lang))
+        };
+        match cmd {
+            Command::SummonMonster { card: c } if ja => format!("{}を召喚", card(*c)),
+            Command::SummonMonster { card: c } => format!("Summon {}", card(*c)),
+            Command::SetMonster { card: c } if ja => format!("{}をセット", card(*c)),
+            Command::SetMonster { card: c } => format!("Set {}", card(*c)),
+            Command::SetSpellTrap { card: c } if ja => format!("{}をセット", card(*c)),
+            Command::SetSpellTrap { card: c } => format!("Set {}", card(*c)),
+            Command::ActivateSpell { card: c } if ja => format!("{}を発動", card(*c)),
+            Command::ActivateSpell { card: c } => format!("Activate {}", card(*c)),
+            Command::ActivateEffect { card: c } if ja => format!("{}の効果を発動", card(*c)),
+            Command::ActivateEffect { card: c } => format!("Activate the effect of {}", card(*c)),
+            Command::SynchroSummon { card: c } if ja => format!("{}をシンクロ召喚", card(*c)),
+            Command::SynchroSummon { card: c } => format!("Synchro Summon {}", card(*c)),
+            Command::PassChain if ja => "チェーンしない".to_string(),
+            Command::PassChain => "Do not chain".to_string(),
+            Command::AdvancePhase | Command::EndTurn if ja => "ターン終了".to_string(),
+            Command::AdvancePhase | Command::EndTurn => "End the turn".to_string(),
+            Command::Respond(Response::Cards(ids)) => {
+                let list = shown_names(
+                    &ids.iter()
+                        .map(|&id| self.instance(id).map(|c| c.code))
+                        .collect::<Vec<_>>(),
+                    lang,
+                );
+                if ja {
+                    format!("{list}を選ぶ")
+                } else {
+                    format!("Choose {list}")
+                }
+            }
+            Command::Respond(Response::Option(v)) => {
+                let label = self.view().prompt.and_then(|p| match p.kind {
+                    crate::view::PromptKind::Choice { options, .. } => options
+                        .into_iter()
+                        .find(|o| o.value == *v)
+                        .map(|o| o.label(lang)),
+                    crate::view::PromptKind::Cards { .. } => None,
+                });
+                let label = label.unwrap_or_else(|| v.to_string());
+                if ja {
+                    format!("「{label}」を選ぶ")
+                } else {
+                    format!("Choose \"{label}\"")
+                }
+            }
+        }
+    }
+
+    /// A line of commands from this position in words (each one read against the position
+    /// it is played in); stops at the first command that does not apply.
+    pub fn describe_line(&self, line: &[crate::command::Command], lang: Lang) -> Vec<String> {
+        let mut d = self.clone();
+        let mut out = Vec::with_capacity(line.len());
+        for cmd in line {
+            out.push(d.describe(cmd, lang));
+            if d.apply(cmd.clone()).is_err() {
+                break;
+            }
+        }
+        out
     }
 }

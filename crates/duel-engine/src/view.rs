@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::{CardDef, Code, card};
 use crate::effect::Purpose;
 use crate::state::{
-    CardId, Duel, Face, Location, Outcome, Phase, Player, Position, PromptState, Settings,
+    CardId, Duel, Face, Location, OrderOf, Outcome, Phase, Player, Position, PromptState, Settings,
     ZONE_SLOTS,
 };
 
@@ -17,6 +17,10 @@ pub struct CardView {
     pub code: Option<Code>,
     pub face: Face,
     pub position: Option<Position>,
+    /// Counters on the card (Spell Counters).
+    pub counters: u8,
+    /// For a face-up equip card: the monster it is equipped to.
+    pub equipped_to: Option<CardId>,
 }
 
 impl CardView {
@@ -53,13 +57,60 @@ pub struct ChainLinkView {
     pub player: Player,
 }
 
-/// One option of a mode choice.
+/// What a choice prompt asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Question {
+    /// Choose one mode of a modal effect.
+    Mode,
+    /// Use this optional trigger effect?
+    UseTrigger,
+    /// Which of these comes next (a chain link of simultaneous triggers, or an End Phase
+    /// effect)?
+    Order(OrderOf),
+    /// Special Summon in Attack or Defense Position?
+    Position,
+}
+
+/// What one option of a choice means.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModeOption {
-    /// The value to answer with: `Response::Option(index)`.
-    pub index: u8,
-    pub label_ja: String,
-    pub label_en: String,
+pub enum Meaning {
+    Mode {
+        label_ja: String,
+        label_en: String,
+    },
+    Yes,
+    No,
+    Attack,
+    Defense,
+    /// A card of the list being put in order.
+    Card(CardView),
+}
+
+/// One option of a choice prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoiceOption {
+    /// The value to answer with: `Response::Option(value)`.
+    pub value: u8,
+    pub meaning: Meaning,
+}
+
+impl ChoiceOption {
+    /// A stable name for the option (`yes`, `no`, `attack`, `defense`, or its position in
+    /// the list), for tests and accessibility.
+    pub fn key(&self) -> String {
+        match self.meaning {
+            Meaning::Yes => "yes".into(),
+            Meaning::No => "no".into(),
+            Meaning::Attack => "attack".into(),
+            Meaning::Defense => "defense".into(),
+            Meaning::Mode { .. } | Meaning::Card(_) => self.value.to_string(),
+        }
+    }
+
+    /// The option's label in the player's language (card options show the card instead).
+    pub fn label(&self, lang: crate::Lang) -> String {
+        crate::text::choice(&self.meaning, lang)
+    }
 }
 
 /// What the pending prompt asks.
@@ -72,14 +123,20 @@ pub enum PromptKind {
         max: u8,
         purpose: Purpose,
     },
-    /// Choose one mode of a modal effect.
-    Mode { options: Vec<ModeOption> },
+    /// Choose one option.
+    Choice {
+        question: Question,
+        options: Vec<ChoiceOption>,
+    },
 }
 
-/// A decision the duel waits for, with the card that asks it.
+/// A decision the duel waits for: the card that asks it (`None` for a rule of the game:
+/// the hand size limit, the order of simultaneous effects) and the card it is about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PromptView {
-    pub source: Code,
+    pub source: Option<Code>,
+    /// The card the question is about (the trigger to use, the monster to summon).
+    pub subject: Option<CardView>,
     pub kind: PromptKind,
 }
 
@@ -89,8 +146,8 @@ impl PromptView {
         match &self.kind {
             PromptKind::Cards {
                 min, max, purpose, ..
-            } => crate::text::purpose(*purpose, *min, *max, lang),
-            PromptKind::Mode { .. } => crate::text::choose_mode(lang).to_string(),
+            } => crate::text::purpose(*purpose, *min, *max, self.source.is_none(), lang),
+            PromptKind::Choice { question, .. } => crate::text::question(*question, lang).into(),
         }
     }
 }
@@ -142,7 +199,7 @@ impl Duel {
             prompt: self
                 .prompt
                 .as_ref()
-                .map(|(src, p)| self.prompt_view(*src, p)),
+                .map(|p| self.prompt_view(p.source, &p.state)),
             outcome: self.outcome,
             moves: self.log.len(),
         }
@@ -157,15 +214,14 @@ impl Duel {
             || (c.owner == Player::Opponent
                 && matches!(c.location, Location::Hand | Location::ExtraDeck));
         let visible_extra = c.owner == Player::You && c.location == Location::ExtraDeck;
+        let shown = !hidden || visible_extra;
         CardView {
             id,
-            code: if hidden && !visible_extra {
-                None
-            } else {
-                Some(c.code)
-            },
+            code: shown.then_some(c.code),
             face: if visible_extra { Face::Up } else { c.face },
             position: c.position,
+            counters: if shown { c.counters } else { 0 },
+            equipped_to: if shown { c.equipped_to } else { None },
         }
     }
 
@@ -177,6 +233,8 @@ impl Duel {
             code: Some(c.code),
             face: Face::Up,
             position: c.position,
+            counters: c.counters,
+            equipped_to: c.equipped_to,
         }
     }
 
@@ -198,44 +256,90 @@ impl Duel {
         }
     }
 
-    fn prompt_view(&self, src: CardId, p: &PromptState) -> PromptView {
-        let source = self.cards[src.index()].code;
-        let kind = match p {
+    fn prompt_view(&self, src: Option<CardId>, p: &PromptState) -> PromptView {
+        let source = src.map(|id| self.cards[id.index()].code);
+        let option = |value: u8, meaning| ChoiceOption { value, meaning };
+        let (subject, kind) = match p {
             PromptState::Cards {
                 candidates,
                 min,
                 max,
                 purpose,
                 ..
-            } => PromptKind::Cards {
-                candidates: candidates
-                    .iter()
-                    .map(|&id| self.revealed_view(id))
-                    .collect(),
-                min: *min,
-                max: *max,
-                purpose: *purpose,
-            },
-            PromptState::Mode { options } => {
-                let modes = card(source)
-                    .and_then(|d| d.effects.iter().find(|e| !e.modes.is_empty()))
+            } => (
+                None,
+                PromptKind::Cards {
+                    candidates: candidates
+                        .iter()
+                        .map(|&id| self.revealed_view(id))
+                        .collect(),
+                    min: *min,
+                    max: *max,
+                    purpose: *purpose,
+                },
+            ),
+            PromptState::Mode {
+                card: c,
+                effect,
+                options,
+            } => {
+                let modes = card(self.cards[c.index()].code)
+                    .and_then(|d| d.effects.get(usize::from(*effect)))
                     .map(|e| e.modes.as_slice())
                     .unwrap_or_default();
-                PromptKind::Mode {
-                    options: options
-                        .iter()
-                        .filter_map(|&i| {
-                            modes.get(usize::from(i)).map(|m| ModeOption {
-                                index: i,
-                                label_ja: m.label_ja.clone(),
-                                label_en: m.label_en.clone(),
-                            })
+                let options = options
+                    .iter()
+                    .filter_map(|&i| {
+                        modes.get(usize::from(i)).map(|m| {
+                            option(
+                                i,
+                                Meaning::Mode {
+                                    label_ja: m.label_ja.clone(),
+                                    label_en: m.label_en.clone(),
+                                },
+                            )
                         })
-                        .collect(),
-                }
+                    })
+                    .collect();
+                (
+                    None,
+                    PromptKind::Choice {
+                        question: Question::Mode,
+                        options,
+                    },
+                )
             }
+            PromptState::UseTrigger { card } => (
+                Some(self.card_view(*card)),
+                PromptKind::Choice {
+                    question: Question::UseTrigger,
+                    options: vec![option(0, Meaning::Yes), option(1, Meaning::No)],
+                },
+            ),
+            PromptState::Position { card } => (
+                Some(self.revealed_view(*card)),
+                PromptKind::Choice {
+                    question: Question::Position,
+                    options: vec![option(0, Meaning::Attack), option(1, Meaning::Defense)],
+                },
+            ),
+            PromptState::Order { of, items } => (
+                None,
+                PromptKind::Choice {
+                    question: Question::Order(*of),
+                    options: items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &id)| option(i as u8, Meaning::Card(self.revealed_view(id))))
+                        .collect(),
+                },
+            ),
         };
-        PromptView { source, kind }
+        PromptView {
+            source,
+            subject,
+            kind,
+        }
     }
 
     /// The commands played so far, in order.
@@ -265,7 +369,12 @@ impl Duel {
 
     /// Events of the last command (or of the opening, for a new duel).
     pub fn events(&self) -> &[crate::Event] {
-        &self.events
+        &self.journal.events
+    }
+
+    /// Every card move of the last command, as the rules recorded it.
+    pub fn game_events(&self) -> &[crate::event::GameEvent] {
+        &self.journal.moves
     }
 
     /// Every card instance (the whole truth, for tests and tools; the UI uses `view`).

@@ -30,16 +30,6 @@ fn pot_of_greed_needs_two_cards_in_the_deck() {
 }
 
 #[test]
-fn seven_pots_of_greed_empty_the_deck_with_six_in_hand() {
-    // The original's scale check: a deck of Pots, one activation.
-    let mut d = duel(&[POT_OF_GREED; 5], &[POT_OF_GREED; 2]);
-    play(&mut d, POT_OF_GREED);
-    assert_eq!(count(&d, Player::You, "hand"), 6);
-    assert_eq!(count(&d, Player::You, "deck"), 0);
-    assert_eq!(count(&d, Player::You, "graveyard"), 1);
-}
-
-#[test]
 fn graceful_charity_draws_three_then_discards_two_chosen_cards() {
     let mut d = duel(
         &[GRACEFUL_CHARITY, FILLER],
@@ -48,7 +38,7 @@ fn graceful_charity_draws_three_then_discards_two_chosen_cards() {
     play(&mut d, GRACEFUL_CHARITY);
     let v = d.view();
     let prompt = v.prompt.expect("discard prompt");
-    assert_eq!(prompt.source, GRACEFUL_CHARITY);
+    assert_eq!(prompt.source, Some(GRACEFUL_CHARITY));
     match prompt.kind {
         PromptKind::Cards {
             candidates,
@@ -59,7 +49,7 @@ fn graceful_charity_draws_three_then_discards_two_chosen_cards() {
             assert_eq!((min, max), (2, 2));
             assert_eq!(candidates.len(), 4, "the drawn cards can be discarded too");
         }
-        PromptKind::Mode { .. } => panic!("expected cards"),
+        PromptKind::Choice { .. } => panic!("expected cards"),
     }
     choose(&mut d, &[TOON_WORLD, FILLER]);
     assert_eq!(codes(&d, Player::You, "hand"), {
@@ -71,16 +61,6 @@ fn graceful_charity_draws_three_then_discards_two_chosen_cards() {
     gy.sort_unstable();
     assert_eq!(codes(&d, Player::You, "graveyard"), gy);
     assert_eq!(count(&d, Player::You, "deck"), 1);
-}
-
-#[test]
-fn graceful_charity_needs_three_cards_in_the_deck() {
-    let d = duel(&[GRACEFUL_CHARITY], &fillers(2));
-    let card = in_hand(&d, GRACEFUL_CHARITY);
-    assert_eq!(
-        d.validate(&Command::ActivateSpell { card }),
-        Err(RuleError::Unmet(Unmet::DeckTooSmall { need: 3, have: 2 }))
-    );
 }
 
 #[test]
@@ -99,17 +79,21 @@ fn graceful_charity_exodia_is_checked_after_the_discard() {
 
 #[test]
 fn graceful_charity_wins_before_the_discard_with_the_mid_effect_setting() {
-    let mut d = Setup {
-        hand: vec![GRACEFUL_CHARITY, EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG],
-        deck: vec![LEFT_LEG, FILLER, FILLER],
-        settings: Settings {
+    let mut d = Setup::new()
+        .hand(vec![
+            GRACEFUL_CHARITY,
+            EXODIA,
+            RIGHT_ARM,
+            LEFT_ARM,
+            RIGHT_LEG,
+        ])
+        .deck(vec![LEFT_LEG, FILLER, FILLER])
+        .settings(Settings {
             exodia_wins_mid_effect: true,
             ..Settings::default()
-        },
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+        })
+        .build()
+        .expect("valid");
     play(&mut d, GRACEFUL_CHARITY);
     assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
     assert!(
@@ -166,14 +150,12 @@ fn one_day_of_peace_makes_both_players_draw_and_locks_damage() {
 
 #[test]
 fn one_day_of_peace_needs_the_opponent_to_be_able_to_draw() {
-    let d = Setup {
-        hand: vec![ONE_DAY_OF_PEACE],
-        deck: fillers(3),
-        opponent: Some((5, 0)),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let d = Setup::new()
+        .hand(vec![ONE_DAY_OF_PEACE])
+        .deck(fillers(3))
+        .opponent_cards(5, 0)
+        .build()
+        .expect("valid");
     let card = in_hand(&d, ONE_DAY_OF_PEACE);
     assert_eq!(
         d.validate(&Command::ActivateSpell { card }),
@@ -205,17 +187,15 @@ fn into_the_void_counts_itself_by_default_and_not_with_the_strict_setting() {
         })
         .is_ok()
     );
-    let strict = Setup {
-        hand: hand.to_vec(),
-        deck: fillers(3),
-        settings: Settings {
+    let strict = Setup::new()
+        .hand(hand.to_vec())
+        .deck(fillers(3))
+        .settings(Settings {
             into_the_void_counts_itself: false,
             ..Settings::default()
-        },
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+        })
+        .build()
+        .expect("valid");
     assert_eq!(
         strict.validate(&Command::ActivateSpell {
             card: in_hand(&strict, INTO_THE_VOID)
@@ -278,14 +258,12 @@ fn hand_destruction_is_a_quick_play_that_chains_to_a_normal_spell() {
 
 #[test]
 fn dark_factory_returns_two_normal_monsters_from_the_graveyard() {
-    let mut d = Setup {
-        hand: vec![DARK_FACTORY],
-        graveyard: vec![RIGHT_ARM, LEFT_LEG, EXODIA],
-        deck: fillers(3),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let mut d = Setup::new()
+        .hand(vec![DARK_FACTORY])
+        .graveyard(vec![RIGHT_ARM, LEFT_LEG, EXODIA])
+        .deck(fillers(3))
+        .build()
+        .expect("valid");
     activate(&mut d, DARK_FACTORY);
     // Exodia is an effect monster: only the two limbs qualify, so the targets are forced.
     pass(&mut d);
@@ -299,13 +277,11 @@ fn dark_factory_returns_two_normal_monsters_from_the_graveyard() {
 
 #[test]
 fn dark_factory_needs_two_normal_monsters() {
-    let d = Setup {
-        hand: vec![DARK_FACTORY],
-        graveyard: vec![RIGHT_ARM, EXODIA],
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let d = Setup::new()
+        .hand(vec![DARK_FACTORY])
+        .graveyard(vec![RIGHT_ARM, EXODIA])
+        .build()
+        .expect("valid");
     assert_eq!(
         d.validate(&Command::ActivateSpell {
             card: in_hand(&d, DARK_FACTORY)
@@ -316,13 +292,11 @@ fn dark_factory_needs_two_normal_monsters() {
 
 #[test]
 fn dark_factory_targets_are_chosen_at_activation() {
-    let mut d = Setup {
-        hand: vec![DARK_FACTORY],
-        graveyard: vec![RIGHT_ARM, LEFT_LEG, LEFT_ARM],
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let mut d = Setup::new()
+        .hand(vec![DARK_FACTORY])
+        .graveyard(vec![RIGHT_ARM, LEFT_LEG, LEFT_ARM])
+        .build()
+        .expect("valid");
     activate(&mut d, DARK_FACTORY);
     assert!(
         d.view().prompt.is_some(),
@@ -341,13 +315,11 @@ fn dark_factory_targets_are_chosen_at_activation() {
 
 #[test]
 fn magical_stone_excavation_discards_two_and_returns_a_spell() {
-    let mut d = Setup {
-        hand: vec![STONE_EXCAVATION, FILLER, TOON_WORLD, EXODIA],
-        graveyard: vec![POT_OF_GREED],
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let mut d = Setup::new()
+        .hand(vec![STONE_EXCAVATION, FILLER, TOON_WORLD, EXODIA])
+        .graveyard(vec![POT_OF_GREED])
+        .build()
+        .expect("valid");
     activate(&mut d, STONE_EXCAVATION);
     choose(&mut d, &[FILLER, TOON_WORLD]);
     // The just-discarded Toon World may be targeted too.
@@ -443,7 +415,7 @@ fn chicken_game_offers_destroy_and_gift_modes() {
     let card = ids_at(&d, CHICKEN_GAME, "fieldZone")[0];
     d.apply(Command::ActivateEffect { card }).expect("ignition");
     match d.view().prompt.expect("mode prompt").kind {
-        PromptKind::Mode { options } => assert_eq!(options.len(), 3),
+        PromptKind::Choice { options, .. } => assert_eq!(options.len(), 3),
         PromptKind::Cards { .. } => panic!("expected modes"),
     }
     d.apply(Command::Respond(Response::Option(2)))
@@ -464,7 +436,7 @@ fn chicken_game_draw_mode_needs_a_card_in_the_deck() {
     let card = ids_at(&d, CHICKEN_GAME, "fieldZone")[0];
     d.apply(Command::ActivateEffect { card }).expect("ignition");
     match d.view().prompt.expect("mode prompt").kind {
-        PromptKind::Mode { options } => assert!(options.iter().all(|o| o.index != 0)),
+        PromptKind::Choice { options, .. } => assert!(options.iter().all(|o| o.value != 0)),
         PromptKind::Cards { .. } => panic!("expected modes"),
     }
     assert!(d.apply(Command::Respond(Response::Option(0))).is_err());
@@ -472,14 +444,12 @@ fn chicken_game_draw_mode_needs_a_card_in_the_deck() {
 
 #[test]
 fn chicken_game_can_pay_down_to_exactly_zero_and_lose() {
-    let mut d = Setup {
-        face_up_spells: vec![CHICKEN_GAME],
-        deck: fillers(2),
-        lp: Some([1000, 8000]),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let mut d = Setup::new()
+        .face_up_spell(CHICKEN_GAME)
+        .deck(fillers(2))
+        .lp(1000, 8000)
+        .build()
+        .expect("valid");
     let card = ids_at(&d, CHICKEN_GAME, "fieldZone")[0];
     d.apply(Command::ActivateEffect { card })
         .expect("1000 LP is enough");
@@ -563,13 +533,11 @@ fn toon_world_costs_1000_and_stays_on_the_field() {
     play(&mut d, TOON_WORLD);
     assert_eq!(d.lp(Player::You), 7000);
     assert_eq!(codes(&d, Player::You, "spellTrapZone"), vec![TOON_WORLD]);
-    let poor = Setup {
-        hand: vec![TOON_WORLD],
-        lp: Some([999, 8000]),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let poor = Setup::new()
+        .hand(vec![TOON_WORLD])
+        .lp(999, 8000)
+        .build()
+        .expect("valid");
     assert_eq!(
         poor.validate(&Command::ActivateSpell {
             card: in_hand(&poor, TOON_WORLD)
@@ -598,13 +566,11 @@ fn jar_of_greed_cannot_be_activated_from_the_hand_or_the_turn_it_is_set() {
 
 #[test]
 fn jar_of_greed_set_earlier_draws_one() {
-    let mut d = Setup {
-        set_spells: vec![JAR_OF_GREED],
-        deck: fillers(2),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let mut d = Setup::new()
+        .set_spell(JAR_OF_GREED)
+        .deck(fillers(2))
+        .build()
+        .expect("valid");
     let card = ids_at(&d, JAR_OF_GREED, "spellTrapZone")[0];
     d.apply(Command::ActivateSpell { card })
         .expect("activation");

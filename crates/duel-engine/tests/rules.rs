@@ -41,15 +41,16 @@ fn a_new_duel_deals_five_each_and_stops_in_main_phase_1() {
 }
 
 #[test]
-fn unknown_and_unplayable_decks_are_refused() {
+fn unknown_decks_are_refused_and_every_preset_deck_plays() {
     assert!(matches!(
         Duel::new("no-such-deck", 1),
         Err(duel_engine::SetupError::UnknownDeck(_))
     ));
-    assert!(matches!(
-        Duel::new("scientist-catapult-deck", 1),
-        Err(duel_engine::SetupError::DeckNotPlayable(_))
-    ));
+    for deck in duel_engine::decks() {
+        assert!(deck.playable, "{} is playable", deck.id);
+        let d = Duel::new(&deck.id, 1).expect("every preset deck starts");
+        check_invariants(&d);
+    }
 }
 
 #[test]
@@ -101,17 +102,15 @@ fn only_spell_speed_2_can_be_chained_and_the_chain_must_close_before_anything_el
 
 #[test]
 fn with_chain_confirmation_off_chains_resolve_at_once() {
-    let mut d = Setup {
-        hand: vec![POT_OF_GREED, HAND_DESTRUCTION, FILLER, FILLER],
-        deck: fillers(6),
-        settings: Settings {
+    let mut d = Setup::new()
+        .hand(vec![POT_OF_GREED, HAND_DESTRUCTION, FILLER, FILLER])
+        .deck(fillers(6))
+        .settings(Settings {
             chain_confirmation: false,
             ..Settings::default()
-        },
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+        })
+        .build()
+        .expect("valid");
     activate(&mut d, POT_OF_GREED);
     assert!(!d.view().chain_window);
     assert_eq!(codes(&d, Player::You, "graveyard"), vec![POT_OF_GREED]);
@@ -140,13 +139,12 @@ fn drawing_from_an_empty_deck_loses_after_the_effect() {
 
 #[test]
 fn tribute_summons_ask_for_tributes_which_go_to_the_graveyard() {
-    let mut d = Setup {
-        hand: vec![CATAPULT_TURTLE, DMOC],
-        monsters: vec![FILLER, RIGHT_ARM],
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let mut d = Setup::new()
+        .hand(vec![CATAPULT_TURTLE, DMOC])
+        .monster(FILLER)
+        .monster(RIGHT_ARM)
+        .build()
+        .expect("valid");
     let turtle = in_hand(&d, CATAPULT_TURTLE);
     d.apply(Command::SummonMonster { card: turtle })
         .expect("tribute summon");
@@ -159,7 +157,7 @@ fn tribute_summons_ask_for_tributes_which_go_to_the_graveyard() {
         } => {
             assert_eq!((min, max, candidates.len()), (1, 1, 2));
         }
-        PromptKind::Mode { .. } => panic!("cards expected"),
+        PromptKind::Choice { .. } => panic!("cards expected"),
     }
     choose(&mut d, &[FILLER]);
     assert_eq!(codes(&d, Player::You, "graveyard"), vec![FILLER]);
@@ -170,13 +168,11 @@ fn tribute_summons_ask_for_tributes_which_go_to_the_graveyard() {
 
 #[test]
 fn tribute_summons_need_enough_monsters() {
-    let d = Setup {
-        hand: vec![DMOC],
-        monsters: vec![FILLER],
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid");
+    let d = Setup::new()
+        .hand(vec![DMOC])
+        .monster(FILLER)
+        .build()
+        .expect("valid");
     assert_eq!(
         d.validate(&Command::SummonMonster {
             card: in_hand(&d, DMOC)
@@ -192,7 +188,7 @@ fn the_end_phase_discards_down_to_six_then_the_turn_ends() {
     assert_eq!(d.phase(), Phase::End);
     match d.view().prompt.expect("hand limit").kind {
         PromptKind::Cards { min, max, .. } => assert_eq!((min, max), (2, 2)),
-        PromptKind::Mode { .. } => panic!("cards expected"),
+        PromptKind::Choice { .. } => panic!("cards expected"),
     }
     choose(&mut d, &[FILLER, FILLER]);
     assert_eq!(count(&d, Player::You, "hand"), 6);

@@ -1,156 +1,12 @@
 //! The API acceptance criteria over real HTTP: each test starts the server on a
 //! free loopback port and talks to it with a minimal hand-written HTTP/1.1 client.
 
-use quantum_gomoku_server::{ServerConfig, serve};
+mod common;
+
+use common::*;
+use quantum_gomoku_server::ServerConfig;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::path::PathBuf;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-
-const API: &str = "/api/quantum-gomoku";
-
-async fn start(config: ServerConfig) -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a free loopback port");
-    let addr = listener.local_addr().expect("bound");
-    tokio::spawn(serve(listener, config, std::future::pending()));
-    addr
-}
-
-async fn server() -> SocketAddr {
-    start(ServerConfig {
-        seed: 7,
-        max_games: 50,
-        ..ServerConfig::default()
-    })
-    .await
-}
-
-struct Reply {
-    status: u16,
-    headers: String,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", String::from_utf8_lossy(&self.body)))
-    }
-}
-
-/// Sends one request (`Connection: close`) and reads the whole answer.
-async fn raw(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &[u8],
-) -> Reply {
-    let mut stream = TcpStream::connect(addr).await.expect("server accepts");
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if !body.is_empty() || method == "POST" {
-        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.expect("write head");
-    // The server may answer (and close) before reading an oversized body.
-    let _ = stream.write_all(body).await;
-    let mut buf = Vec::new();
-    let _ = stream.read_to_end(&mut buf).await;
-    let split = buf
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a complete response head");
-    let headers = String::from_utf8_lossy(&buf[..split]).into_owned();
-    let status = headers
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status line");
-    let mut body = buf[split + 4..].to_vec();
-    if headers
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        body = dechunk(&body);
-    }
-    Reply {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(eol) = data.windows(2).position(|w| w == b"\r\n") {
-        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..eol]).trim(), 16)
-            .expect("chunk size");
-        if size == 0 {
-            break;
-        }
-        out.extend_from_slice(&data[eol + 2..eol + 2 + size]);
-        data = &data[eol + 4 + size..];
-    }
-    out
-}
-
-async fn post_json(addr: SocketAddr, path: &str, body: &Value) -> Reply {
-    let bytes = body.to_string();
-    raw(
-        addr,
-        "POST",
-        path,
-        &[("Content-Type", "application/json")],
-        bytes.as_bytes(),
-    )
-    .await
-}
-
-async fn get(addr: SocketAddr, path: &str) -> Reply {
-    raw(addr, "GET", path, &[], b"").await
-}
-
-async fn create(addr: SocketAddr) -> String {
-    let r = raw(addr, "POST", &format!("{API}/games"), &[], b"").await;
-    assert_eq!(r.status, 201);
-    r.json()["gameId"].as_str().expect("an id").to_owned()
-}
-
-async fn place(addr: SocketAddr, id: &str, player: &str, row: i64, col: i64) -> Reply {
-    post_json(
-        addr,
-        &format!("{API}/games/{id}/moves"),
-        &json!({"playerId": player, "position": {"row": row, "col": col}}),
-    )
-    .await
-}
-
-async fn observe(addr: SocketAddr, id: &str, player: &str, seed: Option<u64>) -> Reply {
-    let body = match seed {
-        Some(s) => json!({"playerId": player, "seed": s}),
-        None => json!({"playerId": player}),
-    };
-    post_json(addr, &format!("{API}/games/{id}/observations"), &body).await
-}
-
-fn assert_error(r: &Reply, status: u16, code: &str) {
-    assert_eq!(r.status, status, "{:?}", String::from_utf8_lossy(&r.body));
-    let v = r.json();
-    assert_eq!(v["code"], code);
-    assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()));
-    assert!(
-        r.headers
-            .to_ascii_lowercase()
-            .contains("content-type: application/json")
-    );
-}
 
 #[tokio::test]
 async fn qgm_001_post_games_answers_201_with_the_initial_state() {
@@ -428,53 +284,79 @@ async fn qgm_040_draw_over_http() {
     assert_eq!(last["gameState"]["winner"], Value::Null);
 }
 
-/// A named request: headers and body.
-type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [u8]);
+/// A named request: headers, body, and the status and code it must get.
+type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [u8], u16, &'a str);
 
 #[tokio::test]
-async fn malformed_requests_are_400_in_the_error_model() {
+async fn malformed_requests_are_refused_in_the_error_model() {
     let addr = server().await;
     let id = create(addr).await;
     let moves = format!("{API}/games/{id}/moves");
     let ct = [("Content-Type", "application/json")];
+    let bad = (400, "INVALID_REQUEST");
+    let media = (415, "UNSUPPORTED_MEDIA_TYPE");
     let cases: [Case; 8] = [
-        ("malformed JSON", &ct, b"{\"playerId\": \"BLACK\", "),
+        (
+            "malformed JSON",
+            &ct,
+            b"{\"playerId\": \"BLACK\", ",
+            bad.0,
+            bad.1,
+        ),
         (
             "wrong type",
             &ct,
             br#"{"playerId":"BLACK","position":{"row":"7","col":7}}"#,
+            bad.0,
+            bad.1,
         ),
         (
             "fraction",
             &ct,
             br#"{"playerId":"BLACK","position":{"row":7.5,"col":7}}"#,
+            bad.0,
+            bad.1,
         ),
         (
             "unknown player",
             &ct,
             br#"{"playerId":"RED","position":{"row":7,"col":7}}"#,
+            bad.0,
+            bad.1,
         ),
         (
             "unknown field",
             &ct,
             br#"{"playerId":"BLACK","position":{"row":7,"col":7},"cheat":true}"#,
+            bad.0,
+            bad.1,
         ),
-        ("missing field", &ct, br#"{"playerId":"BLACK"}"#),
+        (
+            "missing field",
+            &ct,
+            br#"{"playerId":"BLACK"}"#,
+            bad.0,
+            bad.1,
+        ),
         (
             "missing content type",
             &[],
             br#"{"playerId":"BLACK","position":{"row":7,"col":7}}"#,
+            media.0,
+            media.1,
         ),
         (
             "wrong content type",
             &[("Content-Type", "text/plain")],
             br#"{"playerId":"BLACK","position":{"row":7,"col":7}}"#,
+            media.0,
+            media.1,
         ),
     ];
-    for (name, headers, body) in cases {
+    for (name, headers, body, status, code) in cases {
         let r = raw(addr, "POST", &moves, headers, body).await;
-        assert_eq!(r.status, 400, "{name}");
-        assert_error(&r, 400, "INVALID_REQUEST");
+        assert_eq!(r.status, status, "{name}");
+        assert_error(&r, status, code);
     }
     let r = raw(
         addr,
@@ -504,11 +386,11 @@ async fn malformed_requests_are_400_in_the_error_model() {
 #[tokio::test]
 async fn oversized_bodies_are_400_in_the_error_model() {
     let addr = start(ServerConfig {
-        seed: 1,
         body_limit: 1024,
-        ..ServerConfig::default()
+        ..test_config()
     })
-    .await;
+    .await
+    .addr;
     let id = create(addr).await;
     let padding = " ".repeat(4096);
     let body = format!("{{\"playerId\":\"BLACK\",{padding}\"position\":{{\"row\":1,\"col\":1}}}}");
@@ -544,11 +426,11 @@ async fn unknown_routes_and_methods_answer_in_the_error_model() {
 #[tokio::test]
 async fn the_game_store_is_bounded() {
     let addr = start(ServerConfig {
-        seed: 3,
         max_games: 2,
-        ..ServerConfig::default()
+        ..test_config()
     })
-    .await;
+    .await
+    .addr;
     let first = create(addr).await;
     create(addr).await;
     create(addr).await;
@@ -566,11 +448,11 @@ async fn static_files_are_served_at_the_root() {
     std::fs::write(dir.join("index.html"), "<html>qg</html>").expect("write");
     std::fs::write(dir.join("pkg/app.wasm"), b"\0asm").expect("write");
     let addr = start(ServerConfig {
-        seed: 1,
         static_dir: Some(dir.clone()),
-        ..ServerConfig::default()
+        ..test_config()
     })
-    .await;
+    .await
+    .addr;
     let r = get(addr, "/?gameId=123e4567-e89b-42d3-a456-426614174000").await;
     assert_eq!(r.status, 200);
     assert_eq!(r.body, b"<html>qg</html>");

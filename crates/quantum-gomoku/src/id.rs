@@ -1,4 +1,4 @@
-//! Game and observation ids (UUIDs made from the seeded generator) and timestamps.
+//! Game and observation ids (version-4 UUIDs) and timestamps.
 
 use seeded_rng::Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -8,9 +8,11 @@ use uuid::{Builder, Uuid, Variant};
 
 /// A game id: an RFC 4122 UUID of version 1 to 5 in its hyphenated form.
 ///
-/// New ids are version 4, made from bytes of the seeded generator so that a
-/// seeded game or service is reproducible and nothing needs an OS entropy source
-/// (which `wasm32-unknown-unknown` lacks).
+/// New ids are version 4. Where an id is the only thing guarding a game (the
+/// HTTP server), it must come from the operating system's secure random source
+/// through [`GameId::from_random_bytes`]; the engine itself has no such source
+/// (`wasm32-unknown-unknown` lacks one), so [`GameId::random`] draws from a seeded
+/// generator and suits only ids that guard nothing (a game kept in one browser).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId(Uuid);
 
@@ -20,9 +22,16 @@ pub struct GameId(Uuid);
 pub struct InvalidId(pub String);
 
 impl GameId {
-    /// A fresh version-4 id drawn from `rng`.
+    /// A fresh version-4 id drawn from `rng`: predictable by anyone who learns
+    /// the generator's state, so never for an id that guards anything.
     pub fn random(rng: &mut Rng) -> GameId {
         GameId(random_uuid(rng))
+    }
+
+    /// A version-4 id from 16 bytes of a secure random source (122 of the bits
+    /// are kept; the others mark the version and variant).
+    pub fn from_random_bytes(bytes: [u8; 16]) -> GameId {
+        GameId(Builder::from_random_bytes(bytes).into_uuid())
     }
 
     /// Parses the hyphenated form (either case) of a UUID v1 to v5 with the
@@ -132,6 +141,14 @@ mod tests {
         assert_eq!(a, b);
         assert!(a.is_v4());
         assert_eq!(GameId::parse(&a.to_string()), Ok(a));
+    }
+
+    #[test]
+    fn ids_from_random_bytes_keep_the_bytes_and_are_v4() {
+        let id = GameId::from_random_bytes([0xff; 16]);
+        assert!(id.is_v4());
+        assert_eq!(id.to_string(), "ffffffff-ffff-4fff-bfff-ffffffffffff");
+        assert_eq!(GameId::parse(&id.to_string()), Ok(id));
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //!   semantics and error model, used by the server crate.
 
 mod bitboard;
+pub mod bot;
 mod game;
 mod id;
 mod model;

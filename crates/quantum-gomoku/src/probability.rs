@@ -7,6 +7,7 @@
 use crate::bitboard::{Bits, Geometry};
 use crate::game::Game;
 use crate::model::Player;
+use crate::state::GameState;
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -122,16 +123,17 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(game: &Game) -> Prepared {
-        let geometry = *game.geometry();
+    /// `state`'s board must have the geometry's size (a `Game` guarantees it;
+    /// the bot checks it before calling).
+    fn new(geometry: Geometry, state: &GameState) -> Prepared {
         let mut occupied = Bits::default();
         let mut fixed_black = Bits::default();
         let mut free = Vec::new();
-        for (pos, _) in game.state().stones() {
+        for (pos, _) in state.stones() {
             occupied.set(geometry.index(pos.row, pos.col));
         }
         let relevant = geometry.on_runs(&occupied);
-        for (pos, stone) in game.state().stones() {
+        for (pos, stone) in state.stones() {
             let bit = geometry.index(pos.row, pos.col);
             match stone.observed_color {
                 Some(Player::Black) => fixed_black.set(bit),
@@ -235,7 +237,16 @@ impl Prepared {
 /// the unobserved stones are at most `config.exact_max_stones` (and
 /// [`EXACT_LIMIT`]), otherwise `config.samples` seeded random collapses.
 pub fn win_probability(game: &Game, config: &ProbabilityConfig) -> WinProbability {
-    let prepared = Prepared::new(game);
+    win_probability_of(*game.geometry(), game.state(), config)
+}
+
+/// [`win_probability`] on a public state whose board matches `geometry`.
+pub(crate) fn win_probability_of(
+    geometry: Geometry,
+    state: &GameState,
+    config: &ProbabilityConfig,
+) -> WinProbability {
+    let prepared = Prepared::new(geometry, state);
     let stones = prepared.free.len();
     if stones <= config.exact_max_stones.min(EXACT_LIMIT) {
         let acc = prepared.enumerate();
@@ -247,14 +258,21 @@ pub fn win_probability(game: &Game, config: &ProbabilityConfig) -> WinProbabilit
             },
         )
     } else {
-        sample_win_probability(game, config.samples, config.seed)
+        sample_prepared(&prepared, config.samples, config.seed)
     }
 }
 
 /// Monte-Carlo estimate with `samples` collapses (at least 1), whatever the
 /// number of stones.
 pub fn sample_win_probability(game: &Game, samples: u32, seed: u64) -> WinProbability {
-    let prepared = Prepared::new(game);
+    sample_prepared(
+        &Prepared::new(*game.geometry(), game.state()),
+        samples,
+        seed,
+    )
+}
+
+fn sample_prepared(prepared: &Prepared, samples: u32, seed: u64) -> WinProbability {
     let samples = samples.max(1);
     let counts = prepared.sample(samples, seed);
     let weights = counts.map(|c| c as f64);

@@ -3,7 +3,8 @@
 //! The server crate only moves bytes: it hands path ids and request bodies to
 //! [`GameService`] and writes back the serialized response or [`ApiError`] with
 //! [`ServiceError::http_status`]. Keeping the semantics here lets them be tested
-//! without sockets.
+//! without sockets. The service draws no ids: the caller passes each new game's
+//! id, which a server takes from the operating system's secure random source.
 
 use crate::game::{Game, ObservationResult, RuleError};
 use crate::id::{GameId, InvalidId};
@@ -16,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// How many games the store keeps unless told otherwise; creating one more
-/// evicts the oldest (by creation time), so memory stays bounded.
+/// evicts the least recently used, so memory stays bounded.
 pub const DEFAULT_MAX_GAMES: usize = 1000;
 
 /// Body of `POST /games`: optional new-game options (absent = defaults).
@@ -110,6 +111,9 @@ pub enum ServiceError {
     /// No game has this id (never existed, deleted or evicted).
     #[error("no game with id {0}")]
     NotFound(GameId),
+    /// A new game was given the id of a stored one (the caller draws another).
+    #[error("the id {0} is already in use")]
+    IdInUse(GameId),
     /// The rules refused the command.
     #[error(transparent)]
     Rule(#[from] RuleError),
@@ -128,6 +132,7 @@ impl ServiceError {
         match self {
             ServiceError::InvalidId(_) => "INVALID_ID",
             ServiceError::NotFound(_) => "NOT_FOUND",
+            ServiceError::IdInUse(_) => "ID_IN_USE",
             ServiceError::Rule(e) => e.code(),
             ServiceError::InvalidOptions(_) => "INVALID_OPTIONS",
             ServiceError::InvalidRequest(_) => "INVALID_REQUEST",
@@ -138,6 +143,7 @@ impl ServiceError {
     pub fn http_status(&self) -> u16 {
         match self {
             ServiceError::NotFound(_) => 404,
+            ServiceError::IdInUse(_) => 409,
             ServiceError::Rule(e) => e.http_status(),
             ServiceError::InvalidId(_)
             | ServiceError::InvalidOptions(_)
@@ -150,7 +156,7 @@ impl ServiceError {
         use serde_json::json;
         match self {
             ServiceError::InvalidId(InvalidId(id)) => Some(json!({ "id": id })),
-            ServiceError::NotFound(id) => Some(json!({ "id": id })),
+            ServiceError::NotFound(id) | ServiceError::IdInUse(id) => Some(json!({ "id": id })),
             ServiceError::Rule(RuleError::InvalidPosition { row, col, size }) => {
                 Some(json!({ "row": row, "col": col, "boardSize": size }))
             }
@@ -184,20 +190,22 @@ pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, ServiceError> {
     serde_json::from_slice(body).map_err(|e| ServiceError::InvalidRequest(format!("body: {e}")))
 }
 
-/// A bounded in-memory store of games.
+/// A bounded in-memory store of games that evicts the least recently used.
 #[derive(Debug, Clone)]
 pub struct GameService {
+    /// Each game with the sequence number of its latest use.
     games: HashMap<GameId, (u64, Game)>,
-    /// Creation order, for evicting the oldest game.
+    /// Latest-use sequence number to game: the first entry is evicted first.
     order: BTreeMap<u64, GameId>,
     next_seq: u64,
+    /// Forks each new game's generator (observation seeds the caller leaves out).
     rng: Rng,
     max_games: usize,
 }
 
 impl GameService {
-    /// An empty store keeping at most `max_games` games (at least 1); ids and
-    /// game seeds come from `seed`.
+    /// An empty store keeping at most `max_games` games (at least 1); each
+    /// game's generator is forked from `seed`. Ids come from the caller.
     pub fn new(seed: u64, max_games: usize) -> GameService {
         GameService {
             games: HashMap::new(),
@@ -223,7 +231,12 @@ impl GameService {
         self.max_games
     }
 
-    /// A game by id, for inspection.
+    /// Whether a game has this id.
+    pub fn contains(&self, id: &GameId) -> bool {
+        self.games.contains_key(id)
+    }
+
+    /// A game by id, for inspection (not counted as a use).
     pub fn game(&self, id: &str) -> Result<&Game, ServiceError> {
         let id = GameId::parse(id)?;
         self.games
@@ -232,24 +245,31 @@ impl GameService {
             .ok_or(ServiceError::NotFound(id))
     }
 
-    fn game_mut(&mut self, id: &str) -> Result<&mut Game, ServiceError> {
+    /// A game by id for a request, which makes it the most recently used
+    /// (even if the rules then refuse the request: someone is playing it).
+    fn use_game(&mut self, id: &str) -> Result<&mut Game, ServiceError> {
         let id = GameId::parse(id)?;
-        self.games
-            .get_mut(&id)
-            .map(|(_, g)| g)
-            .ok_or(ServiceError::NotFound(id))
+        let seq = self.next_seq;
+        let (last, game) = self.games.get_mut(&id).ok_or(ServiceError::NotFound(id))?;
+        self.order.remove(last);
+        self.order.insert(seq, id);
+        *last = seq;
+        self.next_seq += 1;
+        Ok(game)
     }
 
-    /// `POST /games`: a new game created at `now_ms` (Unix milliseconds).
+    /// `POST /games`: a new game named `id`, created at `now_ms` (Unix
+    /// milliseconds). The least recently used game makes room when the store
+    /// is full; an `id` already in use is refused with [`ServiceError::IdInUse`].
     pub fn create(
         &mut self,
+        id: GameId,
         options: GameOptions,
         now_ms: u64,
     ) -> Result<CreatedResponse, ServiceError> {
         let options = options.validate()?;
-        let mut id = GameId::random(&mut self.rng);
-        while self.games.contains_key(&id) {
-            id = GameId::random(&mut self.rng);
+        if self.games.contains_key(&id) {
+            return Err(ServiceError::IdInUse(id));
         }
         let game = Game::with_id(id, options, self.rng.fork(), now_ms)?;
         while self.games.len() >= self.max_games {
@@ -272,9 +292,9 @@ impl GameService {
     }
 
     /// `GET /games/:id`.
-    pub fn get(&self, id: &str) -> Result<StateResponse, ServiceError> {
+    pub fn get(&mut self, id: &str) -> Result<StateResponse, ServiceError> {
         Ok(StateResponse {
-            game_state: self.game(id)?.state().clone(),
+            game_state: self.use_game(id)?.state().clone(),
         })
     }
 
@@ -284,7 +304,7 @@ impl GameService {
         id: &str,
         request: &MoveRequest,
     ) -> Result<StateResponse, ServiceError> {
-        let game = self.game_mut(id)?;
+        let game = self.use_game(id)?;
         let size = game.options().board_size;
         let RawPosition { row, col } = request.position;
         let position = match (usize::try_from(row), usize::try_from(col)) {
@@ -314,7 +334,7 @@ impl GameService {
         id: &str,
         request: &ObservationRequest,
     ) -> Result<ObservationResponse, ServiceError> {
-        let game = self.game_mut(id)?;
+        let game = self.use_game(id)?;
         let observation_result = game.observe(request.player_id, request.seed)?;
         Ok(ObservationResponse {
             observation_result,
@@ -324,7 +344,7 @@ impl GameService {
 
     /// `POST /games/:id/reset`: same id and `createdAt`, fresh everything else.
     pub fn reset(&mut self, id: &str) -> Result<StateResponse, ServiceError> {
-        let game = self.game_mut(id)?;
+        let game = self.use_game(id)?;
         game.reset();
         Ok(StateResponse {
             game_state: game.state().clone(),
@@ -344,24 +364,63 @@ impl GameService {
 mod tests {
     use super::*;
 
+    fn id(n: u8) -> GameId {
+        GameId::from_random_bytes([n; 16])
+    }
+
+    fn new_game(s: &mut GameService, n: u8) -> String {
+        s.create(id(n), GameOptions::default(), 0)
+            .expect("valid")
+            .game_id
+            .to_string()
+    }
+
     #[test]
-    fn oldest_game_is_evicted_past_the_cap() {
+    fn least_recently_used_game_is_evicted_past_the_cap() {
         let mut s = GameService::new(1, 2);
-        let a = s
-            .create(GameOptions::default(), 0)
-            .expect("valid")
-            .game_id
-            .to_string();
-        let b = s
-            .create(GameOptions::default(), 1)
-            .expect("valid")
-            .game_id
-            .to_string();
-        let c = s
-            .create(GameOptions::default(), 2)
-            .expect("valid")
-            .game_id
-            .to_string();
+        let a = new_game(&mut s, 1);
+        let b = new_game(&mut s, 2);
+        s.get(&a).expect("stored");
+        let c = new_game(&mut s, 3);
+        assert_eq!(s.len(), 2);
+        assert!(matches!(s.get(&b), Err(ServiceError::NotFound(_))));
+        assert!(s.get(&a).is_ok() && s.get(&c).is_ok());
+    }
+
+    #[test]
+    fn a_refused_move_still_counts_as_a_use() {
+        let mut s = GameService::new(1, 2);
+        let a = new_game(&mut s, 1);
+        let b = new_game(&mut s, 2);
+        let out_of_turn = MoveRequest {
+            player_id: Player::White,
+            position: RawPosition { row: 0, col: 0 },
+        };
+        assert!(s.place(&a, &out_of_turn).is_err());
+        new_game(&mut s, 3);
+        assert!(s.game(&a).is_ok());
+        assert!(s.game(&b).is_err());
+    }
+
+    #[test]
+    fn an_id_in_use_is_refused_and_the_stored_game_kept() {
+        let mut s = GameService::new(1, 4);
+        let a = new_game(&mut s, 1);
+        let before = s.game(&a).cloned().expect("stored");
+        let err = s
+            .create(id(1), GameOptions::new(5, 3), 9)
+            .expect_err("id taken");
+        assert_eq!((err.code(), err.http_status()), ("ID_IN_USE", 409));
+        assert_eq!(s.game(&a).cloned().expect("stored"), before);
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn oldest_game_is_evicted_past_the_cap_when_none_was_used() {
+        let mut s = GameService::new(1, 2);
+        let a = new_game(&mut s, 1);
+        let b = new_game(&mut s, 2);
+        let c = new_game(&mut s, 3);
         assert_eq!(s.len(), 2);
         assert!(matches!(s.get(&a), Err(ServiceError::NotFound(_))));
         assert!(s.get(&b).is_ok() && s.get(&c).is_ok());
@@ -370,18 +429,10 @@ mod tests {
     #[test]
     fn delete_frees_a_slot_without_evicting_others() {
         let mut s = GameService::new(1, 2);
-        let a = s
-            .create(GameOptions::default(), 0)
-            .expect("valid")
-            .game_id
-            .to_string();
-        let b = s
-            .create(GameOptions::default(), 0)
-            .expect("valid")
-            .game_id
-            .to_string();
+        let a = new_game(&mut s, 1);
+        let b = new_game(&mut s, 2);
         s.delete(&a).expect("exists");
-        s.create(GameOptions::default(), 0).expect("valid");
+        new_game(&mut s, 3);
         assert!(s.get(&b).is_ok());
         assert_eq!(s.len(), 2);
     }

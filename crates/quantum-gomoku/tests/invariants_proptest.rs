@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 use quantum_gomoku::service::{GameService, MoveRequest, ObservationRequest, RawPosition};
 use quantum_gomoku::{
-    Command, Game, GameOptions, GameState, GameStatus, OBSERVATIONS_PER_PLAYER, Player, Position,
-    Stone,
+    Command, Game, GameId, GameOptions, GameState, GameStatus, OBSERVATIONS_PER_PLAYER, Player,
+    Position, Stone,
 };
 
 fn player() -> impl Strategy<Value = Player> {
@@ -167,7 +167,7 @@ proptest! {
         junk in "\\PC{0,40}",
     ) {
         let mut s = GameService::new(5, 3);
-        let mut ids = vec![s.create(GameOptions::default(), 0).expect("valid").game_id.to_string(), junk.clone()];
+        let mut ids = vec![s.create(GameId::from_random_bytes([0; 16]), GameOptions::default(), 0).expect("valid").game_id.to_string(), junk.clone()];
         for (op, p, row, col, seed) in ops {
             let id = ids[(row.unsigned_abs() as usize) % ids.len()].clone();
             let before = s.game(&id).ok().cloned();
@@ -177,7 +177,7 @@ proptest! {
                 2 => s.get(&id).map(|_| ()),
                 3 => s.reset(&id).map(|_| ()),
                 4 => s.delete(&id).map(|_| ()),
-                5 => s.create(GameOptions::new(col.unsigned_abs() as usize, row.unsigned_abs() as usize), 0).map(|c| ids.push(c.game_id.to_string())),
+                5 => s.create(GameId::from_random_bytes([ids.len() as u8; 16]), GameOptions::new(col.unsigned_abs() as usize, row.unsigned_abs() as usize), 0).map(|c| ids.push(c.game_id.to_string())),
                 _ => s.place(&id, &MoveRequest { player_id: p, position: RawPosition { row, col } }).map(|_| ()),
             };
             if let Err(e) = result {

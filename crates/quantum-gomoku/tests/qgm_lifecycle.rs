@@ -10,7 +10,7 @@ use quantum_gomoku::{GameId, GameOptions, GameStatus, OptionsError, Player};
 fn qgm_001_new_game_has_the_initial_values() {
     let mut s = GameService::new(1, 8);
     let created = s
-        .create(GameOptions::default(), 0)
+        .create(test_id(1), GameOptions::default(), 0)
         .expect("default options are valid");
     let st = &created.game_state;
     assert_eq!(st.id, created.game_id);
@@ -62,18 +62,20 @@ fn qgm_001_new_game_has_the_initial_values() {
 #[test]
 fn qgm_001_new_game_options_are_validated() {
     let mut s = GameService::new(1, 8);
-    let small = s.create(GameOptions::new(7, 4), 0).expect("valid options");
+    let small = s
+        .create(test_id(1), GameOptions::new(7, 4), 0)
+        .expect("valid options");
     assert_eq!(small.game_state.board.len(), 7);
     for bad in [
         GameOptions::new(0, 3),
         GameOptions::new(15, 16),
         GameOptions::new(30, 5),
     ] {
-        let err = s.create(bad, 0).expect_err("invalid options");
+        let err = s.create(test_id(2), bad, 0).expect_err("invalid options");
         assert_eq!((err.code(), err.http_status()), ("INVALID_OPTIONS", 400));
     }
     assert!(matches!(
-        s.create(GameOptions::new(0, 3), 0),
+        s.create(test_id(2), GameOptions::new(0, 3), 0),
         Err(ServiceError::InvalidOptions(OptionsError::BoardSize(0)))
     ));
     assert_eq!(s.len(), 1, "refused creations store nothing");

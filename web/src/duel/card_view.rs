@@ -30,6 +30,13 @@ pub struct CardViewProps {
     /// Accessible label override (e.g. "select for discard").
     #[prop_or_default]
     pub label: Option<AttrValue>,
+    /// Counters on the card; written as `data-counters` only when there are some.
+    #[prop_or_default]
+    pub counters: u8,
+    /// For an equip card: the zone of the monster it is attached to (`M1`..`M5`),
+    /// written as `data-equipped-to`.
+    #[prop_or_default]
+    pub equipped_to: Option<AttrValue>,
 }
 
 /// CSS class of the frame colour of a card.
@@ -121,7 +128,7 @@ pub fn card_view(props: &CardViewProps) -> Html {
 
     let Some(def) = duel_engine::card::card(code) else {
         return html! {
-            <div data-testid="card" data-face="up" data-card-id={code.to_string()} class="card frame-token">
+            <div data-testid="card" data-face="up" data-card-id={code.to_string()} class="card">
                 <span class="name">{ code }</span>
             </div>
         };
@@ -159,17 +166,22 @@ pub fn card_view(props: &CardViewProps) -> Html {
         props.selected.then_some("selected")
     );
     let label = props.label.clone().unwrap_or_else(|| AttrValue::from(name));
+    let counters = (props.counters > 0).then(|| props.counters.to_string());
+    let equipped_to = props.equipped_to.clone();
+    // A Token is no card: it vanishes when it leaves the field, so the page tells it apart.
+    let token = (def.frame == Frame::Token).then_some("true");
     match onclick {
         Some(onclick) => html! {
             <button type="button" data-testid="card" data-face="up" data-card-id={code.to_string()}
-                data-position={position} class={class} onclick={onclick} disabled={props.disabled}
+                data-position={position} data-counters={counters} data-equipped-to={equipped_to}
+                data-token={token} class={class} onclick={onclick} disabled={props.disabled}
                 aria-pressed={props.selected.to_string()} aria-label={label}>
                 { body }
             </button>
         },
         None => html! {
             <div data-testid="card" data-face="up" data-card-id={code.to_string()} data-position={position}
-                class={class} aria-label={label}>
+                data-counters={counters} data-equipped-to={equipped_to} data-token={token} class={class} aria-label={label}>
                 { body }
             </div>
         },

@@ -1,6 +1,8 @@
-//! The duel header: deck name, phase, both players' LP, the opponent's hand and deck counts.
+//! The duel header: deck name, phase, both players' LP (with a short cue when they
+//! change), the opponent's hand and deck counts.
 
 use duel_engine::view::DuelView;
+use duel_engine::{Event, Player};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
@@ -10,6 +12,50 @@ use crate::i18n::T;
 #[derive(Debug, Properties, PartialEq, Clone)]
 pub struct DuelHeaderProps {
     pub view: DuelView,
+    /// The last LP change, drawn beside the LP for a moment.
+    #[prop_or_default]
+    pub lp_cue: LpCue,
+}
+
+/// The net LP change of the last command that changed LP, per player; `key` changes with
+/// each such command so its cue is drawn (and animated) afresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LpCue {
+    pub key: u64,
+    pub you: i64,
+    pub opponent: i64,
+}
+
+impl LpCue {
+    /// The net change of each player's LP over these events (payments, damage, gains);
+    /// `None` when no LP changed.
+    pub fn from_events(key: u64, events: &[Event]) -> Option<LpCue> {
+        let mut cue = LpCue {
+            key,
+            ..LpCue::default()
+        };
+        for e in events {
+            let (player, change) = match *e {
+                Event::LpPaid { player, amount, .. } | Event::Damaged { player, amount, .. } => {
+                    (player, -i64::from(amount))
+                }
+                Event::LpGained { player, amount, .. } => (player, i64::from(amount)),
+                _ => continue,
+            };
+            match player {
+                Player::You => cue.you += change,
+                Player::Opponent => cue.opponent += change,
+            }
+        }
+        (cue.you != 0 || cue.opponent != 0).then_some(cue)
+    }
+}
+
+/// An LP change as the cue shows it: `-1,000`, `+500`.
+pub fn format_lp_change(change: i64) -> String {
+    let sign = if change < 0 { '-' } else { '+' };
+    let size = u32::try_from(change.unsigned_abs()).unwrap_or(u32::MAX);
+    format!("{sign}{}", format_lp(size))
 }
 
 /// LP as the reference shows it: `8,000`.
@@ -32,6 +78,19 @@ pub fn duel_header(props: &DuelHeaderProps) -> Html {
     let v = &props.view;
     let deck_name =
         duel_engine::deck::deck(&v.deck_id).map_or(v.deck_id.as_str(), |d| d.name(lang));
+    let cue = props.lp_cue;
+    // Keyed by the change, so a new change restarts the fade; the LP itself is read aloud
+    // by its own cell, so the cue is for the eye only.
+    let delta = |who: &str, change: i64| {
+        (change != 0).then(|| {
+            let class = if change < 0 { "lp-delta lp-down" } else { "lp-delta lp-up" };
+            html! {
+                <span key={cue.key} class={class} data-testid={format!("lp-change-{who}")} aria-hidden="true">
+                    { format_lp_change(change) }
+                </span>
+            }
+        })
+    };
     html! {
         <div class="duel-header">
             <h2>{ format!("Deck: {deck_name}") }</h2>
@@ -39,9 +98,9 @@ pub fn duel_header(props: &DuelHeaderProps) -> Html {
                 <span>{ format!("{}:", ctx.t(T::Now)) }</span>
                 <span class="v" data-testid="phase">{ duel_engine::text::phase(v.phase, lang) }</span>
                 <span>{ format!("{}:", ctx.t(T::MyLp)) }</span>
-                <span class="v lp" data-testid="lp-player">{ format_lp(v.you.lp) }</span>
+                <span class="v"><span class="lp" data-testid="lp-player">{ format_lp(v.you.lp) }</span>{ for delta("player", cue.you) }</span>
                 <span>{ format!("{}:", ctx.t(T::OpponentLp)) }</span>
-                <span class="v lp" data-testid="lp-opponent">{ format_lp(v.opponent.lp) }</span>
+                <span class="v"><span class="lp" data-testid="lp-opponent">{ format_lp(v.opponent.lp) }</span>{ for delta("opponent", cue.opponent) }</span>
                 <span>{ format!("{}:", ctx.t(T::OpponentHand)) }</span>
                 <span class="v" data-testid="opponent-hand-count">{ v.opponent.hand.len() }</span>
                 <span>{ format!("{}:", ctx.t(T::OpponentDeck)) }</span>
@@ -53,7 +112,47 @@ pub fn duel_header(props: &DuelHeaderProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::format_lp;
+    use super::*;
+
+    #[test]
+    fn the_lp_cue_nets_each_players_payments_damage_and_gains() {
+        let events = [
+            Event::LpPaid {
+                player: Player::You,
+                amount: 1000,
+                lp: 7000,
+            },
+            Event::Damaged {
+                player: Player::Opponent,
+                amount: 1200,
+                lp: 6800,
+            },
+            Event::LpGained {
+                player: Player::You,
+                amount: 500,
+                lp: 7500,
+            },
+            Event::Drew {
+                player: Player::You,
+                count: 1,
+            },
+        ];
+        assert_eq!(
+            LpCue::from_events(9, &events),
+            Some(LpCue {
+                key: 9,
+                you: -500,
+                opponent: -1200,
+            })
+        );
+        let none = [Event::Drew {
+            player: Player::You,
+            count: 2,
+        }];
+        assert_eq!(LpCue::from_events(9, &none), None);
+        assert_eq!(format_lp_change(-1200), "-1,200");
+        assert_eq!(format_lp_change(500), "+500");
+    }
 
     #[test]
     fn lp_has_thousands_separators() {

@@ -1,6 +1,7 @@
-//! The engine's pending decision as a modal: card selection with a counter, mode options, or a chain response.
+//! The engine's pending decision as a modal: card selection with a counter, a choice
+//! (mode, use a trigger, order simultaneous effects, battle position), or a chain response.
 
-use duel_engine::view::{ChainLinkView, PromptKind, PromptView};
+use duel_engine::view::{ChainLinkView, Meaning, PromptKind, PromptView};
 use duel_engine::{CardId, Command, Response};
 use yew::prelude::*;
 
@@ -34,7 +35,22 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
 
     let body = match &props.prompt {
         Some(prompt) => {
-            let source = html! { <div class="source">{ format!("《{}》", card_name(prompt.source, ctx.lang)) }</div> };
+            let source = html! {
+                <>
+                    <div class="source" data-testid="dialog-source">
+                        { match prompt.source {
+                            Some(code) => format!("《{}》", card_name(code, ctx.lang)),
+                            None => ctx.t(T::GameRule).to_owned(),
+                        } }
+                    </div>
+                    if let Some(subject) = prompt.subject {
+                        <div class="subject" data-testid="dialog-subject"
+                            data-card-id={subject.code.map(|c| c.to_string())}>
+                            <CardView code={subject.code} />
+                        </div>
+                    }
+                </>
+            };
             match &prompt.kind {
                 PromptKind::Cards {
                     candidates,
@@ -81,6 +97,11 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                                     }
                                 }) }
                             </div>
+                            // Once something is chosen, a choice the engine refuses says why
+                            // (a Synchro Material set whose Levels do not add up, ...).
+                            if let Some(reason) = refusal.as_ref().filter(|_| !chosen.is_empty()) {
+                                <p class="reason" role="status" data-testid="dialog-reason">{ reason.clone() }</p>
+                            }
                             <div class="dialog-actions">
                                 <button type="button" class="btn btn-primary" data-testid="dialog-confirm"
                                     disabled={refusal.is_some()} onclick={on_confirm}>
@@ -90,20 +111,29 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                         </>
                     }
                 }
-                PromptKind::Mode { options } => html! {
+                PromptKind::Choice { options, .. } => html! {
                     <>
                         { source }
                         <h3>{ prompt.title(lang) }</h3>
                         <div class="options">
                             { for options.iter().map(|o| {
-                                let cmd = Command::Respond(Response::Option(o.index));
+                                let cmd = Command::Respond(Response::Option(o.value));
                                 let refusal = props.on_check.emit(cmd.clone());
                                 let cb = props.on_apply.clone();
+                                let (card_id, face) = match &o.meaning {
+                                    Meaning::Card(c) => (
+                                        c.code.map(|x| x.to_string()),
+                                        html! { <CardView code={c.code} /> },
+                                    ),
+                                    _ => (None, Html::default()),
+                                };
                                 html! {
-                                    <button type="button" class="btn" data-testid="dialog-option" data-option={o.index.to_string()}
+                                    <button type="button" class="btn" data-testid="dialog-option"
+                                        data-option={o.key()} data-card-id={card_id}
                                         disabled={refusal.is_some()}
                                         onclick={Callback::from(move |_: MouseEvent| cb.emit(cmd.clone()))}>
-                                        { ctx.lang.pick(&o.label_ja, &o.label_en) }
+                                        { face }
+                                        { o.label(lang) }
                                     </button>
                                 }
                             }) }
@@ -142,8 +172,15 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                         { for responses.into_iter().map(|cmd| {
                             let cb = props.on_apply.clone();
                             let label = response_label(&cmd, &props.on_look_up_name, ctx.lang);
+                            let card = match &cmd {
+                                Command::ActivateSpell { card } | Command::ActivateEffect { card } => {
+                                    Some(card.0.to_string())
+                                }
+                                _ => None,
+                            };
                             html! {
                                 <button type="button" class="btn" data-testid="dialog-option"
+                                    data-instance={card}
                                     onclick={Callback::from(move |_: MouseEvent| cb.emit(cmd.clone()))}>
                                     { label }
                                 </button>

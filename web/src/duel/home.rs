@@ -16,12 +16,7 @@ use crate::route::Route;
 pub fn home() -> Html {
     let ctx = use_ctx();
     let lang = engine_lang(ctx.lang);
-    let first = decks()
-        .iter()
-        .find(|d| d.playable)
-        .or_else(|| decks().first())
-        .map(|d| d.id.clone())
-        .unwrap_or_default();
+    let first = decks().first().map(|d| d.id.clone()).unwrap_or_default();
     let chosen = use_state(|| first);
     // Read once per mount: the save only changes while the simulator is shown.
     let save = use_memo((), |_| check_save());
@@ -112,7 +107,6 @@ pub fn home() -> Html {
         }
     });
     let chosen_def = decks().iter().find(|d| d.id == *chosen);
-    let playable = chosen_def.is_some_and(|d| d.playable);
 
     html! {
         <section class="page home">
@@ -137,12 +131,9 @@ pub fn home() -> Html {
                     if let Some(d) = chosen_def {
                         <p class="muted">{ d.description(lang) }</p>
                     }
-                    if !playable {
-                        <p class="notice">{ ctx.lang.pick("このデッキのカード効果は未実装のため、まだ遊べません", "This deck's card effects are not implemented yet, so it cannot be played") }</p>
-                    }
                     { for rule_toggles }
                     <div class="btn-row">
-                        <button type="button" class="btn btn-primary" data-testid="btn-start" onclick={on_start} disabled={!playable}>
+                        <button type="button" class="btn btn-primary" data-testid="btn-start" onclick={on_start}>
                             { ctx.t(T::Start) }
                         </button>
                         <button type="button" class="btn" data-testid="btn-recipe" onclick={on_recipe}>

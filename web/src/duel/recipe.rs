@@ -83,7 +83,7 @@ pub fn recipe_page(props: &RecipePageProps) -> Html {
             <p>{ def.description(lang) }</p>
             <div class="btn-row">
                 <a class="btn" href="#/">{ ctx.t(T::BackHome) }</a>
-                <button type="button" class="btn btn-primary" data-testid="btn-start" onclick={on_start} disabled={!def.playable}>
+                <button type="button" class="btn btn-primary" data-testid="btn-start" onclick={on_start}>
                     { ctx.t(T::Start) }
                 </button>
             </div>

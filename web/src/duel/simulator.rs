@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use duel_engine::view::CardView as CardSeen;
-use duel_engine::{CardId, CardType, Code, Command};
+use duel_engine::{CardId, CardType, Code, Command, Phase};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
@@ -12,13 +12,16 @@ use crate::ctx::{replace_route, use_ctx};
 use crate::duel::card_detail::CardDetail;
 use crate::duel::card_view::{card_name, engine_lang};
 use crate::duel::duel_field::{DuelField, FieldSlot, Pile};
-use crate::duel::duel_header::DuelHeader;
+use crate::duel::duel_header::{DuelHeader, LpCue};
+use crate::duel::duel_log::DuelLog;
 use crate::duel::effect_dialog::EffectDialog;
 use crate::duel::game_over::GameOver;
 use crate::duel::hands::{Hands, MenuAction, menu_button};
 use crate::duel::pile_list::PileList;
+use crate::duel::reveal_dialog::{Reveal, reveal_dialog};
 use crate::duel::state::{
-    Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings, write_save,
+    Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings,
+    passes_by_itself, write_save,
 };
 use crate::duel::toasts::Toasts;
 use crate::i18n::T;
@@ -43,34 +46,48 @@ const TOAST_MS: i32 = 3500;
 /// At most this many toasts are shown at once; older ones drop off.
 const TOAST_MAX: usize = 5;
 
+/// What the page announces of the duel's events beside the duel itself: toasts, the
+/// revealed cards waiting to be acknowledged, the last LP change.
 #[derive(Debug, Clone, PartialEq, Default)]
-struct ToastList {
+struct Announced {
     next: u64,
     /// `(toast id, duel state version it came from, text)`.
     items: Vec<(u64, u64, String)>,
     /// The newest state version already announced: an effect that fires again for the
-    /// same version must not repeat its toasts.
+    /// same version must not repeat its toasts or reveal its cards twice.
     announced: u64,
+    /// Cards revealed since the player last closed the reveal dialog (the page's
+    /// automatic passes can bring more before they do).
+    reveal: Option<Reveal>,
+    lp_cue: LpCue,
 }
 
-enum ToastAction {
+enum AnnounceAction {
+    /// The events of one duel state version, as messages, reveal and LP change.
     Push {
         version: u64,
         messages: Vec<String>,
+        reveal: Option<Reveal>,
+        lp_cue: Option<LpCue>,
     },
     /// Drop the toasts of one state version (after they have been shown long enough).
-    Expire {
-        version: u64,
-    },
+    Expire { version: u64 },
+    /// The player has seen the revealed cards.
+    DismissReveal,
 }
 
-impl Reducible for ToastList {
-    type Action = ToastAction;
+impl Reducible for Announced {
+    type Action = AnnounceAction;
 
-    fn reduce(self: Rc<Self>, action: ToastAction) -> Rc<Self> {
+    fn reduce(self: Rc<Self>, action: AnnounceAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            ToastAction::Push { version, messages } => {
+            AnnounceAction::Push {
+                version,
+                messages,
+                reveal,
+                lp_cue,
+            } => {
                 if version <= next.announced {
                     return self;
                 }
@@ -81,8 +98,11 @@ impl Reducible for ToastList {
                 }
                 let extra = next.items.len().saturating_sub(TOAST_MAX);
                 next.items.drain(..extra);
+                next.reveal = Reveal::merge(next.reveal, reveal);
+                next.lp_cue = lp_cue.unwrap_or(next.lp_cue);
             }
-            ToastAction::Expire { version } => next.items.retain(|(_, v, _)| *v != version),
+            AnnounceAction::Expire { version } => next.items.retain(|(_, v, _)| *v != version),
+            AnnounceAction::DismissReveal => next.reveal = None,
         }
         Rc::new(next)
     }
@@ -102,7 +122,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = use_reducer(DuelState::default);
-    let toasts = use_reducer(ToastList::default);
+    let announced = use_reducer(Announced::default);
     let detail = use_state(|| None::<Code>);
     let pile = use_state(|| None::<Pile>);
     let field_menu = use_state(|| None::<(FieldSlot, CardSeen)>);
@@ -152,10 +172,11 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         });
     }
 
-    // Step messages of the last command become toasts.
+    // Step messages of the last command become toasts; revealed cards wait in a dialog;
+    // LP changes get a short cue in the header.
     {
         let state = state.clone();
-        let toasts = toasts.clone();
+        let announced = announced.clone();
         use_effect_with(state.version, move |_| {
             let messages: Vec<String> = state
                 .events
@@ -164,10 +185,15 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 .collect();
             if !messages.is_empty() {
                 let version = state.version;
-                toasts.dispatch(ToastAction::Push { version, messages });
-                let toasts = toasts.clone();
+                announced.dispatch(AnnounceAction::Push {
+                    version,
+                    messages,
+                    reveal: Reveal::from_events(&state.events),
+                    lp_cue: LpCue::from_events(version, &state.events),
+                });
+                let announced = announced.clone();
                 after(TOAST_MS, move || {
-                    toasts.dispatch(ToastAction::Expire { version })
+                    announced.dispatch(AnnounceAction::Expire { version })
                 });
             }
         });
@@ -184,8 +210,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     // send it rather than asking a question with one answer.
     {
         let state = state.clone();
-        let only_pass =
-            view.as_ref().is_some_and(|v| v.chain_window) && legal == [Command::PassChain];
+        let only_pass = view.as_ref().is_some_and(|v| passes_by_itself(v, &legal));
         use_effect_with((state.version, only_pass), move |(version, only_pass)| {
             if *only_pass {
                 state.dispatch(Action::ApplyAt {
@@ -337,29 +362,48 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     });
 
     let pile_html = (*pile).map(|p| {
-        let (title, zone, cards) = match p {
-            Pile::Graveyard => (ctx.t(T::Graveyard), "graveyard", view.you.graveyard.clone()),
-            Pile::Banished => (ctx.t(T::Banished), "banished", view.you.banished.clone()),
-            Pile::Extra => (ctx.t(T::ExtraMonsters), "extraDeck", view.you.extra.clone()),
+        let (title, cards) = match p {
+            Pile::Graveyard => (ctx.t(T::Graveyard), view.you.graveyard.clone()),
+            Pile::Banished => (ctx.t(T::Banished), view.you.banished.clone()),
+            Pile::Extra => (ctx.t(T::ExtraMonsters), view.you.extra.clone()),
+            Pile::OpponentGraveyard => (ctx.t(T::OpponentGraveyard), view.opponent.graveyard.clone()),
+            Pile::OpponentBanished => (ctx.t(T::OpponentBanished), view.opponent.banished.clone()),
         };
         let on_close = {
             let pile = pile.clone();
             Callback::from(move |()| pile.set(None))
         };
-        html! { <PileList title={title} zone={zone} cards={cards} on_show_details={on_show_details.clone()} on_close={on_close} /> }
+        // Your Extra Deck offers its Synchro Summons.
+        let (check, apply) = if p == Pile::Extra {
+            (Some(on_check.clone()), Some(on_apply.clone()))
+        } else {
+            (None, None)
+        };
+        html! { <PileList title={title} zone={p.zone()} cards={cards} on_show_details={on_show_details.clone()} on_close={on_close}
+            on_check={check} on_apply={apply} /> }
     });
 
+    // EndTurn stopped in the End Phase because a Quick-Play Spell could still be activated.
+    let end_phase_open = view.phase == Phase::End
+        && view.outcome.is_none()
+        && view.prompt.is_none()
+        && view.chain.is_empty();
     let show_effect_dialog = view.outcome.is_none()
+        && announced.reveal.is_none()
         && (view.prompt.is_some()
             || (view.chain_window && legal.iter().any(|c| *c != Command::PassChain)));
 
     html! {
         <section class="page simulator" data-testid="simulator">
-            <Toasts messages={toasts.items.iter().map(|(id, _, text)| (*id, text.clone())).collect::<Vec<_>>()} />
-            <DuelHeader view={view.clone()} />
+            <Toasts messages={announced.items.iter().map(|(id, _, text)| (*id, text.clone())).collect::<Vec<_>>()} />
+            <DuelHeader view={view.clone()} lp_cue={announced.lp_cue} />
             { for notice }
             <div class="feedback">{ for feedback }</div>
-            <DuelField side={view.you.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card} />
+            <DuelField side={view.you.clone()} opponent={view.opponent.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card}
+                synchro_ready={legal.iter().any(|c| matches!(c, Command::SynchroSummon { .. }))} />
+            if end_phase_open {
+                <p class="notice" role="status" data-testid="end-phase-hint">{ ctx.t(T::EndPhaseHint) }</p>
+            }
             <Hands cards={view.you.hand.clone()} on_check={on_check.clone()} on_apply={on_apply.clone()} on_show_details={on_show_details.clone()} />
             <div class="actions">
                 { menu_button(&end_turn, lang, &on_check, &on_apply, &Callback::noop()) }
@@ -370,8 +414,11 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 }
                 <a class="btn" href="#/">{ ctx.t(T::BackHome) }</a>
             </div>
+            <DuelLog events={state.log.clone()} />
             if show_effect_dialog {
-                <EffectDialog prompt={view.prompt.clone()} chain={view.chain.clone()} legal={legal.clone()}
+                // Keyed by the state version: a new question starts with nothing selected,
+                // even when it looks like the previous one.
+                <EffectDialog key={state.version} prompt={view.prompt.clone()} chain={view.chain.clone()} legal={legal.clone()}
                     on_check={on_check.clone()} on_apply={on_apply.clone()} on_look_up_name={on_look_up_name} />
             }
             if let Some(outcome) = view.outcome.filter(|_| !*over_closed) {
@@ -380,6 +427,9 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             }
             { for field_menu_html }
             { for pile_html }
+            if let Some(reveal) = &announced.reveal {
+                { reveal_dialog(reveal, lang, { let t = announced.clone(); Callback::from(move |_: MouseEvent| t.dispatch(AnnounceAction::DismissReveal)) }) }
+            }
             if let Some(code) = *detail {
                 <CardDetail code={code} on_close={{ let d = detail.clone(); Callback::from(move |()| d.set(None)) }} />
             }

@@ -6,6 +6,7 @@ use duel_engine::command::Command;
 use duel_engine::error::RuleError;
 use duel_engine::event::Event;
 use duel_engine::state::{Duel, Settings};
+use duel_engine::view::DuelView;
 use yew::prelude::*;
 
 use crate::duel::save::{SaveError, SaveFile};
@@ -38,6 +39,9 @@ pub struct DuelState {
     pub start_error: Option<StartError>,
     /// Events of the last accepted command (and of the set-up), for toasts.
     pub events: Vec<Event>,
+    /// Every event of the duel so far, in order (rebuilt when a save is resumed): the
+    /// log shows all of them even when toasts drop the older ones of a long command.
+    pub log: Rc<Vec<Event>>,
     /// Bumped on every change worth saving or announcing.
     pub version: u64,
     pub notice: Option<Notice>,
@@ -81,6 +85,7 @@ impl DuelState {
                     seed,
                     settings,
                     duel: Some(duel),
+                    log: Rc::new(events.clone()),
                     events,
                     version: version + 1,
                     notice,
@@ -129,17 +134,18 @@ impl Reducible for DuelState {
                 self.version,
             )),
             Action::Resume(save) => {
-                match Duel::replay(&save.deck, save.seed, save.settings, &save.commands) {
-                    Ok(duel) => Rc::new(DuelState {
+                match replay_logged(&save.deck, save.seed, save.settings, &save.commands) {
+                    Some((duel, log)) => Rc::new(DuelState {
                         deck: save.deck,
                         seed: save.seed,
                         settings: save.settings,
                         duel: Some(duel),
+                        log: Rc::new(log),
                         version: self.version + 1,
                         notice: Some(Notice::Resumed),
                         ..DuelState::default()
                     }),
-                    Err(_) => Rc::new(DuelState::started(
+                    None => Rc::new(DuelState::started(
                         save.deck,
                         save.seed,
                         save.settings,
@@ -162,6 +168,7 @@ impl Reducible for DuelState {
                 let mut next = duel.clone();
                 match next.apply(cmd) {
                     Ok(events) => Rc::new(DuelState {
+                        log: Rc::new(self.log.iter().chain(&events).cloned().collect()),
                         deck: self.deck.clone(),
                         seed: self.seed,
                         settings: self.settings,
@@ -189,6 +196,28 @@ impl Reducible for DuelState {
             }),
         }
     }
+}
+
+/// Replays a saved game command by command, keeping every event for the log; `None`
+/// when the deck cannot start or a command is refused (the save does not replay).
+fn replay_logged(
+    deck: &str,
+    seed: u64,
+    settings: Settings,
+    commands: &[Command],
+) -> Option<(Duel, Vec<Event>)> {
+    let mut duel = Duel::with_settings(deck, seed, settings).ok()?;
+    let mut log = duel.events().to_vec();
+    for cmd in commands {
+        log.extend(duel.apply(cmd.clone()).ok()?);
+    }
+    Some((duel, log))
+}
+
+/// Whether the page sends `PassChain` by itself: the chain is open but passing is the
+/// only legal move, so asking would be a question with one answer.
+pub fn passes_by_itself(view: &DuelView, legal: &[Command]) -> bool {
+    view.chain_window && legal == [Command::PassChain]
 }
 
 /// What localStorage holds for the duel.
@@ -336,6 +365,39 @@ mod tests {
             settings_from_prefs(|_| Some("maybe".into())),
             Settings::default()
         );
+    }
+
+    #[test]
+    fn the_log_keeps_every_event_and_a_resumed_game_rebuilds_it() {
+        let start = Rc::new(DuelState::default()).reduce(Action::Start {
+            deck: "exodia-deck".into(),
+            seed: 1,
+            settings: Settings::default(),
+        });
+        let opening = start.log.len();
+        assert!(opening > 0, "the opening phases are logged");
+        let duel = start.duel.as_ref().expect("started");
+        let card = duel.view().you.hand[0].id;
+        let played = start
+            .clone()
+            .reduce(Action::Apply(Command::SetMonster { card }));
+        let played = if played.last_error.is_some() {
+            start
+                .clone()
+                .reduce(Action::Apply(Command::SetSpellTrap { card }))
+        } else {
+            played
+        };
+        assert!(played.last_error.is_none());
+        assert!(!played.events.is_empty());
+        assert_eq!(played.log.len(), opening + played.events.len());
+        assert_eq!(played.log[opening..], played.events[..]);
+
+        let save = played.save_file().expect("a game to save");
+        let resumed = Rc::new(DuelState::default()).reduce(Action::Resume(save));
+        assert_eq!(resumed.notice, Some(Notice::Resumed));
+        assert_eq!(resumed.log, played.log);
+        assert_eq!(resumed.duel, played.duel);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The Quantum Gomoku board: a keyboard-navigable grid of cells with probability stones.
 
+use std::rc::Rc;
+
 use quantum_gomoku::{CellView, GameView, Player, Position};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -9,11 +11,14 @@ use crate::i18n::T;
 
 #[derive(Properties, PartialEq, Clone, Debug)]
 pub struct BoardProps {
-    pub view: GameView,
+    pub view: Rc<GameView>,
     /// Whether the last observation is still the latest event (no stone since),
     /// so its collapsed colours are drawn on the stones.
     pub show_observation: bool,
     pub cursor: Position,
+    /// The computer is to move: no cell takes a stone from here (the board says it is busy).
+    #[prop_or_default]
+    pub locked: bool,
     pub on_place: Callback<Position>,
     pub on_move_cursor: Callback<Position>,
     pub on_observe: Callback<()>,
@@ -85,14 +90,15 @@ pub fn board(props: &BoardProps) -> Html {
                 .and_then(|row| row.get(c))
                 .copied()
                 .flatten();
-            let at_cursor = props.cursor == cell.position;
-            render_cell(
-                cell,
-                collapsed,
-                at_cursor,
-                props.on_place.clone(),
-                props.on_move_cursor.clone(),
-            )
+            html! {
+                <Cell
+                    cell={cell.clone()}
+                    {collapsed}
+                    at_cursor={props.cursor == cell.position}
+                    on_place={props.on_place.clone()}
+                    on_move_cursor={props.on_move_cursor.clone()}
+                />
+            }
         });
         html! { <div role="row" class="qg-row">{ for cells }</div> }
     });
@@ -101,6 +107,7 @@ pub fn board(props: &BoardProps) -> Html {
         <div
             ref={board_ref}
             class="qg-board"
+            aria-busy={props.locked.to_string()}
             data-testid="board"
             role="grid"
             aria-label={ctx.t(T::QgBoard)}
@@ -112,13 +119,26 @@ pub fn board(props: &BoardProps) -> Html {
     }
 }
 
-fn render_cell(
-    cell: &CellView,
+#[derive(Properties, PartialEq, Clone, Debug)]
+struct CellProps {
+    cell: CellView,
     collapsed: Option<Player>,
     at_cursor: bool,
     on_place: Callback<Position>,
     on_move_cursor: Callback<Position>,
-) -> Html {
+}
+
+/// One cell. A component of its own, so that a move re-renders only the cells it changed
+/// (the page keeps `on_place` and `on_move_cursor` the same from render to render).
+#[function_component(Cell)]
+fn cell(props: &CellProps) -> Html {
+    let CellProps {
+        cell,
+        collapsed,
+        at_cursor,
+        on_place,
+        on_move_cursor,
+    } = props.clone();
     let position = cell.position;
     let onclick = Callback::from(move |_: MouseEvent| {
         on_move_cursor.emit(position);

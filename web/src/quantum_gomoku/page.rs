@@ -1,8 +1,10 @@
 //! The Quantum Gomoku page (`#/quantum-gomoku`): start-up, saving, and the wiring of board, buttons and panels.
 
+use std::rc::Rc;
+
 use quantum_gomoku::{
     Command, DEFAULT_BOARD_SIZE, DEFAULT_WIN_LENGTH, Game, GameOptions, GameView, Position,
-    ProbabilityConfig, WinProbability,
+    WinProbability,
 };
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -11,12 +13,23 @@ use crate::ctx::{replace_route, use_ctx};
 use crate::i18n::T;
 use crate::route::Route;
 use crate::storage;
+use crate::worker::{self, Done};
 
 use super::board::Board;
+use super::jobs::{ComputerTurn, Estimate, computer_seed};
 use super::panels::{MoveLog, ObservationSummary, ProbabilityPanel, StatusBar};
-use super::state::{Action, Notice, PageError, QgState};
+use super::state::{
+    Action, Notice, Opponent, PageError, QgState, Thought, can_undo, computer_to_move,
+};
 use super::store::{self, Stored};
 use super::text;
+
+/// The latest win estimate and the version of the game it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+struct Estimated {
+    version: u64,
+    done: Done<WinProbability>,
+}
 
 #[derive(Properties, PartialEq, Clone, Debug)]
 pub struct QuantumGomokuPageProps {
@@ -71,10 +84,20 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     let lang = ctx.lang;
     let state = use_reducer(QgState::default);
     let cursor = use_state(|| Position::new(DEFAULT_BOARD_SIZE / 2, DEFAULT_BOARD_SIZE / 2));
-    let estimate = use_state(|| None::<WinProbability>);
+    let estimate = use_state(|| None::<Estimated>);
     let size_text = use_state(|| DEFAULT_BOARD_SIZE.to_string());
     let win_text = use_state(|| DEFAULT_WIN_LENGTH.to_string());
     let id_input = use_node_ref();
+
+    // The opponent chosen last time.
+    {
+        let state = state.clone();
+        use_effect_with((), move |()| {
+            if let Some(o) = storage::get(store::KEY_OPPONENT).and_then(|v| Opponent::parse(&v)) {
+                state.dispatch(Action::SetOpponent(o));
+            }
+        });
+    }
 
     // Start-up: storage, the clock and entropy are read here, never in the reducer.
     {
@@ -115,37 +138,65 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
         });
     }
 
-    // The win-probability estimate follows the board. It runs in a zero-delay timeout
-    // rather than in the effect itself, so the browser paints the new stone first and a
-    // slow estimate (many stones, 100,000 samples) never holds the move back; a newer
-    // board cancels an estimate that has not started yet.
+    // The win-probability estimate follows the board. It is computed in the Web Worker
+    // (src/worker/), so a slow one (many stones, 100,000 samples) never holds the page;
+    // a newer board drops the job of an older one.
     {
         let game = state.game.clone();
         let estimate = estimate.clone();
+        let version = state.version;
         use_effect_with(state.version, move |_| {
-            let task = wasm_bindgen::closure::Closure::once(move || {
-                estimate.set(
-                    game.as_ref()
-                        .map(|g| g.win_probability(&ProbabilityConfig::default())),
-                );
+            let job = game.map(|game| {
+                worker::run(&Estimate { game }, move |answer| {
+                    // A refused estimate is a bug; the panel keeps the previous figures.
+                    if let Ok(done) = answer {
+                        estimate.set(Some(Estimated { version, done }));
+                    }
+                })
             });
-            let window = web_sys::window();
-            let handle = window.as_ref().and_then(|w| {
-                w.set_timeout_with_callback_and_timeout_and_arguments_0(
-                    task.as_ref().unchecked_ref(),
-                    0,
-                )
-                .ok()
-            });
-            move || {
-                if let (Some(w), Some(h)) = (window, handle) {
-                    w.clear_timeout_with_handle(h);
-                }
-                // The closure lives until here, so the timer never calls a freed one.
-                drop(task);
-            }
+            move || drop(job)
         });
     }
+
+    // The computer's turn: it thinks in the worker, then its placement (and observation)
+    // goes through the reducer, which drops it if the game changed in the meantime.
+    {
+        let game = state.game.clone();
+        let dispatcher = state.dispatcher();
+        let version = state.version;
+        let opponent = state.opponent;
+        use_effect_with((state.version, state.opponent), move |_| {
+            let job = game.filter(|g| computer_to_move(g, opponent)).map(|game| {
+                let task = ComputerTurn::of(&game, computer_seed(&game.id()));
+                worker::run(&task, move |answer| match answer {
+                    Ok(done) => dispatcher.dispatch(Action::ComputerTurn {
+                        version,
+                        turn: done.value,
+                        thought: Thought {
+                            ms: done.ms,
+                            in_worker: done.in_worker,
+                        },
+                    }),
+                    Err(e) => {
+                        dispatcher.dispatch(Action::Refuse(PageError::Computer(e.to_string())))
+                    }
+                })
+            });
+            move || drop(job)
+        });
+    }
+
+    // The same callbacks from render to render, so unchanged cells skip re-rendering.
+    let on_place = {
+        let dispatcher = state.dispatcher();
+        use_callback((), move |position: Position, ()| {
+            dispatcher.dispatch(Action::PlaceHere(position));
+        })
+    };
+    let on_move_cursor = {
+        let setter = cursor.setter();
+        use_callback((), move |p: Position, ()| setter.set(p))
+    };
 
     let Some(game) = &state.game else {
         return html! {
@@ -159,7 +210,8 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
             </section>
         };
     };
-    let view: GameView = game.view();
+    // Shared by the components that draw it, not copied into each (225 cells).
+    let view: Rc<GameView> = Rc::new(game.view());
     let cursor_pos = Position::new(
         cursor.row.min(view.board_size.saturating_sub(1)),
         cursor.col.min(view.board_size.saturating_sub(1)),
@@ -168,18 +220,16 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
         .last_observation
         .as_ref()
         .is_some_and(|o| o.turn_executed == view.turn_count);
+    let opponent = state.opponent;
+    let computer = opponent.computer();
+    let thinking = computer_to_move(game, opponent);
+    // Against the computer the page offers only the player's own moves.
+    let observe_enabled = view.observe.enabled && computer != Some(view.observe.player);
+    let undo_enabled = can_undo(game, opponent);
+    let current_estimate = estimate.as_ref().map(|e| e.done.value);
+    let estimate_busy = estimate.as_ref().is_none_or(|e| e.version != state.version);
+    let estimate_where = estimate.as_ref().map(|e| (e.done.ms, e.done.in_worker));
 
-    let on_place = {
-        let state = state.clone();
-        let player = view.current_player;
-        Callback::from(move |position: Position| {
-            state.dispatch(Action::Apply(Command::Place { player, position }));
-        })
-    };
-    let on_move_cursor = {
-        let cursor = cursor.clone();
-        Callback::from(move |p: Position| cursor.set(p))
-    };
     let on_observe = {
         let state = state.clone();
         let player = view.observe.player;
@@ -267,6 +317,19 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
             }
         })
     };
+    let on_opponent = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let chosen = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                .and_then(|s| Opponent::parse(&s.value()));
+            if let Some(o) = chosen {
+                storage::set(store::KEY_OPPONENT, o.as_str());
+                state.dispatch(Action::SetOpponent(o));
+            }
+        })
+    };
     let on_dismiss = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Dismiss))
@@ -284,10 +347,12 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
             PageError::InvalidId | PageError::UnknownId | PageError::CorruptSave
         )
     });
-    let play_error = state
-        .last_error
-        .as_ref()
-        .filter(|e| matches!(e, PageError::Rule(_) | PageError::Options(_)));
+    let play_error = state.last_error.as_ref().filter(|e| {
+        matches!(
+            e,
+            PageError::Rule(_) | PageError::Options(_) | PageError::Computer(_)
+        )
+    });
     let next = view.next_probability_type;
 
     html! {
@@ -305,18 +370,45 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
             <div class="qg-layout">
                 <div class="qg-main">
                     <div class="btn-row qg-actions">
+                        <label class="qg-opponent">
+                            { text::opponent_label(lang) }{ " " }
+                            <select data-testid="qg-opponent" onchange={on_opponent}>
+                                { for Opponent::ALL.into_iter().map(|o| html! {
+                                    <option value={o.as_str()} selected={o == opponent}>
+                                        { text::opponent(lang, o) }
+                                    </option>
+                                }) }
+                            </select>
+                        </label>
+                    </div>
+                    <div class="btn-row qg-actions">
                         <button type="button" class="btn btn-primary" data-testid="observe"
-                            disabled={!view.observe.enabled} onclick={on_observe_click}>
+                            disabled={!observe_enabled} onclick={on_observe_click}>
                             { view.observe.label.clone() }
                         </button>
                         <button type="button" class="btn" data-testid="undo"
-                            disabled={!view.can_undo} onclick={on_undo}>
+                            disabled={!undo_enabled} onclick={on_undo}>
                             { ctx.t(T::QgUndo) }
                         </button>
                         <span class="qg-next" data-testid="next-stone" data-prob={next.percent().to_string()}>
                             { format!("{}: {} {}%", ctx.t(T::QgNextStone), text::player(lang, view.current_player), next.percent()) }
                         </span>
                     </div>
+                    // Styled here rather than in quantum-gomoku.css, which every bundle links:
+                    // one line kept for the computer's status, so the board does not move.
+                    <p class="qg-muted qg-computer" style="min-height: 1.4em; margin: 4px 0"
+                        data-testid="qg-computer" aria-live="polite"
+                        data-thinking={thinking.to_string()}
+                        data-ms={state.thought.map(|t| format!("{:.1}", t.ms))}
+                        data-worker={state.thought.map(|t| t.in_worker.to_string())}>
+                        if thinking {
+                            <span class="qg-thinking" data-testid="qg-thinking">
+                                { text::thinking(lang, view.current_player) }
+                            </span>
+                        } else if let Some(t) = state.thought {
+                            { text::thought(lang, t.ms, t.in_worker) }
+                        }
+                    </p>
                     if let Some(error) = play_error {
                         <p class="error" role="alert" data-testid="qg-error">
                             { text::error(lang, error) }
@@ -326,6 +418,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                     }
                     <Board
                         view={view.clone()}
+                        locked={thinking}
                         show_observation={show_observation}
                         cursor={cursor_pos}
                         on_place={on_place}
@@ -338,7 +431,8 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                     }
                 </div>
                 <aside class="qg-side">
-                    <ProbabilityPanel estimate={*estimate} />
+                    <ProbabilityPanel estimate={current_estimate} busy={estimate_busy}
+                        timing={estimate_where} />
                     <section class="qg-panel qg-manage">
                         <div class="qg-new">
                             <label>

@@ -1,5 +1,7 @@
 //! Quantum Gomoku side panels: status bar with observation counters, last observation, win probability and move log.
 
+use std::rc::Rc;
+
 use quantum_gomoku::{
     GameView, LogEntry, ObservationView, Player, ProbabilityMethod, WinProbability,
 };
@@ -12,7 +14,7 @@ use super::text;
 
 #[derive(Properties, PartialEq, Clone, Debug)]
 pub struct StatusBarProps {
-    pub view: GameView,
+    pub view: Rc<GameView>,
 }
 
 #[function_component(StatusBar)]
@@ -88,14 +90,23 @@ pub fn observation_summary(props: &ObservationSummaryProps) -> Html {
 pub struct ProbabilityPanelProps {
     /// `None` while the first estimate has not been computed yet.
     pub estimate: Option<WinProbability>,
+    /// Whether the figures shown belong to an older board (a newer estimate is on its way).
+    #[prop_or_default]
+    pub busy: bool,
+    /// How long the estimate shown took, and whether it ran in the worker.
+    #[prop_or_default]
+    pub timing: Option<(f64, bool)>,
 }
 
 #[function_component(ProbabilityPanel)]
 pub fn probability_panel(props: &ProbabilityPanelProps) -> Html {
     let ctx = use_ctx();
+    let busy = props.busy.to_string();
+    let ms = props.timing.map(|(ms, _)| format!("{ms:.1}"));
+    let in_worker = props.timing.map(|(_, w)| w.to_string());
     let Some(p) = props.estimate else {
         return html! {
-            <section class="qg-panel" data-testid="win-probability">
+            <section class="qg-panel" data-testid="win-probability" aria-busy={busy}>
                 <h3>{ ctx.t(T::QgWinProbability) }</h3>
                 <p>{ ctx.t(T::Starting) }</p>
             </section>
@@ -137,7 +148,9 @@ pub fn probability_panel(props: &ProbabilityPanelProps) -> Html {
         ProbabilityMethod::MonteCarlo { samples } => u64::from(samples),
     };
     html! {
-        <section class="qg-panel" data-testid="win-probability">
+        // Figures of an older board stay readable, dimmed, until the new ones arrive.
+        <section class="qg-panel" style={props.busy.then_some("opacity: .6")}
+            data-testid="win-probability" aria-busy={busy} data-ms={ms} data-worker={in_worker}>
             <h3>{ ctx.t(T::QgWinProbability) }</h3>
             { row("prob-black", T::QgBlackLine, p.black_line, "black") }
             { row("prob-white", T::QgWhiteLine, p.white_line, "white") }

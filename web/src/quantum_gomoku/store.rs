@@ -7,6 +7,9 @@ use crate::storage;
 /// The id of the game the page showed last, so a reload continues it.
 pub const KEY_CURRENT: &str = "games.quantum-gomoku.current";
 
+/// Who plays the other side (`human`, `computer-white`, `computer-black`), kept for the next visit.
+pub const KEY_OPPONENT: &str = "games.quantum-gomoku.opponent";
+
 /// The localStorage key of one game's save.
 pub fn game_key(id: &str) -> String {
     format!("games.quantum-gomoku.game.{id}")

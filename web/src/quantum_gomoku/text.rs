@@ -4,7 +4,7 @@ use quantum_gomoku::{GameStatus, LogEntry, Player, RuleError};
 
 use crate::i18n::{Lang, T};
 
-use super::state::PageError;
+use super::state::{Opponent, PageError};
 
 pub fn player(lang: Lang, p: Player) -> &'static str {
     match p {
@@ -55,6 +55,48 @@ pub fn error(lang: Lang, e: &PageError) -> String {
             Lang::Ja => format!("その設定ではゲームを作れません: {e}"),
             Lang::En => format!("These options cannot make a game: {e}"),
         },
+        PageError::Computer(why) => match lang {
+            Lang::Ja => format!("コンピューターが手を選べませんでした: {why}"),
+            Lang::En => format!("The computer could not choose a move: {why}"),
+        },
+    }
+}
+
+/// The label of the opponent control.
+pub fn opponent_label(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Ja => "対戦相手",
+        Lang::En => "Opponent",
+    }
+}
+
+/// One choice of the opponent control.
+pub fn opponent(lang: Lang, o: Opponent) -> &'static str {
+    match (lang, o) {
+        (Lang::Ja, Opponent::Human) => "人（この端末で二人）",
+        (Lang::Ja, Opponent::Computer(Player::White)) => "コンピューター（白）",
+        (Lang::Ja, Opponent::Computer(Player::Black)) => "コンピューター（黒）",
+        (Lang::En, Opponent::Human) => "Human (two players here)",
+        (Lang::En, Opponent::Computer(Player::White)) => "Computer plays white",
+        (Lang::En, Opponent::Computer(Player::Black)) => "Computer plays black",
+    }
+}
+
+/// Shown while the computer thinks.
+pub fn thinking(lang: Lang, p: Player) -> String {
+    match lang {
+        Lang::Ja => format!("コンピューター（{}）が考えています…", player(lang, p)),
+        Lang::En => format!("The computer ({}) is thinking…", player(lang, p)),
+    }
+}
+
+/// How long the computer's latest turn took, and where it ran.
+pub fn thought(lang: Lang, ms: f64, in_worker: bool) -> String {
+    match (lang, in_worker) {
+        (Lang::Ja, true) => format!("コンピューターの思考時間: {ms:.0} ms（ワーカー）"),
+        (Lang::Ja, false) => format!("コンピューターの思考時間: {ms:.0} ms（ページ上）"),
+        (Lang::En, true) => format!("The computer thought for {ms:.0} ms (in a worker)"),
+        (Lang::En, false) => format!("The computer thought for {ms:.0} ms (on the page)"),
     }
 }
 

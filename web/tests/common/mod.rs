@@ -4,18 +4,18 @@
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
-use yew::AppHandle;
+use yew::BaseComponent;
 
-/// One mounted app in its own <div>, destroyed at the end of the test.
+/// One mounted app (or single component) in its own <div>, destroyed at the end of the test.
 pub struct Mounted {
     pub root: Element,
-    handle: Option<AppHandle<web::App>>,
+    destroy: Option<Box<dyn FnOnce()>>,
 }
 
 impl Drop for Mounted {
     fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            h.destroy();
+        if let Some(destroy) = self.destroy.take() {
+            destroy();
         }
         self.root.remove();
     }
@@ -86,19 +86,29 @@ pub async fn settle() {
     }
 }
 
-/// Mounts the app at `hash` with localStorage as it is (callers prepare it first).
-pub async fn mount(hash: &str) -> Mounted {
-    window().location().set_hash(hash).expect("set hash");
+fn new_root() -> Element {
     let root = document().create_element("div").expect("div");
     document()
         .body()
         .expect("body")
         .append_child(&root)
         .expect("append");
-    let handle = yew::Renderer::<web::App>::with_root(root.clone()).render();
+    root
+}
+
+/// Mounts the app at `hash` with localStorage as it is (callers prepare it first).
+pub async fn mount(hash: &str) -> Mounted {
+    window().location().set_hash(hash).expect("set hash");
+    mount_component::<web::App>(()).await
+}
+
+/// Mounts one component with its props (for widgets whose inputs no page reaches).
+pub async fn mount_component<C: BaseComponent>(props: C::Properties) -> Mounted {
+    let root = new_root();
+    let handle = yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
     let mounted = Mounted {
         root,
-        handle: Some(handle),
+        destroy: Some(Box::new(move || handle.destroy())),
     };
     settle().await;
     mounted

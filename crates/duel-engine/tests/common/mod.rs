@@ -28,18 +28,47 @@ pub const TOON_WORLD: Code = 15259703;
 pub const JAR_OF_GREED: Code = 83968380;
 pub const CATAPULT_TURTLE: Code = 95727991;
 pub const DMOC: Code = 40737112;
+pub const SANGAN: Code = 26202165;
+pub const WITCH: Code = 78010363;
+pub const LIBRARY: Code = 70791313;
+pub const SUMMONER_MONK: Code = 423585;
+pub const TOON_TABLE: Code = 89997728;
+pub const TOON_CANNON: Code = 79875176;
+pub const BROKEN_BAMBOO: Code = 41587307;
+pub const GOLDEN_BAMBOO: Code = 74029853;
+pub const MONSTER_REBORN: Code = 83764719;
+pub const PREMATURE_BURIAL: Code = 70828912;
+pub const SCIENTIST: Code = 34206604;
+pub const CRIMSON_SUNBIRD: Code = 46696593;
+pub const TREASURE_PANDA: Code = 45221020;
+pub const LUNAR_RABBIT: Code = 47643326;
+pub const FORMULA_SYNCHRON: Code = 50091196;
+pub const STARDUST_CHARGE: Code = 64880894;
+pub const HYPER_LIBRARIAN: Code = 90953320;
+pub const AQUA_DRAGON: Code = 86164529;
+pub const GREAT_MAMMOTH: Code = 54622031;
+pub const FIENDS_SANCTUARY: Code = 24874630;
+pub const METAL_FIEND_TOKEN: Code = 24874631;
+pub const WHITE_ELEPHANT: Code = 18756904;
+pub const WONDER_WAND: Code = 67775894;
+pub const RELOAD: Code = 22589918;
+pub const POT_OF_AVARICE: Code = 67169062;
+pub const DIMENSION_FUSION: Code = 23557835;
+pub const LAST_WILL: Code = 85602018;
+pub const MONSTER_GATE: Code = 43040603;
+pub const REASONING: Code = 58577036;
+/// A second vanilla monster (Level 1, DEF 2000).
+pub const FLAMVELL_GUARD: Code = 21615956;
 /// A vanilla monster used as filler.
 pub const FILLER: Code = 27125110;
 
 /// A duel in Main Phase 1 with this hand and deck (top first).
 pub fn duel(hand: &[Code], deck: &[Code]) -> Duel {
-    Setup {
-        hand: hand.to_vec(),
-        deck: deck.to_vec(),
-        ..Setup::default()
-    }
-    .build()
-    .expect("valid setup")
+    Setup::new()
+        .hand(hand.to_vec())
+        .deck(deck.to_vec())
+        .build()
+        .expect("valid setup")
 }
 
 pub fn fillers(n: usize) -> Vec<Code> {
@@ -100,12 +129,13 @@ pub fn play(d: &mut Duel, code: Code) {
 pub fn candidates(d: &Duel) -> Vec<CardView> {
     match d.view().prompt.expect("a prompt is pending").kind {
         PromptKind::Cards { candidates, .. } => candidates,
-        PromptKind::Mode { .. } => panic!("expected a card prompt"),
+        PromptKind::Choice { .. } => panic!("expected a card prompt"),
     }
 }
 
-/// Answers the pending card prompt with the first candidates having these codes.
-pub fn choose(d: &mut Duel, wanted: &[Code]) {
+/// Answers the pending card prompt with the first candidates having these codes, and
+/// returns what happened.
+pub fn choose(d: &mut Duel, wanted: &[Code]) -> Vec<duel_engine::Event> {
     let mut pool = candidates(d);
     let mut chosen = Vec::new();
     for code in wanted {
@@ -116,7 +146,16 @@ pub fn choose(d: &mut Duel, wanted: &[Code]) {
         chosen.push(pool.remove(i).id);
     }
     d.apply(Command::Respond(Response::Cards(chosen)))
-        .expect("answer accepted");
+        .expect("answer accepted")
+}
+
+/// How many real cards (not Tokens) the duel has: this never changes.
+pub fn real_cards(d: &Duel) -> usize {
+    d.instances()
+        .filter(|(_, c)| {
+            duel_engine::card(c.code).is_some_and(|d| d.frame != duel_engine::Frame::Token)
+        })
+        .count()
 }
 
 /// Checks that every card is in exactly one place and the views agree with the truth.
@@ -140,8 +179,21 @@ pub fn check_invariants(d: &Duel) {
     }
     for (id, c) in d.instances() {
         let n = seen[usize::from(id.0)];
-        if c.location == Location::Deck {
-            assert_eq!(n, 0, "deck card {id:?} is also listed elsewhere");
+        let token = duel_engine::card(c.code).is_some_and(|d| d.frame == duel_engine::Frame::Token);
+        if c.location == Location::Vanished {
+            assert!(token, "only Tokens vanish");
+        }
+        if token {
+            assert!(
+                c.location == Location::Vanished || c.location.is_field(),
+                "a Token is on the field or gone"
+            );
+        }
+        if matches!(c.location, Location::Deck | Location::Vanished) {
+            assert_eq!(
+                n, 0,
+                "card {id:?} in the deck or gone is also listed elsewhere"
+            );
         } else {
             assert_eq!(n, 1, "card {id:?} at {:?} listed {n} times", c.location);
         }
@@ -151,6 +203,21 @@ pub fn check_invariants(d: &Duel) {
             c.position.is_some(),
             "position only in monster zones"
         );
+        assert!(c.counters <= 3, "at most 3 Spell Counters");
+        if c.counters > 0 {
+            assert!(c.location.is_field(), "counters only on the field");
+        }
+        if let Some(m) = c.equipped_to {
+            assert!(c.location.is_field(), "an equip card is on the field");
+            let target = d.instance(m).expect("equipped monster exists");
+            assert!(
+                matches!(target.location, Location::MainMonsterZone(_)),
+                "equipped to a monster on the field"
+            );
+        }
+        if !c.location.is_field() {
+            assert_eq!(c.controller, c.owner, "off the field the owner controls it");
+        }
     }
     for (who, side) in [(Player::You, &v.you), (Player::Opponent, &v.opponent)] {
         assert_eq!(side.deck_count, count(d, who, "deck"));
@@ -175,4 +242,50 @@ pub fn check_invariants(d: &Duel) {
     for c in &v.opponent.hand {
         assert!(c.code.is_none(), "the opponent's hand is visible");
     }
+    // Zones hold what the view lists: no more than five per row.
+    for side in [&v.you, &v.opponent] {
+        assert_eq!(side.monsters.len(), 5);
+        assert_eq!(side.spell_trap.len(), 5);
+    }
+}
+
+/// The value of the pending choice option with this key (`yes`, `no`, `attack`,
+/// `defense`, or the position in the list).
+pub fn option_value(d: &Duel, key: &str) -> u8 {
+    match d.view().prompt.expect("a prompt is pending").kind {
+        PromptKind::Choice { options, .. } => {
+            options
+                .iter()
+                .find(|o| o.key() == key)
+                .unwrap_or_else(|| panic!("no option {key}"))
+                .value
+        }
+        PromptKind::Cards { .. } => panic!("expected a choice prompt"),
+    }
+}
+
+/// Answers the pending choice prompt with the option of this key.
+pub fn answer(d: &mut Duel, key: &str) {
+    let v = option_value(d, key);
+    d.apply(Command::Respond(Response::Option(v)))
+        .expect("answer accepted");
+}
+
+/// Whether a choice prompt with this question is pending.
+pub fn asks(d: &Duel, q: duel_engine::Question) -> bool {
+    matches!(d.view().prompt.map(|p| p.kind), Some(PromptKind::Choice { question, .. }) if question == q)
+}
+
+/// The id of your monster with this code on the field.
+pub fn on_field(d: &Duel, code: Code) -> CardId {
+    *ids_at(d, code, "mainMonsterZone")
+        .first()
+        .unwrap_or_else(|| panic!("{code} not on the field"))
+}
+
+/// Activates the ignition effect of a card on the field and lets the chain resolve.
+pub fn ignite(d: &mut Duel, card: CardId) {
+    d.apply(Command::ActivateEffect { card })
+        .expect("ignition accepted");
+    pass(d);
 }

@@ -4,15 +4,20 @@
 use quantum_gomoku::service::{
     GameService, MoveRequest, ObservationRequest, RawPosition, ServiceError,
 };
-use quantum_gomoku::{Game, GameOptions, GameState, ObservationResult, Player, Position};
+use quantum_gomoku::{Game, GameId, GameOptions, GameState, ObservationResult, Player, Position};
 
 /// A service holding one default game; returns the service and the game id.
 pub fn service_with_game() -> (GameService, String) {
     let mut s = GameService::new(2024, 16);
     let created = s
-        .create(GameOptions::default(), 1_700_000_000_000)
+        .create(test_id(1), GameOptions::default(), 1_700_000_000_000)
         .expect("default options are valid");
     (s, created.game_id.to_string())
+}
+
+/// A distinct id per `n` (tests need no secure randomness).
+pub fn test_id(n: u8) -> GameId {
+    GameId::from_random_bytes([n; 16])
 }
 
 pub fn mv(player: Player, row: i64, col: i64) -> MoveRequest {

@@ -1,0 +1,99 @@
+//! Compiles `data/cards.json` and `data/decks.json` into the crate.
+//!
+//! The files are read with the crate's own types (the modules below are its sources),
+//! so they are checked exactly as the crate defines them: an unknown field or a bad
+//! value fails the build with serde's message. The values are stored with borsh (a
+//! plain binary form: fields in order, enum variants by index) for `src/data.rs` to
+//! decode at start-up, without the JSON parser and serde's per-type visitors.
+
+// The modules are compiled here for their data types only.
+#![allow(dead_code)]
+
+use std::error::Error;
+use std::path::Path;
+use std::{env, fs};
+
+#[path = "src/card.rs"]
+mod card;
+#[path = "src/deck.rs"]
+mod deck;
+#[path = "src/effect.rs"]
+mod effect;
+
+/// Stand-ins for the items of the crate that the data modules name besides each other.
+/// `Position` must match `state::Position`, variants in the same order (borsh stores
+/// the index; the data tests compare the decoded cards with the JSON).
+mod state {
+    use borsh::{BorshDeserialize, BorshSerialize};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(
+        Debug,
+        Clone,
+        Copy,
+        PartialEq,
+        Eq,
+        Hash,
+        Serialize,
+        Deserialize,
+        BorshSerialize,
+        BorshDeserialize,
+    )]
+    #[serde(rename_all = "snake_case")]
+    pub enum Position {
+        Attack,
+        Defense,
+    }
+}
+
+/// The loaders `card::catalog` and `deck::decks` call (never called here).
+mod data {
+    use crate::card::CardDef;
+    use crate::deck::DeckFile;
+
+    static EMPTY: DeckFile = DeckFile {
+        opponent_deck: Vec::new(),
+        decks: Vec::new(),
+    };
+
+    pub(crate) fn catalog() -> &'static [CardDef] {
+        &[]
+    }
+
+    pub(crate) fn decks() -> &'static DeckFile {
+        &EMPTY
+    }
+}
+
+/// `crate::Lang`, which the data types' name and text accessors take.
+#[derive(Debug, Clone, Copy)]
+pub enum Lang {
+    Ja,
+    En,
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    for path in [
+        "data/cards.json",
+        "data/decks.json",
+        "src/card.rs",
+        "src/deck.rs",
+        "src/effect.rs",
+    ] {
+        println!("cargo::rerun-if-changed={path}");
+    }
+    let dir = env::var("CARGO_MANIFEST_DIR")?;
+    let out = env::var("OUT_DIR")?;
+    let read = |name: &str| fs::read_to_string(Path::new(&dir).join(name));
+
+    let mut cards = card::parse_catalog(&read("data/cards.json")?)
+        .map_err(|e| format!("data/cards.json: {e}"))?;
+    // `card::card` looks passcodes up by binary search.
+    cards.sort_by_key(|c| c.code);
+    let decks = deck::parse_decks(&read("data/decks.json")?)
+        .map_err(|e| format!("data/decks.json: {e}"))?;
+
+    fs::write(Path::new(&out).join("cards.bin"), borsh::to_vec(&cards)?)?;
+    fs::write(Path::new(&out).join("decks.bin"), borsh::to_vec(&decks)?)?;
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! The card and deck data, compiled in from `data/*.json` by `build.rs`.
+//!
+//! The build script parses the JSON files with the crate's own types (unknown fields
+//! refused) and stores the values with borsh; they are decoded here on first use. The
+//! browser bundle so carries neither the JSON text nor serde's visitors for the card
+//! language, which were most of its serde code. The JSON files stay the one source of
+//! the data; the tests check that the decoded values equal what the files say.
+
+use std::sync::OnceLock;
+
+use borsh::BorshDeserialize;
+
+use crate::card::CardDef;
+use crate::deck::DeckFile;
+
+static CATALOG: OnceLock<Vec<CardDef>> = OnceLock::new();
+static DECKS: OnceLock<DeckFile> = OnceLock::new();
+
+/// Decodes what `build.rs` stored with the same types. It cannot fail short of a
+/// broken build (the tests decode it), and the panic does not format the error, which
+/// would pull the error's formatting into the bundle.
+fn decode<T: BorshDeserialize>(bytes: &[u8], what: &str) -> T {
+    borsh::from_slice(bytes).unwrap_or_else(|_| panic!("{what} compiled in by build.rs decodes"))
+}
+
+/// Every card, sorted by passcode (`build.rs` sorts them).
+pub(crate) fn catalog() -> &'static [CardDef] {
+    CATALOG.get_or_init(|| {
+        decode(
+            include_bytes!(concat!(env!("OUT_DIR"), "/cards.bin")),
+            "data/cards.json",
+        )
+    })
+}
+
+/// The preset decks and the opponent's deck.
+pub(crate) fn decks() -> &'static DeckFile {
+    DECKS.get_or_init(|| {
+        decode(
+            include_bytes!(concat!(env!("OUT_DIR"), "/decks.bin")),
+            "data/decks.json",
+        )
+    })
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_catalog;
+    use crate::deck::parse_decks;
+
+    #[test]
+    fn compiled_in_cards_are_the_card_file_sorted_by_passcode() {
+        let mut cards = parse_catalog(include_str!("../data/cards.json")).expect("valid card file");
+        cards.sort_by_key(|c| c.code);
+        assert_eq!(catalog(), cards.as_slice());
+    }
+
+    #[test]
+    fn compiled_in_decks_are_the_deck_file() {
+        let file = parse_decks(include_str!("../data/decks.json")).expect("valid deck file");
+        assert_eq!(decks(), &file);
+    }
+
+    #[test]
+    fn data_files_refuse_unknown_fields() {
+        let card = r#"[{"code": 1, "name_en": "A", "name_ja": "A", "type": "spell",
+            "frame": "spell", "sub": "normal", "text_ja": "", "text_en": "",
+            "effects": [{"kind": "activation", "resolve": [{"draw": {"who": "you", "n": 1}}]}]}]"#;
+        assert!(parse_catalog(card).is_ok());
+        let extra_card_field = card.replace(r#""code": 1"#, r#""code": 1, "atk": 5"#);
+        let extra_step_field = card.replace(r#""n": 1"#, r#""n": 1, "twice": true"#);
+        for json in [extra_card_field, extra_step_field] {
+            let err = parse_catalog(&json).expect_err("unknown field refused");
+            assert!(err.to_string().contains("unknown field"), "{err}");
+        }
+        let deck = r#"{"opponent_deck": [], "decks": [], "sideboard": []}"#;
+        let err = parse_decks(deck).expect_err("unknown field refused");
+        assert!(err.to_string().contains("unknown field"), "{err}");
+    }
+}

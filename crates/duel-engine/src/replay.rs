@@ -1,0 +1,296 @@
+//! Share codes: a whole game (deck, seed, rule settings, command log) in a short,
+//! URL-safe string, and back. The bytes are a version, the deck's place in the preset
+//! list, the seed and the commands as small variable-length integers, written in
+//! base64url without padding.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::command::{Command, Response};
+use crate::deck::decks;
+use crate::setup::ReplayError;
+use crate::state::{CardId, Duel, Settings};
+
+/// The share code format; a code of another version is refused, not guessed at.
+const VERSION: u8 = 1;
+
+/// Why a share code could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
+pub enum DecodeError {
+    #[error("the code is not base64url")]
+    NotBase64,
+    #[error("the code ends too early")]
+    Truncated,
+    #[error("the code has format version {0}, this app reads version {VERSION}")]
+    Version(u8),
+    #[error("the code names deck number {0}, which does not exist")]
+    UnknownDeck(u8),
+    #[error("the code holds an unknown command tag {0}")]
+    BadCommand(u8),
+    #[error("a number in the code is too large")]
+    Overflow,
+}
+
+/// Why a shared game could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
+pub enum ShareError {
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+}
+
+/// A game as a share code carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shared {
+    pub deck: String,
+    pub seed: u64,
+    pub settings: Settings,
+    pub commands: Vec<Command>,
+}
+
+impl Shared {
+    /// The share code of this game.
+    pub fn encode(&self) -> String {
+        let mut out = vec![VERSION];
+        let deck = decks()
+            .iter()
+            .position(|d| d.id == self.deck)
+            .map_or(u8::MAX, |i| i as u8);
+        out.push(deck);
+        put(&mut out, self.seed);
+        out.push(settings_bits(self.settings));
+        for cmd in &self.commands {
+            put_command(&mut out, cmd);
+        }
+        URL_SAFE_NO_PAD.encode(out)
+    }
+
+    /// Reads a share code (it does not check that the commands replay).
+    pub fn decode(code: &str) -> Result<Shared, DecodeError> {
+        let bytes = URL_SAFE_NO_PAD
+            .decode(code.trim())
+            .map_err(|_| DecodeError::NotBase64)?;
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+        };
+        let version = r.byte()?;
+        if version != VERSION {
+            return Err(DecodeError::Version(version));
+        }
+        let deck_index = r.byte()?;
+        let deck = decks()
+            .get(usize::from(deck_index))
+            .ok_or(DecodeError::UnknownDeck(deck_index))?
+            .id
+            .clone();
+        let seed = r.varint()?;
+        let settings = settings_from(r.byte()?);
+        let mut commands = Vec::new();
+        while !r.done() {
+            commands.push(r.command()?);
+        }
+        Ok(Shared {
+            deck,
+            seed,
+            settings,
+            commands,
+        })
+    }
+
+    /// Replays the shared game.
+    pub fn replay(&self) -> Result<Duel, ReplayError> {
+        Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
+    }
+}
+
+impl Duel {
+    /// This game as a share code.
+    pub fn share_code(&self) -> String {
+        Shared {
+            deck: self.deck_id.clone(),
+            seed: self.seed,
+            settings: self.settings,
+            commands: self.log.clone(),
+        }
+        .encode()
+    }
+
+    /// The game a share code describes, replayed to its last command.
+    pub fn from_share_code(code: &str) -> Result<Duel, ShareError> {
+        Ok(Shared::decode(code)?.replay()?)
+    }
+}
+
+fn settings_bits(s: Settings) -> u8 {
+    u8::from(s.into_the_void_counts_itself)
+        | u8::from(s.chain_confirmation) << 1
+        | u8::from(s.exodia_wins_mid_effect) << 2
+}
+
+fn settings_from(bits: u8) -> Settings {
+    Settings {
+        into_the_void_counts_itself: bits & 1 != 0,
+        chain_confirmation: bits & 2 != 0,
+        exodia_wins_mid_effect: bits & 4 != 0,
+    }
+}
+
+/// Appends `n` as a LEB128 variable-length integer.
+fn put(out: &mut Vec<u8>, mut n: u64) {
+    loop {
+        let low = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(low);
+            return;
+        }
+        out.push(low | 0x80);
+    }
+}
+
+fn put_command(out: &mut Vec<u8>, cmd: &Command) {
+    let (tag, card) = match cmd {
+        Command::SummonMonster { card } => (0, Some(card)),
+        Command::SetMonster { card } => (1, Some(card)),
+        Command::SetSpellTrap { card } => (2, Some(card)),
+        Command::ActivateSpell { card } => (3, Some(card)),
+        Command::ActivateEffect { card } => (4, Some(card)),
+        Command::SynchroSummon { card } => (5, Some(card)),
+        Command::PassChain => (6, None),
+        Command::AdvancePhase => (7, None),
+        Command::EndTurn => (8, None),
+        Command::Respond(Response::Option(v)) => {
+            out.push(9);
+            out.push(*v);
+            return;
+        }
+        Command::Respond(Response::Cards(ids)) => {
+            out.push(10);
+            put(out, ids.len() as u64);
+            for id in ids {
+                put(out, u64::from(id.0));
+            }
+            return;
+        }
+    };
+    out.push(tag);
+    if let Some(card) = card {
+        put(out, u64::from(card.0));
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn done(&self) -> bool {
+        self.at >= self.bytes.len()
+    }
+
+    fn byte(&mut self) -> Result<u8, DecodeError> {
+        let b = *self.bytes.get(self.at).ok_or(DecodeError::Truncated)?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn varint(&mut self) -> Result<u64, DecodeError> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= u64::from(b & 0x7f)
+                .checked_shl(shift)
+                .ok_or(DecodeError::Overflow)?;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(DecodeError::Overflow)
+    }
+
+    fn card(&mut self) -> Result<CardId, DecodeError> {
+        u16::try_from(self.varint()?)
+            .map(CardId)
+            .map_err(|_| DecodeError::Overflow)
+    }
+
+    fn command(&mut self) -> Result<Command, DecodeError> {
+        let tag = self.byte()?;
+        Ok(match tag {
+            0 => Command::SummonMonster { card: self.card()? },
+            1 => Command::SetMonster { card: self.card()? },
+            2 => Command::SetSpellTrap { card: self.card()? },
+            3 => Command::ActivateSpell { card: self.card()? },
+            4 => Command::ActivateEffect { card: self.card()? },
+            5 => Command::SynchroSummon { card: self.card()? },
+            6 => Command::PassChain,
+            7 => Command::AdvancePhase,
+            8 => Command::EndTurn,
+            9 => Command::Respond(Response::Option(self.byte()?)),
+            10 => {
+                let n = self.varint()?;
+                // A selection never holds more cards than a duel has.
+                if n > u64::from(u16::MAX) {
+                    return Err(DecodeError::Overflow);
+                }
+                let mut ids = Vec::new();
+                for _ in 0..n {
+                    ids.push(self.card()?);
+                }
+                Command::Respond(Response::Cards(ids))
+            }
+            other => return Err(DecodeError::BadCommand(other)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_round_trips_through_its_share_code() {
+        let mut d = Duel::new("exodia-deck", 9).expect("deck");
+        for cmd in d.legal_commands().into_iter().take(1) {
+            d.apply(cmd).expect("legal");
+        }
+        let code = d.share_code();
+        let back = Duel::from_share_code(&code).expect("replays");
+        assert_eq!(back, d);
+    }
+
+    #[test]
+    fn bad_codes_are_refused_with_a_reason() {
+        assert_eq!(Shared::decode("!!!"), Err(DecodeError::NotBase64));
+        assert_eq!(Shared::decode(""), Err(DecodeError::Truncated));
+        let wrong_version = URL_SAFE_NO_PAD.encode([9u8, 0, 1, 0]);
+        assert_eq!(Shared::decode(&wrong_version), Err(DecodeError::Version(9)));
+        let no_deck = URL_SAFE_NO_PAD.encode([VERSION, 200, 1, 0]);
+        assert_eq!(Shared::decode(&no_deck), Err(DecodeError::UnknownDeck(200)));
+        let bad_tag = URL_SAFE_NO_PAD.encode([VERSION, 0, 1, 0, 77]);
+        assert_eq!(Shared::decode(&bad_tag), Err(DecodeError::BadCommand(77)));
+        let long = URL_SAFE_NO_PAD.encode([
+            VERSION, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+        ]);
+        assert_eq!(Shared::decode(&long), Err(DecodeError::Overflow));
+    }
+
+    #[test]
+    fn a_code_whose_commands_do_not_replay_is_refused() {
+        let shared = Shared {
+            deck: "exodia-deck".into(),
+            seed: 1,
+            settings: Settings::default(),
+            commands: vec![Command::PassChain],
+        };
+        assert!(matches!(
+            Duel::from_share_code(&shared.encode()),
+            Err(ShareError::Replay(ReplayError::Refused { index: 0, .. }))
+        ));
+    }
+}

@@ -1,0 +1,162 @@
+//! Deck statistics: how many seeded opening hands of a deck can be won this turn when the
+//! deck order is known (an oracle), with a 95% interval, a histogram of the length of the
+//! winning lines found, and the hands the search could not decide. Each hand is solved
+//! alone, so the work can be split between threads or Web Workers and tallied here.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::setup::SetupError;
+use crate::solver::{Search, solve};
+use crate::state::{Duel, Outcome, Reason, Settings};
+
+/// What the solver found for one opening hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HandResult {
+    /// Won; the line found has this many commands (the shortest one when the search found
+    /// it, a longer one when a guided playout did).
+    Won { commands: u16 },
+    /// Proved lost.
+    Lost,
+    /// The budget ran out first.
+    Undecided,
+}
+
+/// The goal a deck plays for: the burn deck (whose main deck has no win pieces) wins by
+/// LP 0, the others by Exodia.
+pub fn goal_of(deck: &str) -> Result<Outcome, SetupError> {
+    let d = crate::deck::deck(deck).ok_or_else(|| SetupError::UnknownDeck(deck.to_string()))?;
+    let has_pieces = d.main_codes().into_iter().any(|code| {
+        crate::card::card(code).is_some_and(|c| {
+            c.rules
+                .iter()
+                .any(|r| matches!(r, crate::effect::RuleDef::WinWithAllInHand { .. }))
+        })
+    });
+    Ok(if has_pieces {
+        Outcome::Win(Reason::Exodia)
+    } else {
+        Outcome::Win(Reason::Lp0)
+    })
+}
+
+/// Solves the opening hand of `deck` dealt by `seed` (deterministic: the same arguments
+/// give the same answer on every machine).
+pub fn solve_hand(
+    deck: &str,
+    seed: u64,
+    settings: Settings,
+    budget: usize,
+) -> Result<HandResult, SetupError> {
+    let goal = goal_of(deck)?;
+    let duel = Duel::with_settings(deck, seed, settings)?;
+    Ok(match solve(&duel, goal, budget, seed).0 {
+        Search::Found(line) => HandResult::Won {
+            commands: u16::try_from(line.len()).unwrap_or(u16::MAX),
+        },
+        Search::Impossible => HandResult::Lost,
+        Search::GaveUp | Search::Cancelled => HandResult::Undecided,
+    })
+}
+
+/// Results tallied so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub hands: u32,
+    pub won: u32,
+    pub lost: u32,
+    /// Seeds of the hands the search could not decide.
+    pub undecided: Vec<u64>,
+    /// Number of wins by the length of the line found, in commands.
+    pub lengths: BTreeMap<u16, u32>,
+}
+
+impl Tally {
+    pub fn add(&mut self, seed: u64, r: HandResult) {
+        self.hands += 1;
+        match r {
+            HandResult::Won { commands } => {
+                self.won += 1;
+                *self.lengths.entry(commands).or_insert(0) += 1;
+            }
+            HandResult::Lost => self.lost += 1,
+            HandResult::Undecided => self.undecided.push(seed),
+        }
+    }
+
+    /// The share of hands won so far (undecided hands count as not won: a lower bound).
+    pub fn win_rate(&self) -> f64 {
+        if self.hands == 0 {
+            0.0
+        } else {
+            f64::from(self.won) / f64::from(self.hands)
+        }
+    }
+
+    /// The 95% Wilson score interval of the win rate.
+    pub fn interval95(&self) -> (f64, f64) {
+        if self.hands == 0 {
+            return (0.0, 1.0);
+        }
+        let n = f64::from(self.hands);
+        let p = self.win_rate();
+        let z = 1.959_963_984_540_054_f64;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_burn_deck_plays_for_lp_0_and_the_others_for_exodia() {
+        assert_eq!(
+            goal_of("scientist-catapult-deck"),
+            Ok(Outcome::Win(Reason::Lp0))
+        );
+        for deck in ["exodia-deck", "panda-exodia-deck"] {
+            assert_eq!(goal_of(deck), Ok(Outcome::Win(Reason::Exodia)));
+        }
+        assert!(goal_of("nope").is_err());
+    }
+
+    #[test]
+    fn the_tally_counts_and_bounds_the_win_rate() {
+        let mut t = Tally::default();
+        for seed in 0..100 {
+            let r = if seed % 4 == 0 {
+                HandResult::Won { commands: 20 }
+            } else if seed % 4 == 1 {
+                HandResult::Undecided
+            } else {
+                HandResult::Lost
+            };
+            t.add(seed, r);
+        }
+        assert_eq!(
+            (t.hands, t.won, t.lost, t.undecided.len()),
+            (100, 25, 50, 25)
+        );
+        assert!((t.win_rate() - 0.25).abs() < 1e-12);
+        let (lo, hi) = t.interval95();
+        // The Wilson interval for 25/100: about 0.176 to 0.343.
+        assert!(
+            (lo - 0.1754).abs() < 0.002 && (hi - 0.3430).abs() < 0.002,
+            "{lo} {hi}"
+        );
+        assert_eq!(t.lengths.get(&20), Some(&25));
+    }
+
+    #[test]
+    fn solving_a_hand_is_deterministic() {
+        let a = solve_hand("library-exodia-deck", 14, Settings::default(), 400);
+        let b = solve_hand("library-exodia-deck", 14, Settings::default(), 400);
+        assert_eq!(a, b);
+        assert!(a.is_ok());
+    }
+}

@@ -1,0 +1,107 @@
+//! The solver on positions whose answer is known: it finds short wins, proves positions
+//! lost only when it tried everything, and the lines it finds replay to the goal.
+
+mod common;
+
+use common::*;
+use duel_engine::solver::{Search, search, solve};
+use duel_engine::{Command, Outcome, Reason, Setup};
+
+const WIN: Outcome = Outcome::Win(Reason::Exodia);
+
+#[test]
+fn a_position_won_in_one_action_is_found_and_replays_to_the_win() {
+    let d = duel(
+        &[POT_OF_GREED, EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG],
+        &[LEFT_LEG, FILLER, FILLER],
+    );
+    let Search::Found(line) = search(&d, WIN, 1_000) else {
+        panic!("a win in one activation");
+    };
+    assert_eq!(
+        line.first(),
+        Some(&Command::ActivateSpell {
+            card: in_hand(&d, POT_OF_GREED)
+        })
+    );
+    let mut replay = d.clone();
+    for cmd in line {
+        replay.apply(cmd).expect("the line replays");
+    }
+    assert_eq!(replay.outcome(), Some(WIN));
+}
+
+#[test]
+fn a_hand_without_any_way_to_draw_is_proved_lost() {
+    let d = duel(&[FILLER, FLAMVELL_GUARD], &[EXODIA, FILLER, FILLER]);
+    assert_eq!(search(&d, WIN, 10_000), Search::Impossible);
+}
+
+#[test]
+fn a_win_two_spells_away_is_found_by_the_guided_solver() {
+    // Upstart Goblin draws Graceful Charity, which draws the last two pieces.
+    let d = Setup::new()
+        .hand([UPSTART_GOBLIN, EXODIA, RIGHT_ARM, LEFT_ARM, FILLER])
+        .deck([GRACEFUL_CHARITY, RIGHT_LEG, LEFT_LEG, FILLER, FILLER])
+        .build()
+        .expect("valid");
+    let (Search::Found(line), _) = solve(&d, WIN, 2_000, 1) else {
+        panic!("a win in two activations");
+    };
+    let mut replay = d.clone();
+    for cmd in line {
+        replay.apply(cmd).expect("the line replays");
+    }
+    assert_eq!(replay.outcome(), Some(WIN));
+}
+
+#[test]
+fn a_tiny_budget_gives_up_instead_of_claiming_a_proof() {
+    let d = duel(
+        &[
+            POT_OF_GREED,
+            GRACEFUL_CHARITY,
+            UPSTART_GOBLIN,
+            FILLER,
+            FILLER,
+        ],
+        &fillers(20),
+    );
+    assert_eq!(search(&d, WIN, 3), Search::GaveUp);
+}
+
+#[test]
+fn a_found_line_reads_as_steps_in_words() {
+    let d = duel(
+        &[POT_OF_GREED, EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG],
+        &[LEFT_LEG, FILLER, FILLER],
+    );
+    let Search::Found(line) = search(&d, WIN, 1_000) else {
+        panic!("a win");
+    };
+    let steps = d.describe_line(&line, duel_engine::Lang::Ja);
+    assert_eq!(steps, vec!["《強欲な壺》を発動".to_string()]);
+    let steps = d.describe_line(&line, duel_engine::Lang::En);
+    assert_eq!(steps, vec!["Activate \"Pot of Greed\"".to_string()]);
+}
+
+#[test]
+fn a_watched_search_can_be_cancelled() {
+    let d = duel(
+        &[
+            POT_OF_GREED,
+            GRACEFUL_CHARITY,
+            UPSTART_GOBLIN,
+            FILLER,
+            FILLER,
+        ],
+        &fillers(20),
+    );
+    let mut calls = 0;
+    let (result, _) = duel_engine::solver::solve_watched(&d, WIN, 100_000, 1, &mut |_| {
+        calls += 1;
+        calls < 3
+    });
+    assert_eq!(result, Search::Cancelled);
+    assert_eq!(calls, 3);
+}

@@ -1,0 +1,32 @@
+//! The duel's log: every message of the duel in order, so nothing is lost when one action
+//! brings more messages than the toasts show at once.
+
+use std::rc::Rc;
+
+use duel_engine::event::Event;
+use yew::prelude::*;
+
+use crate::ctx::use_ctx;
+use crate::duel::card_view::engine_lang;
+use crate::i18n::log_title;
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct DuelLogProps {
+    pub events: Rc<Vec<Event>>,
+}
+
+#[function_component(DuelLog)]
+pub fn duel_log(props: &DuelLogProps) -> Html {
+    let ctx = use_ctx();
+    let lang = engine_lang(ctx.lang);
+    html! {
+        <details class="duel-log" data-testid="duel-log">
+            <summary>{ log_title(ctx.lang, props.events.len()) }</summary>
+            <ol class="log-list">
+                { for props.events.iter().map(|e| html! {
+                    <li data-testid="log-entry">{ e.message(lang) }</li>
+                }) }
+            </ol>
+        </details>
+    }
+}
