@@ -1,20 +1,19 @@
 //! The Battle Line page (`#/battle-line`): mode choice, the table, tap-to-play, the computer's turns and the autosave.
 //!
-//! The computer thinks on the main thread in short slices: a [`Thinker`] does a little
-//! work per slice (well under one 16 ms frame) and the page yields to the browser
-//! between slices, so clicks and painting go on while it searches.
+//! The computer thinks in the Web Worker (`crate::worker`), so the page keeps answering
+//! clicks and painting while it searches.
 
 pub mod board;
 pub mod card;
 pub mod hand;
+pub mod jobs;
 pub mod state;
 pub mod text;
 
-use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use battle_line::bot::{Level, Thinker, Thought, move_seed};
+use battle_line::bot::{Level, move_seed};
 use battle_line::{
     Card, ClaimRefusal, ClaimTiming, Command, Deck, Phase, Player, Prompt, RuleError, Settings,
     Tactic, Target, Victory,
@@ -26,17 +25,17 @@ use yew::prelude::*;
 use crate::ctx::{Ctx, use_ctx};
 use crate::i18n::T;
 use crate::storage;
+use crate::worker;
 use board::{Board, GuileField, Piles, Table, seat_name};
 use card::card_static;
 use hand::{Hand, OpponentHand};
+use jobs::ComputerMove;
 use state::{
     Action, BattleSave, BattleState, KEY_LEVEL, KEY_SAVE, Mode, Notice, Place, SAVE_VERSION,
 };
 
 /// Least time between two computer commands, so the human can follow its turn.
 const BOT_DELAY_MS: f64 = 350.0;
-/// Longest stretch of thinking before the page yields to the browser (a frame is 16 ms).
-const SLICE_MS: f64 = 8.0;
 
 /// The saved computer level, or `normal`.
 fn saved_level() -> Level {
@@ -77,8 +76,8 @@ pub fn battle_line_page() -> Html {
     let selected = use_state(|| None::<Card>);
     let address_seed_used = use_mut_ref(|| false);
     let level = use_state(saved_level);
-    // The computer's search progress in percent while it thinks.
-    let thinking = use_state(|| None::<u8>);
+    // Whether the computer is thinking about its next command.
+    let thinking = use_state(|| false);
 
     {
         use_effect_with(*level, |level| {
@@ -139,68 +138,56 @@ pub fn battle_line_page() -> Html {
         });
     }
 
-    // The computer's commands, computed outside the reducer in short slices. A newer
-    // position (or level) cancels the search in progress.
+    // The computer's commands, computed in the worker. A newer position (or level)
+    // drops the job in progress, and with it its answer.
     {
         let state = state.clone();
         let thinking = thinking.clone();
         use_effect_with((state.version, *level), move |&(version, level)| {
-            let cancelled = Rc::new(Cell::new(false));
-            if let (Some(Mode::Cpu), Some(game)) = (state.mode, &state.game)
-                && game.current() == Player::P1
-                && !game.is_over()
-            {
-                let game = game.clone();
-                let dispatcher = state.dispatcher();
-                let stop = cancelled.clone();
-                let thinking = thinking.clone();
-                spawn_local(async move {
+            let job = match (state.mode, &state.game) {
+                (Some(Mode::Cpu), Some(game))
+                    if game.current() == Player::P1 && !game.is_over() =>
+                {
+                    let dispatcher = state.dispatcher();
                     let started = now_ms();
                     // Seeded from the game and the move number: a reload replays the
                     // same choices.
-                    let mut thinker =
-                        Thinker::new(&game, level, move_seed(game.seed(), game.log().len()));
-                    let mut shown = None;
-                    let command = loop {
-                        let slice = now_ms();
-                        let thought = loop {
-                            let t = thinker.step(1);
-                            if matches!(t, Thought::Done(_)) || now_ms() - slice >= SLICE_MS {
-                                break t;
-                            }
-                        };
-                        match thought {
-                            Thought::Done(command) => break command,
-                            Thought::Thinking { done, total } => {
-                                // Repaint only when the shown percentage moves.
-                                let percent = (done * 100 / total.max(1)).min(99) as u8 / 5 * 5;
-                                if shown != Some(percent) {
-                                    shown = Some(percent);
-                                    thinking.set(Some(percent));
-                                }
-                            }
-                        }
-                        sleep(Duration::ZERO).await;
-                        if stop.get() {
-                            return;
-                        }
+                    let task = ComputerMove {
+                        game: game.clone(),
+                        level,
+                        seed: move_seed(game.seed(), game.log().len()),
                     };
-                    let wait = BOT_DELAY_MS - (now_ms() - started);
-                    if wait > 0.0 {
-                        sleep(Duration::from_millis(wait as u64)).await;
-                    }
-                    if stop.get() {
-                        return;
-                    }
-                    thinking.set(None);
-                    if let Some(command) = command {
-                        dispatcher.dispatch(Action::BotApply { version, command });
-                    }
-                });
-            }
+                    thinking.set(true);
+                    let done_thinking = thinking.clone();
+                    let fallback = task.clone();
+                    Some(worker::run(&task, move |answer| {
+                        let command = match answer {
+                            Ok(done) => done.value,
+                            // Both sides are this crate, so only a bug gets here; the
+                            // same search on the page gives the same command.
+                            Err(_) => battle_line::bot::choose(
+                                &fallback.game,
+                                fallback.level,
+                                fallback.seed,
+                            ),
+                        };
+                        // The least time between two computer commands, so the
+                        // human can follow its turn.
+                        let wait = (BOT_DELAY_MS - (now_ms() - started)).max(0.0);
+                        spawn_local(async move {
+                            sleep(Duration::from_millis(wait as u64)).await;
+                            done_thinking.set(false);
+                            if let Some(command) = command {
+                                dispatcher.dispatch(Action::BotApply { version, command });
+                            }
+                        });
+                    }))
+                }
+                _ => None,
+            };
             move || {
-                cancelled.set(true);
-                thinking.set(None);
+                drop(job);
+                thinking.set(false);
             }
         });
     }
@@ -328,10 +315,10 @@ pub fn battle_line_page() -> Html {
         _ if !game.is_over() && vs_cpu => html! {
             <p class="bl-guide" data-testid="prompt">
                 { ctx.t(T::BlCpuThinking) }
-                if let Some(percent) = *thinking {
+                if *thinking {
                     <span class="bl-thinking" data-testid="bl-thinking" role="status">
                         { text::thinking(ctx.lang) }
-                        <progress max="100" value={percent.to_string()}></progress>
+                        <progress></progress>
                     </span>
                 }
             </p>

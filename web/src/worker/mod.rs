@@ -144,6 +144,10 @@ fn dispatch(kind: &str, body: &str) -> Result<String, String> {
     if let Some(answer) = crate::quantum_gomoku::jobs::dispatch(kind, body) {
         return answer;
     }
+    #[cfg(feature = "battle-line")]
+    if let Some(answer) = crate::battle_line::jobs::dispatch(kind, body) {
+        return answer;
+    }
     let _ = body;
     Err(format!("no task is called {kind}"))
 }

@@ -165,3 +165,51 @@ impl Mounted {
         settle().await;
     }
 }
+
+/// Long tasks (over 50 ms) of the page's main thread while it is alive.
+pub struct LongTasks {
+    observer: web_sys::PerformanceObserver,
+    seen: std::rc::Rc<std::cell::RefCell<Vec<f64>>>,
+    _callback: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::PerformanceObserverEntryList)>,
+}
+
+impl LongTasks {
+    pub fn watch() -> LongTasks {
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let sink = seen.clone();
+        let callback = wasm_bindgen::closure::Closure::<
+            dyn FnMut(web_sys::PerformanceObserverEntryList),
+        >::new(move |list: web_sys::PerformanceObserverEntryList| {
+            for entry in list.get_entries().iter() {
+                if let Ok(e) = entry.dyn_into::<web_sys::PerformanceEntry>() {
+                    sink.borrow_mut().push(e.duration());
+                }
+            }
+        });
+        let observer = web_sys::PerformanceObserver::new(callback.as_ref().unchecked_ref())
+            .expect("PerformanceObserver");
+        let init = web_sys::PerformanceObserverInit::new(&js_sys::Array::of1(&"longtask".into()));
+        observer.observe(&init);
+        LongTasks {
+            observer,
+            seen,
+            _callback: callback,
+        }
+    }
+
+    pub fn durations(&self) -> Vec<f64> {
+        // Entries still queued in the observer count too.
+        for entry in self.observer.take_records().iter() {
+            if let Ok(e) = entry.dyn_into::<web_sys::PerformanceEntry>() {
+                self.seen.borrow_mut().push(e.duration());
+            }
+        }
+        self.seen.borrow().clone()
+    }
+}
+
+impl Drop for LongTasks {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
