@@ -16,7 +16,7 @@ use web::storage::KEY_LANG;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
-use common::{Mounted, clear_keys, preset, settle, sleep, storage};
+use common::{Mounted, clear_keys, preset, storage};
 
 /// Mounts the app at `hash` with a clean localStorage (Japanese UI) unless `save` is
 /// given. The computer plays `easy` (fast and fixed) unless a test picks a level.
@@ -27,27 +27,6 @@ async fn mount(hash: &str, save: Option<&str>) -> Mounted {
         preset(&[(KEY_SAVE, json)]);
     }
     common::mount(hash).await
-}
-
-impl Mounted {
-    /// Waits (up to ~8 s) for the computer to finish its turn.
-    async fn wait_for_my_turn(&self) {
-        for _ in 0..80 {
-            if self.has("[data-testid=hand]")
-                && self.has("[data-testid=prompt]")
-                && !self
-                    .one("[data-testid=prompt]")
-                    .text_content()
-                    .unwrap_or_default()
-                    .contains("コンピューター")
-            {
-                return;
-            }
-            sleep(100).await;
-            settle().await;
-        }
-        panic!("the computer did not finish its turn");
-    }
 }
 
 /// A save of a reachable position (bot against bot) where `wanted` holds on P0's turn.
@@ -110,7 +89,7 @@ async fn play_move_end_turn_and_earlier_cards_do_not_react() {
     // Undo is offered inside the turn and the draw ends it.
     assert!(!m.disabled("[data-testid=undo]"));
     m.click("[data-testid=draw-troop]").await;
-    m.wait_for_my_turn().await;
+    m.wait_for_my_turn(80).await;
     assert!(
         m.has("[data-testid=bot-move]"),
         "the computer's move is shown"

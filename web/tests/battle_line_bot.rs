@@ -86,27 +86,6 @@ async fn start_computer_turn(level: Level) -> Mounted {
     m
 }
 
-impl Mounted {
-    /// Waits up to `polls` × 100 ms for the computer to finish its turn.
-    async fn wait_for_my_turn(&self, polls: usize) {
-        for _ in 0..polls {
-            if self.has("[data-testid=hand]")
-                && self.has("[data-testid=prompt]")
-                && !self
-                    .one("[data-testid=prompt]")
-                    .text_content()
-                    .unwrap_or_default()
-                    .contains("コンピューター")
-            {
-                return;
-            }
-            sleep(100).await;
-            settle().await;
-        }
-        panic!("the computer did not finish its turn");
-    }
-}
-
 #[wasm_bindgen_test]
 async fn the_level_defaults_to_normal_and_is_remembered() {
     clear_keys(&[KEY_LEVEL, KEY_SAVE, KEY_LANG]);
@@ -174,11 +153,7 @@ async fn the_page_answers_while_the_computer_thinks() {
     m.wait_for_my_turn(300).await;
     assert!(m.has("[data-testid=bot-move]"));
     assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
-    let long: Vec<f64> = long_tasks
-        .durations()
-        .into_iter()
-        .filter(|&ms| ms > 50.0)
-        .collect();
+    let long = long_tasks.over(50.0);
     assert!(long.is_empty(), "main-thread tasks over 50 ms: {long:?}");
 }
 

@@ -637,11 +637,7 @@ async fn computer_as_white_answers_each_move_and_observes_from_the_worker_withou
     assert!(app.number("obs-used-white") >= 1, "the computer observed");
     assert_eq!(app.value("obs-used-black"), "0");
     assert_eq!(app.attr("[data-testid=qg-computer]", "data-worker"), "true");
-    let long: Vec<f64> = long_tasks
-        .durations()
-        .into_iter()
-        .filter(|&ms| ms > 50.0)
-        .collect();
+    let long = long_tasks.over(50.0);
     assert!(long.is_empty(), "main-thread tasks over 50 ms: {long:?}");
     drop(app);
 
@@ -675,10 +671,6 @@ async fn computer_as_black_opens_in_the_centre_and_observes_from_the_worker_with
     assert!(app.number("obs-used-black") >= 1, "the computer observed");
     assert_eq!(app.value("obs-used-white"), "0");
     assert_eq!(app.attr("[data-testid=qg-computer]", "data-worker"), "true");
-    let long: Vec<f64> = long_tasks
-        .durations()
-        .into_iter()
-        .filter(|&ms| ms > 50.0)
-        .collect();
+    let long = long_tasks.over(50.0);
     assert!(long.is_empty(), "main-thread tasks over 50 ms: {long:?}");
 }

@@ -206,10 +206,37 @@ impl LongTasks {
         }
         self.seen.borrow().clone()
     }
+
+    /// The tasks seen so far that took more than `ms`.
+    pub fn over(&self, ms: f64) -> Vec<f64> {
+        self.durations().into_iter().filter(|&d| d > ms).collect()
+    }
 }
 
 impl Drop for LongTasks {
     fn drop(&mut self) {
         self.observer.disconnect();
+    }
+}
+
+impl Mounted {
+    /// Battle Line against the computer: waits up to `polls` × 100 ms for the computer to
+    /// finish its turn (the hand shows and the guide no longer names the computer).
+    pub async fn wait_for_my_turn(&self, polls: usize) {
+        for _ in 0..polls {
+            if self.has("[data-testid=hand]")
+                && self.has("[data-testid=prompt]")
+                && !self
+                    .one("[data-testid=prompt]")
+                    .text_content()
+                    .unwrap_or_default()
+                    .contains("コンピューター")
+            {
+                return;
+            }
+            sleep(100).await;
+            settle().await;
+        }
+        panic!("the computer did not finish its turn");
     }
 }

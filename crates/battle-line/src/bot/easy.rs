@@ -38,7 +38,7 @@ pub struct Bot {
 }
 
 /// A number for a strength: any better kind outweighs any sum.
-fn strength_value(s: Strength, cards: usize) -> f64 {
+pub(crate) fn strength_value(s: Strength, cards: usize) -> f64 {
     let kind = match s.kind {
         FormationKind::Host => 0.0,
         FormationKind::SkirmishLine => 1.0,

@@ -10,10 +10,11 @@
 //! root search decides the other tactics. The worths are computed on bit masks
 //! ([`super::reach`]), without allocating for sides without wild cards.
 
+use super::easy::strength_value;
 use super::eval::flag_weights;
 use super::reach::reach;
 use crate::card::{Card, Color, TacticKind, Troop, TroopSet};
-use crate::formation::{FormationKind, Judging, Strength, best_formation};
+use crate::formation::{Judging, Strength, best_formation};
 use crate::game::{Command, Deck, Game, Phase, Player, Target};
 use seeded_rng::Rng;
 
@@ -55,18 +56,6 @@ impl Default for Playout {
 
 /// Score points that make a flag a 73% favourite, for the position weights.
 const POSITION_SCALE: f64 = 40.0;
-
-/// A number for a strength: any better kind outweighs any sum.
-fn strength_value(s: Strength, cards: usize) -> f64 {
-    let kind = match s.kind {
-        FormationKind::Host => 0.0,
-        FormationKind::SkirmishLine => 1.0,
-        FormationKind::Battalion => 2.0,
-        FormationKind::Phalanx => 3.0,
-        FormationKind::Wedge => 4.0,
-    };
-    kind * 30.0 + f64::from(s.sum) * 3.0 / cards as f64
-}
 
 /// Troops of a side (with `extra`), or `None` when it holds a wild card.
 fn plain_troops(side: &[Card], extra: Option<Card>) -> Option<([Troop; 5], usize)> {
