@@ -11,9 +11,14 @@ page.on('pageerror', (e) => problems.push(`page error: ${e}`));
 page.on('requestfailed', (r) => problems.push(`failed request: ${r.url()}`));
 page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
 page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outside request: ${r.url()}`); });
-// Only the Quantum Gomoku bundle has a Web Worker (and its wasm-bindgen snippet).
+// Only the Quantum Gomoku and Battle Line bundles have a Web Worker (and its
+// wasm-bindgen snippet); the home + duel bundle has none.
+const workerScripts = new Set();
 page.on('request', (r) => {
-  if (r.url().includes('/snippets/') && !r.url().startsWith(`${base}quantum-gomoku/`)) problems.push(`worker script outside its bundle: ${r.url()}`);
+  if (!r.url().includes('/snippets/')) return;
+  const bundle = ['quantum-gomoku', 'battle-line'].find((g) => r.url().startsWith(`${base}${g}/`));
+  if (bundle) workerScripts.add(bundle);
+  else problems.push(`worker script outside its bundle: ${r.url()}`);
 });
 
 const expect = async (what, selector, path) => {
@@ -44,6 +49,14 @@ await page.selectOption('[data-testid=qg-opponent]', 'human');
 await page.goto(`${base}#/battle-line?seed=5`);
 await expect('a Battle Line hash link at the root moves to its bundle', '[data-testid=mode-cpu]', '/battle-line/');
 if (!page.url().includes('seed=5')) problems.push(`the seed was lost on the way: ${page.url()}`);
+await page.click('[data-testid=mode-cpu]');
+await page.click('[data-testid=hand-card]');
+await page.click('[data-testid=slot-0-0]');
+await page.click('[data-testid=draw-troop]');
+await expect('the Battle Line computer answers', '[data-testid=bot-move]', '/battle-line/');
+for (const bundle of ['quantum-gomoku', 'battle-line']) {
+  if (!workerScripts.has(bundle)) problems.push(`${bundle}: its Web Worker never started`);
+}
 await page.goto(`${base}quantum-gomoku/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside another bundle moves to the root', '[data-testid=zone-hand]', '/');
 
