@@ -14,10 +14,10 @@ use web::storage::{
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
-use common::{Mounted, clear_keys, clear_keys_where, mount, settle, sleep};
+use common::{Mounted, clear_keys, clear_keys_where, mount, preset, settle, sleep};
 
 /// An opening hand of this deck that the hint's default budget answers with a win.
-const HINT_WIN_DECK: &str = "library-exodia-deck";
+const HINT_WIN_DECK: &str = "exodia-deck";
 const HINT_WIN_SEED: u64 = 14;
 /// An opening hand the hint searches for long enough to be cancelled.
 const HINT_SLOW_DECK: &str = "exodia-deck";
@@ -107,8 +107,14 @@ async fn undo_and_redo_work_through_the_buttons_and_the_keys_and_across_a_reload
     .await;
     let opening = app.hand_codes();
     assert_eq!(opening.len(), 5);
-    assert!(app.disabled("[data-testid=btn-undo]"), "nothing to undo yet");
-    assert!(app.disabled("[data-testid=btn-redo]"), "nothing to redo yet");
+    assert!(
+        app.disabled("[data-testid=btn-undo]"),
+        "nothing to undo yet"
+    );
+    assert!(
+        app.disabled("[data-testid=btn-redo]"),
+        "nothing to redo yet"
+    );
 
     app.set_into_the_void().await;
     let after = app.hand_codes();
@@ -122,7 +128,10 @@ async fn undo_and_redo_work_through_the_buttons_and_the_keys_and_across_a_reload
     app.click("[data-testid=btn-redo]").await;
     assert_eq!(app.hand_codes(), after);
     assert_eq!(app.set_cards(), 1);
-    assert!(app.disabled("[data-testid=btn-redo]"), "redone, nothing left");
+    assert!(
+        app.disabled("[data-testid=btn-redo]"),
+        "redone, nothing left"
+    );
 
     // Keys: Ctrl+Z undoes, Ctrl+Shift+Z redoes.
     press_ctrl("z", false);
@@ -185,7 +194,10 @@ async fn a_share_link_opens_the_same_position_and_continues_from_it() {
 
     let replay = mount(&hash).await;
     assert!(replay.has("[data-testid=replay]"));
-    assert_eq!(replay.attr("[data-testid=replay-position]", "data-value"), "1");
+    assert_eq!(
+        replay.attr("[data-testid=replay-position]", "data-value"),
+        "1"
+    );
     assert_eq!(replay.hand_codes(), hand, "the same position");
     assert_eq!(replay.set_cards(), 1);
     // Stepping back shows the deal, forward the shared point again.
@@ -193,7 +205,10 @@ async fn a_share_link_opens_the_same_position_and_continues_from_it() {
     assert_eq!(replay.hand_codes().len(), 5);
     replay.click("[data-testid=replay-next]").await;
     assert_eq!(replay.hand_codes(), hand);
-    assert!(!replay.all("[data-testid=replay-step]").is_empty(), "the log in words");
+    assert!(
+        !replay.all("[data-testid=replay-step]").is_empty(),
+        "the log in words"
+    );
 
     // Continuing plays on from the shared point.
     replay.click("[data-testid=btn-replay-continue]").await;
@@ -201,7 +216,11 @@ async fn a_share_link_opens_the_same_position_and_continues_from_it() {
     assert_eq!(replay.hand_codes(), hand);
     assert_eq!(replay.set_cards(), 1);
     replay.click("[data-testid=btn-undo]").await;
-    assert_eq!(replay.hand_codes().len(), 5, "the shared command can be undone");
+    assert_eq!(
+        replay.hand_codes().len(),
+        5,
+        "the shared command can be undone"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -229,12 +248,11 @@ async fn a_share_url_that_does_not_decode_or_replay_shows_a_notice_and_the_home_
 #[wasm_bindgen_test]
 async fn the_hint_finds_a_win_on_an_opening_hand_and_its_steps_play_to_the_win() {
     reset_storage();
-    let app = mount(&format!(
-        "#/simulator/{HINT_WIN_DECK}?seed={HINT_WIN_SEED}"
-    ))
-    .await;
+    preset(&[(KEY_LANG, "en")]);
+    let app = mount(&format!("#/simulator/{HINT_WIN_DECK}?seed={HINT_WIN_SEED}")).await;
     assert!(
-        app.text("[data-testid=hint-oracle]").contains("order of your deck"),
+        app.text("[data-testid=hint-oracle]")
+            .contains("order of your deck"),
         "the hint says it knows the deck order"
     );
     app.click("[data-testid=btn-hint]").await;
@@ -285,7 +303,10 @@ async fn a_running_hint_can_be_cancelled() {
     assert!(app.disabled("[data-testid=btn-hint]"));
     app.click("[data-testid=btn-hint-cancel]").await;
     assert!(app.has("[data-testid=hint-cancelled]"));
-    assert!(!app.disabled("[data-testid=btn-hint]"), "a new hint may be asked");
+    assert!(
+        !app.disabled("[data-testid=btn-hint]"),
+        "a new hint may be asked"
+    );
     sleep(500).await;
     settle().await;
     assert!(
@@ -326,7 +347,10 @@ async fn the_statistics_page_computes_in_workers_what_the_engine_computes_and_ca
         native.add(seed, r);
     }
     let rate = app.data_value("[data-testid=stats-winrate]");
-    assert!((rate - native.win_rate()).abs() < 1e-12, "{rate} vs {native:?}");
+    assert!(
+        (rate - native.win_rate()).abs() < 1e-12,
+        "{rate} vs {native:?}"
+    );
     assert_eq!(
         (
             app.text("[data-testid=stats-won]"),
@@ -374,7 +398,10 @@ async fn the_statistics_page_computes_in_workers_what_the_engine_computes_and_ca
 #[wasm_bindgen_test]
 async fn a_statistics_run_can_be_cancelled_and_keeps_its_results_so_far() {
     reset_storage();
-    let app = mount(&format!("#/stats/{STATS_DECK}?hands=1000&budget={STATS_BUDGET}")).await;
+    let app = mount(&format!(
+        "#/stats/{STATS_DECK}?hands=1000&budget={STATS_BUDGET}"
+    ))
+    .await;
     app.click("[data-testid=stats-run]").await;
     assert!(!app.disabled("[data-testid=stats-cancel]"));
     assert!(app.disabled("[data-testid=stats-run]"));

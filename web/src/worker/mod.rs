@@ -354,7 +354,13 @@ const MAX_LANES: usize = 4;
 /// How many workers spread jobs may use: one per core the browser reports, at most
 /// [`MAX_LANES`] (and one when jobs run on the page).
 pub fn lanes() -> usize {
-    if runner() == Runner::Page {
+    lanes_for(runner())
+}
+
+/// [`lanes`] for a known runner: the pool calls it while it holds its own borrow, where
+/// asking [`runner`] again would borrow the pool twice.
+fn lanes_for(runner: Runner) -> usize {
+    if runner == Runner::Page {
         return 1;
     }
     let global = js_sys::global();
@@ -518,7 +524,7 @@ fn ensure_worker(pool: &mut Pool, index: usize) -> bool {
 /// spread jobs; on the page, one job at a time.
 fn free_lane(pool: &Pool, spread: bool) -> Option<usize> {
     let usable = if spread && pool.runner != Runner::Page {
-        lanes()
+        lanes_for(pool.runner)
     } else {
         1
     };
