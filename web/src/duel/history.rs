@@ -141,6 +141,45 @@ mod tests {
     }
 
     #[test]
+    fn undo_saved_and_reloaded_then_redone_gives_back_the_same_game_on_every_deck() {
+        use crate::duel::save::SaveFile;
+        use crate::duel::state::{Action, DuelState};
+        use std::rc::Rc;
+        use yew::Reducible;
+        for (i, deck) in decks().iter().enumerate() {
+            for game in 0..3u64 {
+                let seed = 7000 + 100 * i as u64 + game;
+                let end = random_game(&deck.id, seed, 40);
+                let mut state = Rc::new(DuelState::default()).reduce(Action::Start {
+                    deck: deck.id.clone(),
+                    seed,
+                    settings: Settings::default(),
+                });
+                for cmd in end.log() {
+                    state = state.reduce(Action::Apply(cmd.clone()));
+                    assert!(state.last_error.is_none(), "{}", deck.id);
+                }
+                let played = state.clone();
+                let undos = 1 + (seed % 4) as usize;
+                for _ in 0..undos {
+                    state = state.reduce(Action::Undo);
+                }
+                // The save format (what a reload reads) carries the position and the redo stack.
+                let json = state.save_file().expect("a save").to_json().expect("json");
+                let back = SaveFile::from_json(&json).expect("readable");
+                let mut resumed = Rc::new(DuelState::default()).reduce(Action::Resume(back));
+                assert_eq!(resumed.duel, state.duel, "{}: same position", deck.id);
+                assert_eq!(resumed.redo, state.redo, "{}: same redo stack", deck.id);
+                for _ in 0..state.redo.len() {
+                    resumed = resumed.reduce(Action::Redo);
+                }
+                assert_eq!(resumed.duel, played.duel, "{}: redone to the end", deck.id);
+                assert_eq!(resumed.duel.as_ref(), Some(&end), "{}", deck.id);
+            }
+        }
+    }
+
+    #[test]
     fn one_undo_takes_back_an_action_and_the_automatic_passes_after_it() {
         let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
         let log = won.log();
