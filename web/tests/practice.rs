@@ -19,6 +19,9 @@ use common::{Mounted, clear_keys, clear_keys_where, mount, preset, settle, sleep
 /// An opening hand of this deck that the hint's default budget answers with a win.
 const HINT_WIN_DECK: &str = "exodia-deck";
 const HINT_WIN_SEED: u64 = 14;
+/// An opening hand that cannot win this turn (the search proves it within the budget).
+const HINT_LOST_DECK: &str = "panda-exodia-deck";
+const HINT_LOST_SEED: u64 = 4;
 /// An opening hand the hint searches for long enough to be cancelled.
 const HINT_SLOW_DECK: &str = "exodia-deck";
 const HINT_SLOW_SEED: u64 = 0;
@@ -287,6 +290,26 @@ async fn the_hint_finds_a_win_on_an_opening_hand_and_its_steps_play_to_the_win()
             .all(|s| s.get_attribute("data-done").as_deref() == Some("true")),
         "every step is marked done"
     );
+}
+
+#[wasm_bindgen_test]
+async fn the_hint_proves_that_a_hopeless_opening_hand_cannot_win() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/{HINT_LOST_DECK}?seed={HINT_LOST_SEED}"
+    ))
+    .await;
+    app.click("[data-testid=btn-hint]").await;
+    assert!(
+        app.wait_for("[data-testid=hint-result]", 120).await,
+        "the hint answers"
+    );
+    assert_eq!(
+        app.attr("[data-testid=hint-result]", "data-result"),
+        "no-win"
+    );
+    assert!(!app.has("[data-testid=hint-step]"), "no line to show");
+    assert!(!app.has("[data-testid=btn-hint-next]"));
 }
 
 #[wasm_bindgen_test]
