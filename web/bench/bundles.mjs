@@ -11,14 +11,15 @@ page.on('pageerror', (e) => problems.push(`page error: ${e}`));
 page.on('requestfailed', (r) => problems.push(`failed request: ${r.url()}`));
 page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
 page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outside request: ${r.url()}`); });
-// Only the Quantum Gomoku and Battle Line bundles have a Web Worker (and its
-// wasm-bindgen snippet); the home + duel bundle has none.
+// Every bundle has a Web Worker (a wasm-bindgen snippet): a page must load its own
+// bundle's, never another's.
+const bundleOf = (url) => ['quantum-gomoku', 'battle-line'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
 const workerScripts = new Set();
 page.on('request', (r) => {
   if (!r.url().includes('/snippets/')) return;
-  const bundle = ['quantum-gomoku', 'battle-line'].find((g) => r.url().startsWith(`${base}${g}/`));
-  if (bundle) workerScripts.add(bundle);
-  else problems.push(`worker script outside its bundle: ${r.url()}`);
+  const [from, at] = [bundleOf(page.url()), bundleOf(r.url())];
+  if (from === at) workerScripts.add(at);
+  else problems.push(`worker script of ${at} loaded by ${from}: ${r.url()}`);
 });
 
 const expect = async (what, selector, path) => {
@@ -54,11 +55,13 @@ await page.click('[data-testid=hand-card]');
 await page.click('[data-testid=slot-0-0]');
 await page.click('[data-testid=draw-troop]');
 await expect('the Battle Line computer answers', '[data-testid=bot-move]', '/battle-line/');
-for (const bundle of ['quantum-gomoku', 'battle-line']) {
-  if (!workerScripts.has(bundle)) problems.push(`${bundle}: its Web Worker never started`);
-}
 await page.goto(`${base}quantum-gomoku/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside another bundle moves to the root', '[data-testid=zone-hand]', '/');
+await page.click('[data-testid=btn-hint]');
+await expect('the duel hint answers', '[data-testid=hint-result]', '/');
+for (const bundle of ['home', 'quantum-gomoku', 'battle-line']) {
+  if (!workerScripts.has(bundle)) problems.push(`${bundle}: its Web Worker never started`);
+}
 
 await browser.close();
 server.close();

@@ -14,7 +14,10 @@ use crate::route::Route;
 /// a game's pages, the app's name elsewhere.
 pub fn page_title(route: &Route) -> T {
     match route {
-        Route::Recipe { .. } | Route::Simulator { .. } => T::Title,
+        Route::Recipe { .. }
+        | Route::Simulator { .. }
+        | Route::Replay { .. }
+        | Route::Stats { .. } => T::Title,
         Route::BattleLine if cfg!(feature = "battle-line") => T::BattleLine,
         Route::QuantumGomoku { .. } if cfg!(feature = "quantum-gomoku") => T::QuantumGomoku,
         Route::Home | Route::BattleLine | Route::QuantumGomoku { .. } | Route::NotFound { .. } => {
@@ -100,6 +103,20 @@ pub fn app() -> Html {
         Route::Simulator { deck, seed } => {
             let key = format!("{deck}/{seed:?}");
             html! { <crate::duel::simulator::Simulator key={key} deck={deck} seed={seed} /> }
+        }
+        #[cfg(feature = "duel")]
+        Route::Replay { code } => {
+            let key = code.clone();
+            html! { <crate::duel::replay_page::ReplayPage key={key} code={code} /> }
+        }
+        #[cfg(feature = "duel")]
+        Route::Stats {
+            deck,
+            hands,
+            budget,
+        } => {
+            let key = format!("{deck}/{hands:?}/{budget:?}");
+            html! { <crate::duel::stats_page::StatsPage key={key} deck={deck} hands={hands} budget={budget} /> }
         }
         #[cfg(feature = "battle-line")]
         Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },

@@ -1,4 +1,4 @@
-//! Hash routes (`#/`, `#/recipe/<deck>`, `#/simulator/<deck>?seed=N`, `#/quantum-gomoku?gameId=<uuid>`) that work on plain static hosting.
+//! Hash routes (`#/`, `#/recipe/<deck>`, `#/simulator/<deck>?seed=N`, `#/replay/<code>`, `#/stats/<deck>`, `#/quantum-gomoku?gameId=<uuid>`) that work on plain static hosting.
 
 use std::fmt;
 
@@ -12,6 +12,17 @@ pub enum Route {
     Simulator {
         deck: String,
         seed: Option<u64>,
+    },
+    /// A shared duel: `code` is the raw share code; the page decodes and replays it.
+    Replay {
+        code: String,
+    },
+    /// A deck's statistics; `hands` and `budget` preselect the number of opening hands
+    /// and the positions searched per hand (ignored unless positive numbers).
+    Stats {
+        deck: String,
+        hands: Option<u32>,
+        budget: Option<u32>,
     },
     BattleLine,
     /// `game_id` is the raw `gameId` query value; the page validates it.
@@ -43,6 +54,14 @@ impl Route {
                 deck: (*deck).to_owned(),
                 seed: query_seed(hash_query).or_else(|| query_seed(search)),
             },
+            ["replay", code] => Route::Replay {
+                code: (*code).to_owned(),
+            },
+            ["stats", deck] => Route::Stats {
+                deck: (*deck).to_owned(),
+                hands: query_number(hash_query, "hands"),
+                budget: query_number(hash_query, "budget"),
+            },
             ["battle-line"] => Route::BattleLine,
             ["quantum-gomoku"] => Route::QuantumGomoku {
                 game_id: query_param(hash_query, "gameId")
@@ -71,6 +90,22 @@ impl fmt::Display for Route {
                 deck,
                 seed: Some(seed),
             } => write!(f, "/simulator/{deck}?seed={seed}"),
+            Route::Replay { code } => write!(f, "/replay/{code}"),
+            Route::Stats {
+                deck,
+                hands,
+                budget,
+            } => {
+                write!(f, "/stats/{deck}")?;
+                let query: Vec<String> = [("hands", hands), ("budget", budget)]
+                    .into_iter()
+                    .filter_map(|(k, v)| v.map(|v| format!("{k}={v}")))
+                    .collect();
+                if !query.is_empty() {
+                    write!(f, "?{}", query.join("&"))?;
+                }
+                Ok(())
+            }
             Route::BattleLine => write!(f, "/battle-line"),
             Route::QuantumGomoku { game_id: None } => write!(f, "/quantum-gomoku"),
             Route::QuantumGomoku { game_id: Some(id) } => write!(f, "/quantum-gomoku?gameId={id}"),
@@ -112,7 +147,11 @@ impl Route {
     /// The bundle that shows this route (`None`: any bundle can say "not found").
     pub fn bundle(&self) -> Option<Bundle> {
         match self {
-            Route::Home | Route::Recipe { .. } | Route::Simulator { .. } => Some(Bundle::Duel),
+            Route::Home
+            | Route::Recipe { .. }
+            | Route::Simulator { .. }
+            | Route::Replay { .. }
+            | Route::Stats { .. } => Some(Bundle::Duel),
             Route::BattleLine => Some(Bundle::BattleLine),
             Route::QuantumGomoku { .. } => Some(Bundle::QuantumGomoku),
             Route::NotFound { .. } => None,
@@ -147,6 +186,13 @@ fn query_seed(query: &str) -> Option<u64> {
         .filter_map(|pair| pair.split_once('='))
         .find(|(key, _)| *key == "seed")
         .and_then(|(_, value)| value.parse().ok())
+}
+
+/// A positive number `key` in a query string; anything else is ignored.
+fn query_number(query: &str, key: &str) -> Option<u32> {
+    query_param(query, key)
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
 }
 
 /// The value of `key` in a query string (`a=1&b=2`, with or without `?`), if present and non-empty.
@@ -257,6 +303,38 @@ mod tests {
     }
 
     #[test]
+    fn replay_and_statistics_routes_parse_and_ignore_bad_numbers() {
+        assert_eq!(
+            Route::parse("#/replay/AQAB-_x", ""),
+            Route::Replay {
+                code: "AQAB-_x".into()
+            }
+        );
+        assert_eq!(
+            Route::parse("#/stats/exodia-deck?hands=20&budget=300", ""),
+            Route::Stats {
+                deck: "exodia-deck".into(),
+                hands: Some(20),
+                budget: Some(300)
+            }
+        );
+        assert_eq!(
+            Route::parse("#/stats/exodia-deck?hands=0&budget=x", ""),
+            Route::Stats {
+                deck: "exodia-deck".into(),
+                hands: None,
+                budget: None
+            }
+        );
+        assert_eq!(
+            Route::parse("#/replay", ""),
+            Route::NotFound {
+                path: "/replay".into()
+            }
+        );
+    }
+
+    #[test]
     fn display_round_trips() {
         for route in [
             Route::Home,
@@ -270,6 +348,24 @@ mod tests {
                 seed: None,
             },
             Route::BattleLine,
+            Route::Replay {
+                code: "AQAB".into(),
+            },
+            Route::Stats {
+                deck: "x".into(),
+                hands: None,
+                budget: None,
+            },
+            Route::Stats {
+                deck: "x".into(),
+                hands: Some(1000),
+                budget: None,
+            },
+            Route::Stats {
+                deck: "x".into(),
+                hands: Some(20),
+                budget: Some(300),
+            },
             Route::QuantumGomoku { game_id: None },
             Route::QuantumGomoku {
                 game_id: Some("0b5e4c1a-8f3d-4e2a-9c7b-1d2e3f405060".into()),

@@ -4,6 +4,8 @@
 //! `cargo run --release -p duel-engine --example find_lines -- exodia-deck win 0 50`
 //! `cargo run --release -p duel-engine --example find_lines -- exodia-deck deck-out 0 50`
 //! `cargo run --release -p duel-engine --example find_lines -- scientist-catapult-deck burn 0 50`
+//!
+//! Each line found also gives the length of the share code of the won game.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use duel_engine::solver::{Method, Search, solve};
@@ -54,7 +56,16 @@ fn main() {
                 } else {
                     ""
                 };
-                println!("seed {seed}: {} commands{how}", line.len());
+                let mut won = d.clone();
+                for cmd in &line {
+                    won.apply(cmd.clone()).unwrap();
+                }
+                // The share link is this code after the site's address and `#/replay/`.
+                println!(
+                    "seed {seed}: {} commands{how}, share code {} characters",
+                    line.len(),
+                    won.share_code().len()
+                );
                 println!("  {}", script(&d, &line).join(", "));
             }
             (Search::Impossible, _) => println!("seed {seed}: impossible"),

@@ -1,7 +1,10 @@
 //! For each preset deck: the share of seeded opening hands that can be won this turn
 //! knowing the deck order (`stats::solve_hand` within its budget, the same computation
 //! the statistics page runs), its 95% interval, and the solving time. Hands the budget
-//! does not decide count as not won and are listed apart.
+//! does not decide count as not won and are listed apart. Hands the budget does not
+//! decide spend all of it (`budget / 40` guided playouts, then `budget` search positions),
+//! so their solving time gives the solver's speed in budget positions per second, the
+//! figure `web/bench/duel-stats.mjs` measures the same way in the browser.
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-win-rate -- 1000 4000`
 //! (hands per deck, search budget in positions, optionally one deck id)
@@ -9,7 +12,7 @@
 
 use std::time::Instant;
 
-use duel_engine::stats::{Tally, solve_hand};
+use duel_engine::stats::{HandResult, Tally, solve_hand};
 use duel_engine::{Settings, decks};
 
 fn main() {
@@ -23,16 +26,21 @@ fn main() {
         }
         let mut tally = Tally::default();
         let mut times = Vec::new();
+        let mut undecided_ms = 0.0;
         for seed in 0..hands {
             let start = Instant::now();
             let r = solve_hand(&deck.id, seed, Settings::default(), budget).unwrap();
-            times.push(start.elapsed().as_secs_f64() * 1000.0);
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            times.push(ms);
+            if r == HandResult::Undecided {
+                undecided_ms += ms;
+            }
             tally.add(seed, r);
         }
         times.sort_by(f64::total_cmp);
         let (lo, hi) = tally.interval95();
         println!(
-            "{}: {}/{} won ({:.1}%, 95% interval {:.1}-{:.1}%), {} proved lost, {} undecided; solving time median {:.1} ms, p95 {:.1} ms",
+            "{}: {}/{} won ({:.1}%, 95% interval {:.1}-{:.1}%), {} proved lost, {} undecided; solving time median {:.1} ms, p95 {:.1} ms; {:.0} budget positions/s on undecided hands",
             deck.id,
             tally.won,
             tally.hands,
@@ -43,6 +51,7 @@ fn main() {
             tally.undecided.len(),
             times[times.len() / 2],
             times[times.len() * 95 / 100],
+            (tally.undecided.len() * budget) as f64 / (undecided_ms / 1000.0),
         );
     }
 }

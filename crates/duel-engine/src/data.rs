@@ -14,6 +14,8 @@ use crate::card::CardDef;
 use crate::deck::DeckFile;
 
 static CATALOG: OnceLock<Vec<CardDef>> = OnceLock::new();
+const CARDS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cards.bin"));
+const DECKS_BIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/decks.bin"));
 static DECKS: OnceLock<DeckFile> = OnceLock::new();
 
 /// Decodes what `build.rs` stored with the same types. It cannot fail short of a
@@ -25,23 +27,24 @@ fn decode<T: BorshDeserialize>(bytes: &[u8], what: &str) -> T {
 
 /// Every card, sorted by passcode (`build.rs` sorts them).
 pub(crate) fn catalog() -> &'static [CardDef] {
-    CATALOG.get_or_init(|| {
-        decode(
-            include_bytes!(concat!(env!("OUT_DIR"), "/cards.bin")),
-            "data/cards.json",
-        )
-    })
+    CATALOG.get_or_init(|| decode(CARDS, "data/cards.json"))
 }
 
 /// The preset decks and the opponent's deck.
 pub(crate) fn decks() -> &'static DeckFile {
-    DECKS.get_or_init(|| {
-        decode(
-            include_bytes!(concat!(env!("OUT_DIR"), "/decks.bin")),
-            "data/decks.json",
-        )
-    })
+    DECKS.get_or_init(|| decode(DECKS_BIN, "data/decks.json"))
 }
+/// A fingerprint of the compiled-in cards and decks (FNV-1a over their bytes): it
+/// changes whenever the data files do, so results cached by it go stale with them.
+pub(crate) fn fingerprint() -> u64 {
+    CARDS
+        .iter()
+        .chain(DECKS_BIN)
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

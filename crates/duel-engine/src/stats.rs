@@ -11,6 +11,22 @@ use crate::setup::SetupError;
 use crate::solver::{Search, solve};
 use crate::state::{Duel, Outcome, Reason, Settings};
 
+/// Bumped whenever a change to the rules or the solver can change what [`solve_hand`]
+/// answers for a seed (the card data has its own fingerprint in [`engine_version`]).
+pub const SOLVER_REVISION: u32 = 1;
+
+/// What a stored result of [`solve_hand`] depends on besides its arguments: the crate's
+/// version, [`SOLVER_REVISION`] and a fingerprint of the card data. A cache keyed by it
+/// forgets results computed by another engine.
+pub fn engine_version() -> String {
+    format!(
+        "duel-engine {} s{} data {:016x}",
+        env!("CARGO_PKG_VERSION"),
+        SOLVER_REVISION,
+        crate::data::fingerprint()
+    )
+}
+
 /// What the solver found for one opening hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum HandResult {
@@ -150,6 +166,22 @@ mod tests {
             "{lo} {hi}"
         );
         assert_eq!(t.lengths.get(&20), Some(&25));
+    }
+
+    #[test]
+    fn the_engine_version_names_the_crate_the_solver_and_the_data() {
+        let v = engine_version();
+        assert!(
+            v.starts_with(concat!("duel-engine ", env!("CARGO_PKG_VERSION"))),
+            "{v}"
+        );
+        assert!(v.contains(&format!(" s{SOLVER_REVISION} ")), "{v}");
+        assert_eq!(v, engine_version(), "stable from call to call");
+        assert_ne!(
+            crate::data::fingerprint(),
+            0xcbf2_9ce4_8422_2325,
+            "the data is hashed"
+        );
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! Property tests: random legal play from random seeds never panics, keeps every card in
-//! exactly one place, and `legal_commands` agrees with `apply`.
+//! exactly one place, `legal_commands` agrees with `apply`, and logs and share codes replay.
 
 mod common;
 
 use common::{check_invariants, real_cards};
-use duel_engine::{CardId, Command, Duel, PromptKind, Response, decks};
+use duel_engine::{CardId, Command, Duel, PromptKind, Response, Settings, decks};
 use proptest::prelude::*;
 
 /// Picks a random valid answer for the pending prompt, or a random legal command.
@@ -135,8 +135,13 @@ proptest! {
     }
 
     #[test]
-    fn share_codes_round_trip(deck in 0usize..8, seed in any::<u64>(), choices in prop::collection::vec(any::<u32>(), 1..60)) {
-        let mut duel = Duel::new(&playable_deck(deck), seed).expect("playable deck");
+    fn share_codes_round_trip(deck in 0usize..8, seed in any::<u64>(), rules in 0u8..8, choices in prop::collection::vec(any::<u32>(), 1..60)) {
+        let settings = Settings {
+            into_the_void_counts_itself: rules & 1 != 0,
+            chain_confirmation: rules & 2 != 0,
+            exodia_wins_mid_effect: rules & 4 != 0,
+        };
+        let mut duel = Duel::with_settings(&playable_deck(deck), seed, settings).expect("playable deck");
         for r in choices {
             let mut pick = |n: usize| if n == 0 { 0 } else { (r as usize) % n };
             let Some(cmd) = random_command(&duel, &mut pick) else { break };

@@ -139,6 +139,9 @@ pub fn home() -> Html {
                         <button type="button" class="btn" data-testid="btn-recipe" onclick={on_recipe}>
                             { ctx.t(T::Recipe) }
                         </button>
+                        <a class="btn" data-testid="btn-stats" href={Route::Stats { deck: (*chosen).clone(), hands: None, budget: None }.to_hash()}>
+                            { ctx.lang.pick("統計", "Statistics") }
+                        </a>
                         <button type="button" class="btn" data-testid="btn-resume" onclick={on_resume}
                             disabled={resume_target.is_none()}
                             title={resume_target.is_none().then(|| ctx.t(T::NoSave))}>

@@ -17,6 +17,10 @@ pub struct SaveFile<C, S> {
     #[serde(default)]
     pub settings: S,
     pub commands: Vec<C>,
+    /// Actions taken back by undo, the next one to redo last (each action is the commands
+    /// one undo removed); absent = nothing to redo.
+    #[serde(default = "Vec::new", skip_serializing_if = "Vec::is_empty")]
+    pub redo: Vec<Vec<C>>,
 }
 
 /// Why a stored save could not be used.
@@ -36,7 +40,13 @@ impl<C: Serialize + DeserializeOwned, S: Serialize + DeserializeOwned + Default>
             seed,
             settings,
             commands,
+            redo: Vec::new(),
         }
+    }
+
+    /// The same save with actions to redo.
+    pub fn with_redo(self, redo: Vec<Vec<C>>) -> Self {
+        SaveFile { redo, ..self }
     }
 
     pub fn to_json(&self) -> Option<String> {
@@ -81,6 +91,22 @@ mod tests {
             SaveFile::<Cmd, u8>::from_json(old),
             Ok(SaveFile::new("d".into(), 1, 0u8, vec![Cmd::A]))
         );
+    }
+
+    #[test]
+    fn actions_to_redo_are_saved_and_saves_without_them_still_load() {
+        let save = SaveFile::new("d".into(), 3, 0u8, vec![Cmd::A])
+            .with_redo(vec![vec![Cmd::B(1)], vec![Cmd::B(2), Cmd::A]]);
+        let json = save.to_json().expect("serializable");
+        assert!(json.contains("redo"), "{json}");
+        assert_eq!(SaveFile::<Cmd, u8>::from_json(&json), Ok(save));
+        let plain = SaveFile::new("d".into(), 3, 0u8, vec![Cmd::A]);
+        let json = plain.to_json().expect("serializable");
+        assert!(
+            !json.contains("redo"),
+            "nothing to redo, nothing written: {json}"
+        );
+        assert_eq!(SaveFile::<Cmd, u8>::from_json(&json), Ok(plain));
     }
 
     #[test]

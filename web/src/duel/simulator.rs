@@ -18,6 +18,7 @@ use crate::duel::effect_dialog::EffectDialog;
 use crate::duel::game_over::GameOver;
 use crate::duel::hands::{Hands, MenuAction, menu_button};
 use crate::duel::pile_list::PileList;
+use crate::duel::practice::PracticeBar;
 use crate::duel::reveal_dialog::{Reveal, reveal_dialog};
 use crate::duel::state::{
     Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings,
@@ -195,6 +196,17 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 after(TOAST_MS, move || {
                     announced.dispatch(AnnounceAction::Expire { version })
                 });
+            }
+        });
+    }
+
+    // An undo out of a finished duel brings its game-over dialog back for the next end.
+    {
+        let over_closed = over_closed.clone();
+        let over = state.duel.as_ref().is_some_and(|d| d.outcome().is_some());
+        use_effect_with(over, move |over| {
+            if !over {
+                over_closed.set(false);
             }
         });
     }
@@ -414,6 +426,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 }
                 <a class="btn" href="#/">{ ctx.t(T::BackHome) }</a>
             </div>
+            <PracticeBar state={state.clone()} />
             <DuelLog events={state.log.clone()} />
             if show_effect_dialog {
                 // Keyed by the state version: a new question starts with nothing selected,

@@ -9,6 +9,7 @@ use duel_engine::state::{Duel, Settings};
 use duel_engine::view::DuelView;
 use yew::prelude::*;
 
+use crate::duel::history;
 use crate::duel::save::{SaveError, SaveFile};
 use crate::storage;
 
@@ -45,6 +46,9 @@ pub struct DuelState {
     /// Bumped on every change worth saving or announcing.
     pub version: u64,
     pub notice: Option<Notice>,
+    /// Actions taken back by undo, the next one to redo last (see `history`); a new
+    /// command forgets them.
+    pub redo: Rc<Vec<Vec<Command>>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -66,6 +70,10 @@ pub enum Action {
     DismissError,
     /// Report a save that could not even be read (it was removed by the caller).
     SaveDiscarded,
+    /// Take back the last action (replayed from the deal, see `history`).
+    Undo,
+    /// Play the last action taken back again.
+    Redo,
 }
 
 impl DuelState {
@@ -108,12 +116,15 @@ impl DuelState {
     pub fn save_file(&self) -> Option<SaveFile<Command, Settings>> {
         // The engine keeps the command log itself; the save is that log.
         let duel = self.duel.as_ref()?;
-        Some(SaveFile::new(
-            self.deck.clone(),
-            self.seed,
-            self.settings,
-            duel.log().to_vec(),
-        ))
+        Some(
+            SaveFile::new(
+                self.deck.clone(),
+                self.seed,
+                self.settings,
+                duel.log().to_vec(),
+            )
+            .with_redo(self.redo.to_vec()),
+        )
     }
 }
 
@@ -143,6 +154,7 @@ impl Reducible for DuelState {
                         log: Rc::new(log),
                         version: self.version + 1,
                         notice: Some(Notice::Resumed),
+                        redo: Rc::new(save.redo),
                         ..DuelState::default()
                     }),
                     None => Rc::new(DuelState::started(
@@ -178,6 +190,7 @@ impl Reducible for DuelState {
                         events,
                         version: self.version + 1,
                         notice: None,
+                        redo: Rc::default(),
                     }),
                     Err(error) => Rc::new(DuelState {
                         last_error: Some(error),
@@ -194,13 +207,56 @@ impl Reducible for DuelState {
                 notice: Some(Notice::SaveDiscarded),
                 ..(*self).clone()
             }),
+            Action::Undo => {
+                let Some(duel) = &self.duel else {
+                    return self;
+                };
+                let Some((before, action)) =
+                    history::undo(&self.deck, self.seed, self.settings, duel.log())
+                else {
+                    return self;
+                };
+                let mut redo = self.redo.to_vec();
+                redo.push(action);
+                Rc::new(DuelState {
+                    duel: Some(before.duel),
+                    log: Rc::new(before.events),
+                    events: Vec::new(),
+                    last_error: None,
+                    version: self.version + 1,
+                    notice: None,
+                    redo: Rc::new(redo),
+                    ..(*self).clone()
+                })
+            }
+            Action::Redo => {
+                let (Some(duel), Some(action)) = (&self.duel, self.redo.last()) else {
+                    return self;
+                };
+                let mut next = duel.clone();
+                let mut redo = self.redo.to_vec();
+                redo.pop();
+                // An action that no longer replays (cannot happen: it was taken back from
+                // this very position) is forgotten rather than kept to fail again.
+                let events = history::redo(&mut next, action).unwrap_or_default();
+                Rc::new(DuelState {
+                    log: Rc::new(self.log.iter().chain(&events).cloned().collect()),
+                    duel: Some(next),
+                    events,
+                    last_error: None,
+                    version: self.version + 1,
+                    notice: None,
+                    redo: Rc::new(redo),
+                    ..(*self).clone()
+                })
+            }
         }
     }
 }
 
 /// Replays a saved game command by command, keeping every event for the log; `None`
 /// when the deck cannot start or a command is refused (the save does not replay).
-fn replay_logged(
+pub(crate) fn replay_logged(
     deck: &str,
     seed: u64,
     settings: Settings,

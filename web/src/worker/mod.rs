@@ -10,15 +10,20 @@
 //! `worker` cargo feature, which the games that need it turn on.
 //!
 //! A job is a [`Task`]: JSON in, JSON out, dispatched by its [`Task::KIND`] in `dispatch`
-//! (one line per game). The page keeps one job in flight and queues the others; dropping
-//! the [`Job`] handle removes a queued job and discards the answer of a running one, so an
-//! effect that returns its handle as the destructor never sees a stale answer. If no worker
-//! can start (module workers unsupported, or forbidden by a policy) or it dies, jobs run on
-//! the page from a timer instead.
+//! (one line per game). A task may report how far it got with [`progress`]; the page hears
+//! it through [`run_with`]. Jobs queue in order and run one at a time in the first worker;
+//! a job started with `spread` (one share of a long computation, such as the duel's
+//! statistics) may also run in one of the further workers, up to one per core ([`lanes`]).
+//! Dropping the [`Job`] handle removes a queued job and discards the answer of a running
+//! one, so an effect that returns its handle as the destructor never sees a stale answer;
+//! [`Job::abort`] also stops a running one (its worker is ended, and the next job starts a
+//! fresh one). If no worker can start (module workers unsupported, or forbidden by a
+//! policy) or one dies, jobs run on the page from a timer instead, one at a time.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fmt;
+use std::rc::Rc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -131,6 +136,52 @@ impl Reply {
     }
 }
 
+thread_local! {
+    /// The job running in this thread and when it last reported progress.
+    static RUNNING: RefCell<Option<(u32, f64)>> = const { RefCell::new(None) };
+}
+
+/// How often a running job's progress reaches the page at most, in milliseconds.
+const PROGRESS_MS: f64 = 100.0;
+
+/// Reports how far the running task got (0..=1); called from [`Task::run`]. It reaches
+/// the job's [`Options::progress`] at most every [`PROGRESS_MS`]; a job running on the
+/// page (which is busy until the job ends) reports nothing.
+pub fn progress(done: f64) {
+    // Native builds (tests of the tasks) have no JavaScript to report to.
+    if cfg!(not(target_arch = "wasm32")) || web_sys::window().is_some() {
+        return;
+    }
+    let Some(id) = RUNNING.with(|r| {
+        let mut running = r.borrow_mut();
+        let (id, last) = running.as_mut()?;
+        let t = now();
+        (t - *last >= PROGRESS_MS).then(|| {
+            *last = t;
+            *id
+        })
+    }) else {
+        return;
+    };
+    let message = js_sys::Array::of2(&id.into(), &done.into());
+    let global = js_sys::global();
+    if let Ok(post) = js_sys::Reflect::get(&global, &"postMessage".into())
+        && let Ok(post) = post.dyn_into::<js_sys::Function>()
+    {
+        // A lost report only leaves the progress bar where it was.
+        let _ = post.call1(&global, &message);
+    }
+}
+
+/// A progress report posted by a running job: `[id, done]` (a reply has five items).
+fn progress_from_js(value: &JsValue) -> Option<(u32, f64)> {
+    let array: &js_sys::Array = value.dyn_ref()?;
+    if array.length() != 2 {
+        return None;
+    }
+    Some((array.get(0).as_f64()? as u32, array.get(1).as_f64()?))
+}
+
 /// Runs a task from its JSON and answers JSON (for the games' dispatch functions).
 pub(crate) fn run_json<T: Task>(body: &str) -> Result<String, String> {
     let task: T = serde_json::from_str(body).map_err(|e| e.to_string())?;
@@ -146,6 +197,10 @@ fn dispatch(kind: &str, body: &str) -> Result<String, String> {
     }
     #[cfg(feature = "battle-line")]
     if let Some(answer) = crate::battle_line::jobs::dispatch(kind, body) {
+        return answer;
+    }
+    #[cfg(feature = "duel")]
+    if let Some(answer) = crate::duel::jobs::dispatch(kind, body) {
         return answer;
     }
     let _ = body;
@@ -171,7 +226,9 @@ fn run_request(request: &JsValue) -> Reply {
     let in_worker = web_sys::window().is_none();
     match Request::from_js(request) {
         Some(req) => {
+            RUNNING.with(|r| *r.borrow_mut() = Some((req.id, start)));
             let result = dispatch(&req.kind, &req.body);
+            RUNNING.with(|r| *r.borrow_mut() = None);
             Reply {
                 id: req.id,
                 ms: now() - start,
@@ -208,10 +265,56 @@ extern "C" {
 }
 
 type Callback = Box<dyn FnOnce(Reply)>;
+/// Hears a running job's progress (0..=1).
+pub type Progress = Rc<dyn Fn(f64)>;
 
 struct Queued {
     request: Request,
+    spread: bool,
     done: Callback,
+    progress: Option<Progress>,
+}
+
+/// A job being run: its request (run again on the page if its worker dies) and whom to
+/// tell; both callbacks are `None` once its handle was dropped.
+struct Running {
+    request: Request,
+    done: Option<Callback>,
+    progress: Option<Progress>,
+}
+
+/// Where a job runs: one worker (started on first use, ended by [`Job::abort`]).
+struct Lane {
+    worker: Option<web_sys::Worker>,
+    running: Option<Running>,
+    // Made once per lane and given to each worker it starts: the browser calls them, and
+    // one may be running when a job is aborted, so they are never dropped.
+    on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Lane {
+    fn new(index: usize) -> Lane {
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let data = e.data();
+                if let Some((id, done)) = progress_from_js(&data) {
+                    report(index, id, done);
+                } else if let Some(reply) = Reply::from_js(&data) {
+                    finish(index, reply);
+                }
+            });
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            e.prevent_default();
+            worker_died(index);
+        });
+        Lane {
+            worker: None,
+            running: None,
+            on_message,
+            on_error,
+        }
+    }
 }
 
 /// Where jobs run.
@@ -219,34 +322,27 @@ struct Queued {
 pub enum Runner {
     /// Nothing has asked for a job yet.
     NotStarted,
-    /// In the worker.
+    /// In workers.
     Worker,
-    /// On the page (no worker could start, or it died).
+    /// On the page (no worker could start, or one died).
     Page,
 }
 
 struct Pool {
     runner: Runner,
-    worker: Option<web_sys::Worker>,
+    /// The first worker, then those that spread jobs may also use.
+    lanes: Vec<Lane>,
     queue: VecDeque<Queued>,
-    /// The running job; its callback is `None` once its handle was dropped.
-    in_flight: Option<(Request, Option<Callback>)>,
     next_id: u32,
-    // Kept alive as long as the worker: the browser calls them.
-    _on_message: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
-    _on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
 }
 
 thread_local! {
     static POOL: RefCell<Pool> = const {
         RefCell::new(Pool {
             runner: Runner::NotStarted,
-            worker: None,
+            lanes: Vec::new(),
             queue: VecDeque::new(),
-            in_flight: None,
             next_id: 1,
-            _on_message: None,
-            _on_error: None,
         })
     };
 }
@@ -254,6 +350,30 @@ thread_local! {
 /// Where jobs run now.
 pub fn runner() -> Runner {
     POOL.with(|p| p.borrow().runner)
+}
+
+/// The most workers the page starts, whatever the machine has.
+const MAX_LANES: usize = 4;
+
+/// How many workers spread jobs may use: one per core the browser reports, at most
+/// [`MAX_LANES`] (and one when jobs run on the page).
+pub fn lanes() -> usize {
+    lanes_for(runner())
+}
+
+/// [`lanes`] for a known runner: the pool calls it while it holds its own borrow, where
+/// asking [`runner`] again would borrow the pool twice.
+fn lanes_for(runner: Runner) -> usize {
+    if runner == Runner::Page {
+        return 1;
+    }
+    let global = js_sys::global();
+    let cores = js_sys::Reflect::get(&global, &"navigator".into())
+        .and_then(|n| js_sys::Reflect::get(&n, &"hardwareConcurrency".into()))
+        .ok()
+        .and_then(|c| c.as_f64())
+        .unwrap_or(1.0);
+    (cores as usize).clamp(1, MAX_LANES)
 }
 
 /// A job handed to [`run`]. Dropping it cancels the job: a queued one is removed, a
@@ -275,19 +395,73 @@ impl Drop for Job {
                 .iter()
                 .position(|q| q.request.id == id)
                 .and_then(|i| pool.queue.remove(i))
-                .map(|q| q.done);
-            let running = match &mut pool.in_flight {
-                Some((running, done)) if running.id == id => done.take(),
-                _ => None,
-            };
+                .map(|q| (Some(q.done), q.progress));
+            let running = pool
+                .lanes
+                .iter_mut()
+                .filter_map(|l| l.running.as_mut())
+                .find(|r| r.request.id == id)
+                .map(|r| (r.done.take(), r.progress.take()));
             (queued, running)
         });
+    }
+}
+
+impl Job {
+    /// Cancels the job and, if it is running in a worker, stops it there: the worker is
+    /// ended and the next job starts a fresh one. (A job running on the page cannot be
+    /// stopped; its answer is discarded.)
+    pub fn abort(self) {
+        let id = self.id;
+        let _released = POOL.with(|p| {
+            let mut pool = p.borrow_mut();
+            let lane = pool
+                .lanes
+                .iter_mut()
+                .find(|l| l.running.as_ref().is_some_and(|r| r.request.id == id))?;
+            if let Some(worker) = lane.worker.take() {
+                worker.terminate();
+            }
+            // A job waiting for its timer on the page then finds itself gone and is skipped.
+            lane.running.take()
+        });
+        drop(self);
+        pump();
+    }
+}
+
+/// How a job is run.
+#[derive(Default)]
+pub struct Options {
+    /// The job is one share of a computation split into many: it may run in any worker,
+    /// beside other jobs. Otherwise it runs in the first worker, after the jobs queued
+    /// before it.
+    pub spread: bool,
+    /// Hears the job's [`progress`] reports.
+    pub progress: Option<Progress>,
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("spread", &self.spread)
+            .field("progress", &self.progress.is_some())
+            .finish()
     }
 }
 
 /// Queues `task`; `done` gets its answer unless the returned [`Job`] is dropped first.
 pub fn run<T: Task>(
     task: &T,
+    done: impl FnOnce(Result<Done<T::Output>, JobError>) + 'static,
+) -> Job {
+    run_with(task, Options::default(), done)
+}
+
+/// [`run`] with [`Options`]: spread over several workers, or heard while it runs.
+pub fn run_with<T: Task>(
+    task: &T,
+    options: Options,
     done: impl FnOnce(Result<Done<T::Output>, JobError>) + 'static,
 ) -> Job {
     let body = serde_json::to_string(task).unwrap_or_default();
@@ -302,6 +476,8 @@ pub fn run<T: Task>(
         };
         pool.queue.push_back(Queued {
             request,
+            spread: options.spread,
+            progress: options.progress,
             done: Box::new(move |reply: Reply| {
                 let answer = match reply.result {
                     Ok(json) => serde_json::from_str(&json)
@@ -322,77 +498,129 @@ pub fn run<T: Task>(
     Job { id }
 }
 
-/// Starts the worker on first use; `Page` when it cannot.
-fn ensure_started(pool: &mut Pool) {
-    if pool.runner != Runner::NotStarted {
-        return;
+/// Gives lane `index` a worker if it has none; false when none can start (from then
+/// on jobs run on the page).
+fn ensure_worker(pool: &mut Pool, index: usize) -> bool {
+    while pool.lanes.len() <= index {
+        let next = pool.lanes.len();
+        pool.lanes.push(Lane::new(next));
+    }
+    if pool.runner == Runner::Page {
+        return false;
+    }
+    let lane = &mut pool.lanes[index];
+    if lane.worker.is_some() {
+        return true;
     }
     let glue_url = GLUE_URL.with(Clone::clone);
     let Ok(worker) = spawn(&glue_url, &wasm_bindgen::module()) else {
         pool.runner = Runner::Page;
-        return;
+        return false;
     };
-    let on_message =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
-            if let Some(reply) = Reply::from_js(&e.data()) {
-                finish(reply);
-            }
-        });
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
-        e.prevent_default();
-        worker_died();
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    pool.worker = Some(worker);
-    pool._on_message = Some(on_message);
-    pool._on_error = Some(on_error);
+    worker.set_onmessage(Some(lane.on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(lane.on_error.as_ref().unchecked_ref()));
+    lane.worker = Some(worker);
     pool.runner = Runner::Worker;
+    true
 }
 
-/// Sends the next queued job when none is running.
+/// The lane a queued job may start in now: the first for any job, the others only for
+/// spread jobs; on the page, one job at a time.
+fn free_lane(pool: &Pool, spread: bool) -> Option<usize> {
+    let usable = if spread && pool.runner != Runner::Page {
+        lanes_for(pool.runner)
+    } else {
+        1
+    };
+    if pool.runner == Runner::Page && pool.lanes.iter().any(|l| l.running.is_some()) {
+        return None;
+    }
+    (0..usable).find(|&i| pool.lanes.get(i).is_none_or(|l| l.running.is_none()))
+}
+
+/// Starts every queued job that has a free lane, in queue order.
 fn pump() {
-    let page_job = POOL.with(|p| {
+    let mut page_jobs = Vec::new();
+    POOL.with(|p| {
         let mut pool = p.borrow_mut();
-        if pool.in_flight.is_some() {
-            return None;
+        let mut i = 0;
+        while i < pool.queue.len() {
+            let Some(index) = free_lane(&pool, pool.queue[i].spread) else {
+                i += 1;
+                continue;
+            };
+            let Some(next) = pool.queue.remove(i) else {
+                break;
+            };
+            let sent = ensure_worker(&mut pool, index)
+                && pool.lanes[index]
+                    .worker
+                    .as_ref()
+                    .is_some_and(|w| w.post_message(&next.request.to_js()).is_ok());
+            if !sent {
+                page_jobs.push((index, next.request.clone()));
+            }
+            pool.lanes[index].running = Some(Running {
+                request: next.request,
+                done: Some(next.done),
+                progress: next.progress,
+            });
         }
-        let next = pool.queue.pop_front()?;
-        ensure_started(&mut pool);
-        let sent = pool
-            .worker
-            .as_ref()
-            .is_some_and(|w| w.post_message(&next.request.to_js()).is_ok());
-        let request = next.request.clone();
-        pool.in_flight = Some((next.request, Some(next.done)));
-        (!sent).then_some(request)
     });
-    if let Some(request) = page_job {
-        run_on_page(request);
+    for (index, request) in page_jobs {
+        run_on_page(index, request);
     }
 }
 
-/// Runs a job on the page from a zero-delay timer (after the current event and paint).
-fn run_on_page(request: Request) {
-    let task = Closure::once_into_js(move || finish(run_request(&request.to_js())));
+/// Runs a job on the page from a zero-delay timer (after the current event and paint),
+/// unless it was aborted in the meantime.
+fn run_on_page(lane: usize, request: Request) {
+    let task = Closure::once_into_js(move || {
+        let still_wanted = POOL.with(|p| {
+            p.borrow()
+                .lanes
+                .get(lane)
+                .and_then(|l| l.running.as_ref())
+                .is_some_and(|r| r.request.id == request.id)
+        });
+        if still_wanted {
+            finish(lane, run_request(&request.to_js()));
+        }
+    });
     let scheduled = web_sys::window().is_some_and(|w| {
         w.set_timeout_with_callback_and_timeout_and_arguments_0(task.unchecked_ref(), 0)
             .is_ok()
     });
     if !scheduled {
-        finish_failed("no timer to run the job on");
+        finish_failed(lane, "no timer to run the job on");
     }
 }
 
-/// Delivers a reply to the running job and starts the next one.
-fn finish(reply: Reply) {
+/// Passes a running job's progress report on.
+fn report(lane: usize, id: u32, done: f64) {
+    let progress = POOL.with(|p| {
+        p.borrow()
+            .lanes
+            .get(lane)
+            .and_then(|l| l.running.as_ref())
+            .filter(|r| r.request.id == id)
+            .and_then(|r| r.progress.clone())
+    });
+    if let Some(progress) = progress {
+        progress(done);
+    }
+}
+
+/// Delivers a reply to the job running in `lane` and starts the next ones.
+fn finish(lane: usize, reply: Reply) {
     let done = POOL.with(|p| {
         let mut pool = p.borrow_mut();
-        match pool.in_flight.take() {
-            Some((request, done)) if request.id == reply.id => done,
+        let lane = pool.lanes.get_mut(lane)?;
+        match lane.running.take() {
+            Some(running) if running.request.id == reply.id => running.done,
             other => {
-                // Not the running job's answer (cannot happen: one at a time).
-                pool.in_flight = other;
+                // Not the running job's answer (one from a worker ended by an abort).
+                lane.running = other;
                 None
             }
         }
@@ -403,30 +631,40 @@ fn finish(reply: Reply) {
     pump();
 }
 
-fn finish_failed(why: &str) {
-    let id = POOL.with(|p| p.borrow().in_flight.as_ref().map(|f| f.0.id));
+fn finish_failed(lane: usize, why: &str) {
+    let id = POOL.with(|p| {
+        p.borrow()
+            .lanes
+            .get(lane)
+            .and_then(|l| l.running.as_ref())
+            .map(|r| r.request.id)
+    });
     if let Some(id) = id {
-        finish(Reply {
-            id,
-            ms: 0.0,
-            in_worker: false,
-            result: Err(why.to_owned()),
-        });
+        finish(
+            lane,
+            Reply {
+                id,
+                ms: 0.0,
+                in_worker: false,
+                result: Err(why.to_owned()),
+            },
+        );
     }
 }
 
-/// The worker failed to start or crashed: from now on jobs run on the page, starting
-/// with the one that was running.
-fn worker_died() {
+/// A worker failed to start or crashed: from now on jobs run on the page, starting
+/// with the one it was running.
+fn worker_died(lane: usize) {
     let retry = POOL.with(|p| {
         let mut pool = p.borrow_mut();
-        if let Some(worker) = pool.worker.take() {
+        pool.runner = Runner::Page;
+        let lane = pool.lanes.get_mut(lane)?;
+        if let Some(worker) = lane.worker.take() {
             worker.terminate();
         }
-        pool.runner = Runner::Page;
-        pool.in_flight.as_ref().map(|f| f.0.clone())
+        lane.running.as_ref().map(|r| r.request.clone())
     });
     if let Some(request) = retry {
-        run_on_page(request);
+        run_on_page(lane, request);
     }
 }

@@ -1,0 +1,98 @@
+// Measures the duel solver in the release bundle (dist/, home + duel) in headless
+// Chromium. For each deck: (1) SAMPLE opening hands solved one at a time on the page
+// through the module's own job entry point (the code the statistics workers run), giving
+// the median and p95 time to decide a hand and the solver's speed in budget positions per
+// second on the hands the budget does not decide (they spend all of it: budget / 40 guided
+// playouts, then budget search positions); (2) the statistics page itself, HANDS hands at
+// BUDGET positions each in its Web Workers (one per core), timed from the click on
+// `stats-run` to `stats-done`, with the win rate and 95% interval it shows.
+// `cargo run --profile fast -p duel-engine --example duel-win-rate -- 1000 300` is the
+// native counterpart. Run after `scripts/dev bench` (or `trunk build --release
+// --no-default-features --features duel`): `node web/bench/duel-stats.mjs`
+// (HANDS=10000 BUDGET=300 SAMPLE=300 DECKS=exodia-deck,... to change what it runs).
+import { launch, serveDist } from './serve.mjs';
+
+const HANDS = Number(process.env.HANDS ?? 10000);
+const BUDGET = Number(process.env.BUDGET ?? 300);
+const SAMPLE = Number(process.env.SAMPLE ?? 300);
+const DECKS = (process.env.DECKS
+  ?? 'exodia-deck,legacy-exodia-deck,library-exodia-deck,panda-exodia-deck,scientist-catapult-deck').split(',');
+const dist = process.env.DIST ?? new URL('../../dist/', import.meta.url).pathname;
+
+const { server, base } = await serveDist(dist);
+const browser = await launch();
+const page = await browser.newPage();
+const problems = [];
+page.on('pageerror', (e) => problems.push(`page error: ${e}`));
+page.on('console', (m) => {
+  if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console error: ${m.text()}`);
+});
+
+await page.goto(`${base}#/`);
+await page.waitForSelector('[data-testid=deck-select]');
+await page.waitForFunction(() => typeof window.wasmBindings?.gamesWorkerRun === 'function');
+const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+console.log(`headless Chromium, navigator.hardwareConcurrency = ${cores}; budget ${BUDGET} positions per hand`);
+
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+for (const deck of DECKS) {
+  // (1) One hand at a time, on the page's thread.
+  const one = await page.evaluate(({ deck, sample, budget }) => {
+    const times = [];
+    let undecided = 0;
+    let undecidedMs = 0;
+    for (let seed = 0; seed < sample; seed++) {
+      const body = JSON.stringify({ deck, settings: {}, budget, first: seed, count: 1 });
+      // The reply is [id, ms, inWorker, ok, payload]; ms is measured where the job ran.
+      const [, ms, , ok, payload] = window.wasmBindings.gamesWorkerRun([seed + 1, 'duel.hands', body]);
+      if (!ok) throw new Error(payload);
+      times.push(ms);
+      if (JSON.parse(payload)[0] === 'Undecided') {
+        undecided += 1;
+        undecidedMs += ms;
+      }
+    }
+    times.sort((a, b) => a - b);
+    return {
+      median: times[Math.floor(times.length / 2)],
+      p95: times[Math.floor(times.length * 0.95)],
+      undecided,
+      perSecond: undecidedMs > 0 ? (undecided * budget) / (undecidedMs / 1000) : 0,
+    };
+  }, { deck, sample: SAMPLE, budget: BUDGET });
+  console.log(`${deck}: ${SAMPLE} hands one by one on the page: median ${one.median.toFixed(1)} ms, p95 ${one.p95.toFixed(1)} ms; `
+    + `${Math.round(one.perSecond)} budget positions/s on the ${one.undecided} undecided`);
+
+  // (2) The statistics page, from a cleared cache.
+  await page.evaluate(() => {
+    for (const key of Object.keys(localStorage)) if (key.startsWith('games.duel.stats|')) localStorage.removeItem(key);
+  });
+  await page.goto(`${base}#/stats/${deck}?hands=${HANDS}&budget=${BUDGET}`);
+  await page.waitForSelector('[data-testid=stats-run]:not([disabled])');
+  const t0 = Date.now();
+  await page.click('[data-testid=stats-run]');
+  await page.waitForSelector('[data-testid=stats-done], [data-testid=stats-error]', { timeout: 30 * 60 * 1000 });
+  const wall = (Date.now() - t0) / 1000;
+  const shown = await page.evaluate(() => {
+    const text = (id) => document.querySelector(`[data-testid=${id}]`)?.textContent ?? '';
+    return {
+      error: text('stats-error'),
+      rate: Number(document.querySelector('[data-testid=stats-winrate]').dataset.value),
+      interval: text('stats-interval').trim(),
+      won: text('stats-won'),
+      lost: text('stats-lost'),
+      undecided: text('stats-undecided-count'),
+      elapsed: text('stats-elapsed'),
+    };
+  });
+  if (shown.error) problems.push(`${deck}: ${shown.error}`);
+  console.log(`${deck}: ${HANDS} hands on the statistics page in ${wall.toFixed(1)} s (page: ${shown.elapsed}); `
+    + `won ${pct(shown.rate)} ${shown.interval}; won/lost/undecided ${shown.won}/${shown.lost}/${shown.undecided}`);
+}
+
+await browser.close();
+server.close();
+if (problems.length) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}

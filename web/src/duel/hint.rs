@@ -1,0 +1,339 @@
+//! The hint: "can this position still win this turn?", searched in the Web Worker knowing the deck order, answered with a line of play the player can step through on the board.
+
+use std::rc::Rc;
+
+use duel_engine::{Command, Duel};
+use yew::prelude::*;
+
+use crate::ctx::use_ctx;
+use crate::duel::card_view::engine_lang;
+use crate::duel::jobs::{HINT_BUDGET, HINT_BUDGET_MAX, HINT_DEEPER, Hint, HintAnswer};
+use crate::duel::state::{Action, DuelState};
+use crate::worker::{self, Job, Options};
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct HintProps {
+    pub state: UseReducerHandle<DuelState>,
+}
+
+/// Where the hint is.
+#[derive(Debug, Clone, PartialEq)]
+enum Phase {
+    Idle,
+    Running {
+        done: f64,
+        budget: u32,
+    },
+    Cancelled,
+    Answered {
+        /// The commands of the position it answers for.
+        base: Vec<Command>,
+        answer: HintAnswer,
+        budget: u32,
+        ms: f64,
+    },
+    Failed(String),
+}
+
+/// How far the player has followed a winning line: `Some(k)` when the game went from the
+/// hint's position through exactly the line's first `k` commands, `None` when it went
+/// elsewhere (the hint no longer applies).
+pub fn followed(base: &[Command], line: &[Command], log: &[Command]) -> Option<usize> {
+    let since = log.strip_prefix(base)?;
+    line.starts_with(since).then_some(since.len())
+}
+
+#[function_component(HintPanel)]
+pub fn hint_panel(props: &HintProps) -> Html {
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let state = &props.state;
+    let phase = use_state(|| Phase::Idle);
+    let job = use_mut_ref(|| None::<Job>);
+
+    // Leaving the page stops a search still running.
+    {
+        let job = job.clone();
+        use_effect_with((), move |_| {
+            move || {
+                if let Some(running) = job.borrow_mut().take() {
+                    running.abort();
+                }
+            }
+        });
+    }
+
+    let ask = {
+        let job = job.clone();
+        let setter = phase.setter();
+        let state = state.clone();
+        Rc::new(move |budget: u32| {
+            let Some(duel) = &state.duel else {
+                return;
+            };
+            if let Some(old) = job.borrow_mut().take() {
+                old.abort();
+            }
+            let task = Hint {
+                deck: state.deck.clone(),
+                seed: state.seed,
+                settings: state.settings,
+                commands: duel.log().to_vec(),
+                budget,
+            };
+            let base = task.commands.clone();
+            setter.set(Phase::Running { done: 0.0, budget });
+            let on_progress = {
+                let setter = setter.clone();
+                Rc::new(move |done: f64| setter.set(Phase::Running { done, budget }))
+            };
+            let setter = setter.clone();
+            let running = worker::run_with(
+                &task,
+                Options {
+                    spread: false,
+                    progress: Some(on_progress),
+                },
+                move |answer| {
+                    setter.set(match answer {
+                        Ok(done) => Phase::Answered {
+                            base,
+                            answer: done.value,
+                            budget,
+                            ms: done.ms,
+                        },
+                        Err(e) => Phase::Failed(e.to_string()),
+                    });
+                },
+            );
+            *job.borrow_mut() = Some(running);
+        })
+    };
+    let on_ask = {
+        let ask = ask.clone();
+        Callback::from(move |_: MouseEvent| ask(HINT_BUDGET))
+    };
+    let on_cancel = {
+        let job = job.clone();
+        let setter = phase.setter();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(running) = job.borrow_mut().take() {
+                running.abort();
+            }
+            setter.set(Phase::Cancelled);
+        })
+    };
+
+    let Some(duel) = &state.duel else {
+        return html! {};
+    };
+    let log = duel.log();
+    let running = matches!(*phase, Phase::Running { .. });
+    let over = duel.outcome().is_some();
+
+    // The line in words, read against the position it was found from (each answer is
+    // described once per language, not on every render).
+    let steps = use_memo(
+        (
+            (*phase).clone(),
+            lang,
+            state.deck.clone(),
+            state.seed,
+            state.settings,
+        ),
+        |(phase, lang, deck, seed, settings)| {
+            let Phase::Answered {
+                base,
+                answer: HintAnswer::Win(line),
+                ..
+            } = phase
+            else {
+                return Vec::new();
+            };
+            Duel::replay(deck, *seed, *settings, base)
+                .map(|d| d.describe_line(line, engine_lang(*lang)))
+                .unwrap_or_default()
+        },
+    );
+
+    let body = match &*phase {
+        Phase::Idle => Html::default(),
+        Phase::Running { done, budget } => html! {
+            <div class="hint-running" role="status">
+                <progress data-testid="hint-progress" max="1" value={done.to_string()} data-value={done.to_string()}></progress>
+                <span class="muted">{ format!("{} {}", lang.pick("探索中… 上限", "Searching… up to"), thousands(*budget)) }{ lang.pick(" 局面", " positions") }</span>
+                <button type="button" class="btn" data-testid="btn-hint-cancel" onclick={on_cancel}>
+                    { lang.pick("中止", "Cancel") }
+                </button>
+            </div>
+        },
+        Phase::Cancelled => html! {
+            <p class="muted" data-testid="hint-cancelled">{ lang.pick("探索を中止しました。", "The search was cancelled.") }</p>
+        },
+        Phase::Failed(why) => html! {
+            <p class="error" role="alert" data-testid="hint-error">{ format!("{}{why}", lang.pick("ヒントを求められませんでした：", "No hint: ")) }</p>
+        },
+        Phase::Answered {
+            base,
+            answer,
+            budget,
+            ms,
+        } => {
+            // A winning line stays good while the game follows it; any other answer
+            // belongs to its position only.
+            let stale = match answer {
+                HintAnswer::Win(line) => followed(base, line, log).is_none(),
+                _ => log != base.as_slice(),
+            };
+            let searched = format!(
+                "{} {} {}, {:.1} s",
+                lang.pick("上限", "budget"),
+                thousands(*budget),
+                lang.pick("局面", "positions"),
+                ms / 1000.0
+            );
+            let headline = match answer {
+                HintAnswer::Win(line) => format!(
+                    "{} {} {}",
+                    lang.pick("勝てます：", "Yes, this turn:"),
+                    line.len(),
+                    lang.pick("手の勝ち筋", "commands")
+                ),
+                HintAnswer::NoWin => lang
+                    .pick(
+                        "勝てません（すべての手順を調べて勝ち筋がないことを確かめました）",
+                        "No: every line was tried and none wins (proved)",
+                    )
+                    .to_owned(),
+                HintAnswer::Undecided => lang
+                    .pick(
+                        "探索の上限までに判定できませんでした",
+                        "Not decided within the search budget",
+                    )
+                    .to_owned(),
+            };
+            let line_html = match answer {
+                HintAnswer::Win(line) => {
+                    let at = followed(base, line, log);
+                    let next = at.filter(|&k| k < line.len()).map(|k| line[k].clone());
+                    let on_next = {
+                        let d = state.dispatcher();
+                        Callback::from(move |_: MouseEvent| {
+                            if let Some(cmd) = next.clone() {
+                                d.dispatch(Action::Apply(cmd));
+                            }
+                        })
+                    };
+                    html! {
+                        <>
+                            <ol class="hint-steps">
+                                { for steps.iter().enumerate().map(|(i, text)| {
+                                    let done = at.is_some_and(|k| i < k);
+                                    let current = at == Some(i);
+                                    html! {
+                                        <li data-testid="hint-step" data-done={done.to_string()} class={classes!(done.then_some("done"), current.then_some("current"))}
+                                            aria-current={current.then_some("step")}>{ text }</li>
+                                    }
+                                }) }
+                            </ol>
+                            if at.is_some_and(|k| k < line.len()) {
+                                <button type="button" class="btn btn-primary" data-testid="btn-hint-next" onclick={on_next}>
+                                    { lang.pick("次の手を盤面で進める", "Play the next step on the board") }
+                                </button>
+                            }
+                        </>
+                    }
+                }
+                HintAnswer::Undecided if *budget < HINT_BUDGET_MAX && !stale => {
+                    let ask = ask.clone();
+                    let deeper = budget.saturating_mul(HINT_DEEPER).min(HINT_BUDGET_MAX);
+                    html! {
+                        <button type="button" class="btn" data-testid="btn-hint-deeper" onclick={Callback::from(move |_: MouseEvent| ask(deeper))}>
+                            { format!("{} {} {}", lang.pick("もっと探す（上限", "Search longer (up to"), thousands(deeper), lang.pick("局面）", "positions)")) }
+                        </button>
+                    }
+                }
+                _ => Html::default(),
+            };
+            html! {
+                <div class="hint-answer">
+                    <p data-testid="hint-result" data-result={answer.key()} class={classes!("hint-result", format!("hint-{}", answer.key()))}>
+                        <strong>{ headline }</strong>{ " " }<span class="muted">{ format!("({searched})") }</span>
+                    </p>
+                    if stale {
+                        <p class="notice" data-testid="hint-stale">
+                            { lang.pick("この答えは前の局面のものです。もう一度ヒントを求めてください。", "This answer is for an earlier position: ask again.") }
+                        </p>
+                    }
+                    { line_html }
+                </div>
+            }
+        }
+    };
+
+    html! {
+        <div class="hint" data-testid="hint-panel">
+            <div class="btn-row">
+                <button type="button" class="btn" data-testid="btn-hint" disabled={running || over} onclick={on_ask}>
+                    { lang.pick("ヒント：このターンにまだ勝てる？", "Hint: can this turn still be won?") }
+                </button>
+            </div>
+            <p class="muted hint-oracle" data-testid="hint-oracle">
+                { lang.pick(
+                    "ヒントはデッキの並び順を知った上で探します（実際の決闘では分からない情報を使います）。",
+                    "The hint knows the order of your deck: it searches with information a real duel would not give you.",
+                ) }
+            </p>
+            { body }
+        </div>
+    }
+}
+
+/// A count with thousands separators (20,000).
+pub fn thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_followed_while_the_game_goes_through_its_commands() {
+        let base = vec![Command::PassChain];
+        let line = vec![Command::EndTurn, Command::PassChain];
+        assert_eq!(followed(&base, &line, &base), Some(0));
+        assert_eq!(
+            followed(&base, &line, &[Command::PassChain, Command::EndTurn]),
+            Some(1)
+        );
+        let all = [Command::PassChain, Command::EndTurn, Command::PassChain];
+        assert_eq!(followed(&base, &line, &all), Some(2));
+        assert_eq!(
+            followed(&base, &line, &[Command::PassChain, Command::PassChain]),
+            None,
+            "went elsewhere"
+        );
+        assert_eq!(
+            followed(&base, &line, &[]),
+            None,
+            "taken back before the hint's position"
+        );
+    }
+
+    #[test]
+    fn counts_get_thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(20_000), "20,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}

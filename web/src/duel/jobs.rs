@@ -1,0 +1,248 @@
+//! The duel's worker jobs: the hint ("can this position still win this turn?") and one share of the deck statistics' opening hands.
+
+use duel_engine::solver::{Search, solve_watched};
+use duel_engine::stats::{HandResult, goal_of, solve_hand};
+use duel_engine::{Command, Duel, Settings};
+use serde::{Deserialize, Serialize};
+
+use crate::worker::{Task, progress, run_json};
+
+/// Positions a first hint may search (about half a second natively, a little more in
+/// the browser); an undecided answer offers a longer search.
+pub const HINT_BUDGET: u32 = 20_000;
+/// Each longer search multiplies the budget by this much, up to [`HINT_BUDGET_MAX`].
+pub const HINT_DEEPER: u32 = 4;
+pub const HINT_BUDGET_MAX: u32 = 320_000;
+
+/// Asks whether the duel reached by `commands` can still be won this turn, knowing the
+/// deck order (the solver sees everything: an oracle, as the page says).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hint {
+    pub deck: String,
+    pub seed: u64,
+    pub settings: Settings,
+    pub commands: Vec<Command>,
+    /// Positions the search may try.
+    pub budget: u32,
+}
+
+/// The hint's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HintAnswer {
+    /// A line of play from the position to the win.
+    Win(Vec<Command>),
+    /// Every line was tried: no win is left (a proof).
+    NoWin,
+    /// The budget ran out before an answer.
+    Undecided,
+}
+
+impl HintAnswer {
+    /// The `data-result` the page shows it with.
+    pub fn key(&self) -> &'static str {
+        match self {
+            HintAnswer::Win(_) => "win",
+            HintAnswer::NoWin => "no-win",
+            HintAnswer::Undecided => "undecided",
+        }
+    }
+}
+
+impl Hint {
+    /// The seed of the solver's guided playouts: the deal's seed moved on by the number
+    /// of commands played, so an opening hand gets exactly the statistics' answer
+    /// (`stats::solve_hand` with the same budget) and every position its own, repeatable
+    /// one.
+    pub fn playout_seed(&self) -> u64 {
+        self.seed
+            .wrapping_add((self.commands.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+
+    /// Replays the position and searches from it, telling `watch` the share of the budget
+    /// used (it stops the search by answering `false`).
+    pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
+        let goal = goal_of(&self.deck).map_err(|e| e.to_string())?;
+        let duel = Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
+            .map_err(|e| e.to_string())?;
+        if duel.outcome().is_some() {
+            return Err("the duel is over".to_owned());
+        }
+        let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
+        Ok(
+            match solve_watched(&duel, goal, budget, self.playout_seed(), watch).0 {
+                Search::Found(line) => HintAnswer::Win(line),
+                Search::Impossible => HintAnswer::NoWin,
+                Search::GaveUp | Search::Cancelled => HintAnswer::Undecided,
+            },
+        )
+    }
+}
+
+impl Task for Hint {
+    const KIND: &'static str = "duel.hint";
+    type Output = HintAnswer;
+
+    fn run(self) -> Result<HintAnswer, String> {
+        self.solve(&mut |done| {
+            progress(done);
+            true
+        })
+    }
+}
+
+/// Solves the opening hands dealt by the seeds `first .. first + count` of a deck, as
+/// `stats::solve_hand` does (the statistics page sends many of these, spread over the
+/// workers, and tallies the answers).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hands {
+    pub deck: String,
+    pub settings: Settings,
+    pub budget: u32,
+    pub first: u64,
+    pub count: u32,
+}
+
+/// At most this many hands in one job: a job is never split, so it bounds how long a
+/// cancelled statistics run keeps a worker busy and how coarse its progress is.
+pub const HANDS_MAX: u32 = 1_000;
+
+impl Task for Hands {
+    const KIND: &'static str = "duel.hands";
+    type Output = Vec<HandResult>;
+
+    fn run(self) -> Result<Vec<HandResult>, String> {
+        if self.count > HANDS_MAX {
+            return Err(format!("at most {HANDS_MAX} hands per job"));
+        }
+        (0..u64::from(self.count))
+            .map(|i| {
+                let seed = self.first.wrapping_add(i);
+                solve_hand(&self.deck, seed, self.settings, self.budget as usize)
+                    .map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+}
+
+/// Runs the job named `kind`, if it is one of the duel's.
+pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
+    match kind {
+        Hint::KIND => Some(run_json::<Hint>(body)),
+        Hands::KIND => Some(run_json::<Hands>(body)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
+
+    fn hint_at(deck: &str, seed: u64, commands: Vec<Command>, budget: u32) -> Hint {
+        Hint {
+            deck: deck.into(),
+            seed,
+            settings: Settings::default(),
+            commands,
+            budget,
+        }
+    }
+
+    #[test]
+    fn a_hint_near_the_end_of_a_winning_script_finds_a_line_that_replays_to_the_win() {
+        let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
+        let log = won.log().to_vec();
+        // Five commands before the end the win is a few steps away.
+        let at = log.len() - 5;
+        let hint = hint_at(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            log[..at].to_vec(),
+            4_000,
+        );
+        let answer = run_json::<Hint>(&serde_json::to_string(&hint).expect("json"))
+            .and_then(|json| serde_json::from_str::<HintAnswer>(&json).map_err(|e| e.to_string()))
+            .expect("answers");
+        let HintAnswer::Win(line) = answer else {
+            panic!("a win is left: {answer:?}");
+        };
+        assert!(
+            line.len() <= 5,
+            "iterative deepening finds a short line: {line:?}"
+        );
+        let mut commands = log[..at].to_vec();
+        commands.extend(line);
+        let end = Duel::replay(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &commands,
+        )
+        .expect("the line replays");
+        assert_eq!(end.outcome(), goal_of("library-exodia-deck").ok());
+    }
+
+    #[test]
+    fn a_hint_on_an_opening_hand_answers_what_the_statistics_answer() {
+        for seed in 0..6 {
+            let hint = hint_at("panda-exodia-deck", seed, Vec::new(), 600);
+            let answer = hint.clone().run().expect("answers");
+            let hand =
+                solve_hand("panda-exodia-deck", seed, Settings::default(), 600).expect("solves");
+            let same = matches!(
+                (&answer, hand),
+                (HintAnswer::Win(_), HandResult::Won { .. })
+                    | (HintAnswer::NoWin, HandResult::Lost)
+                    | (HintAnswer::Undecided, HandResult::Undecided)
+            );
+            assert!(same, "seed {seed}: {answer:?} vs {hand:?}");
+        }
+    }
+
+    #[test]
+    fn a_hint_refuses_a_position_that_does_not_replay_or_is_over() {
+        let bad = hint_at("exodia-deck", 1, vec![Command::PassChain], 100);
+        assert!(bad.run().is_err());
+        let unknown = hint_at("no-such-deck", 1, Vec::new(), 100);
+        assert!(unknown.run().is_err());
+        let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
+        let over = hint_at(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            won.log().to_vec(),
+            100,
+        );
+        assert_eq!(over.run(), Err("the duel is over".to_owned()));
+    }
+
+    #[test]
+    fn a_share_of_hands_answers_what_solve_hand_answers_seed_by_seed() {
+        let task = Hands {
+            deck: "library-exodia-deck".into(),
+            settings: Settings::default(),
+            budget: 300,
+            first: 10,
+            count: 6,
+        };
+        let json = run_json::<Hands>(&serde_json::to_string(&task).expect("json")).expect("runs");
+        let got: Vec<HandResult> = serde_json::from_str(&json).expect("readable");
+        let expected: Vec<HandResult> = (10..16)
+            .map(|seed| {
+                solve_hand("library-exodia-deck", seed, Settings::default(), 300).expect("solves")
+            })
+            .collect();
+        assert_eq!(got, expected);
+        let too_many = Hands {
+            count: HANDS_MAX + 1,
+            ..task
+        };
+        assert!(too_many.run().is_err());
+    }
+
+    #[test]
+    fn unknown_job_kinds_are_not_the_duels() {
+        assert!(dispatch("quantum-gomoku.turn", "{}").is_none());
+        assert!(matches!(dispatch(Hint::KIND, "not json"), Some(Err(_))));
+    }
+}

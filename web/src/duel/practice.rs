@@ -1,0 +1,218 @@
+//! The duel page's practice bar: undo and redo (buttons, Ctrl+Z and Ctrl+Shift+Z), a share link that replays the game, and the hint.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use yew::prelude::*;
+
+use crate::ctx::use_ctx;
+use crate::duel::hint::HintPanel;
+use crate::duel::state::{Action, DuelState};
+use crate::route::Route;
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct PracticeProps {
+    pub state: UseReducerHandle<DuelState>,
+}
+
+/// What a key press asks of the history: `Some(true)` redo, `Some(false)` undo.
+pub fn history_key(key: &str, ctrl_or_meta: bool, shift: bool) -> Option<bool> {
+    if !ctrl_or_meta {
+        return None;
+    }
+    match key {
+        "z" | "Z" => Some(shift),
+        "y" | "Y" if !shift => Some(true),
+        _ => None,
+    }
+}
+
+/// The address that opens a share code on this site: this page's address with the
+/// replay route as its hash.
+pub fn share_url(code: &str) -> String {
+    let here = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let page = here.split('#').next().unwrap_or_default();
+    format!(
+        "{page}{}",
+        Route::Replay {
+            code: code.to_owned()
+        }
+        .to_hash()
+    )
+}
+
+/// A callback to be called at most once, from whichever of two paths comes first.
+type Once = Rc<RefCell<Option<Box<dyn FnOnce(bool)>>>>;
+
+/// Copies `text` to the clipboard; `done` hears whether it worked (a browser may refuse
+/// without a user gesture or permission, or have no clipboard at all).
+fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
+    let done: Once = Rc::new(RefCell::new(Some(Box::new(done))));
+    let call = |ok: bool, done: &Once| {
+        if let Some(f) = done.borrow_mut().take() {
+            f(ok);
+        }
+    };
+    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).ok();
+    let clipboard = navigator.and_then(|n| js_sys::Reflect::get(&n, &"clipboard".into()).ok());
+    let promise = clipboard.and_then(|c| {
+        let write: js_sys::Function = js_sys::Reflect::get(&c, &"writeText".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let promise = write.call1(&c, &text.into()).ok()?;
+        let then: js_sys::Function = js_sys::Reflect::get(&promise, &"then".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        Some((promise, then))
+    });
+    let Some((promise, then)) = promise else {
+        call(false, &done);
+        return;
+    };
+    let (ok, failed) = (done.clone(), done);
+    let on_ok: wasm_bindgen::JsValue =
+        Closure::once_into_js(move |_: wasm_bindgen::JsValue| call(true, &ok));
+    let on_err: wasm_bindgen::JsValue =
+        Closure::once_into_js(move |_: wasm_bindgen::JsValue| call(false, &failed));
+    // Called through `then` itself so that each callback frees itself once it has run.
+    let _ = then.call2(&promise, &on_ok, &on_err);
+}
+
+#[function_component(PracticeBar)]
+pub fn practice_bar(props: &PracticeProps) -> Html {
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let state = &props.state;
+    // The share link of one state version (later moves make it stale), and whether the
+    // clipboard took it.
+    let shared = use_state(|| None::<(u64, String, Option<bool>)>);
+
+    // Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y), except while typing in a field.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+                let typing = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| {
+                        matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                    });
+                let Some(redo) = history_key(&e.key(), e.ctrl_key() || e.meta_key(), e.shift_key())
+                else {
+                    return;
+                };
+                if typing {
+                    return;
+                }
+                e.prevent_default();
+                dispatcher.dispatch(if redo { Action::Redo } else { Action::Undo });
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                // Without the listener the buttons still work.
+                let _ = w
+                    .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = &window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "keydown",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+                drop(listener);
+            }
+        });
+    }
+
+    let Some(duel) = &state.duel else {
+        return html! {};
+    };
+    let can_undo = !duel.log().is_empty();
+    let can_redo = !state.redo.is_empty();
+    let on_undo = {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Undo))
+    };
+    let on_redo = {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Redo))
+    };
+    let on_share = {
+        let shared = shared.clone();
+        let code = duel.share_code();
+        let version = state.version;
+        Callback::from(move |_: MouseEvent| {
+            let url = share_url(&code);
+            shared.set(Some((version, url.clone(), None)));
+            let shared = shared.clone();
+            let copied = url.clone();
+            copy_text(&copied, move |ok| {
+                shared.set(Some((version, url, Some(ok))))
+            });
+        })
+    };
+    let share_html = (*shared)
+        .clone()
+        .filter(|(v, _, _)| *v == state.version)
+        .map(|(_, url, copied)| {
+            let status = match copied {
+                Some(true) => lang.pick("URLをコピーしました。", "The address was copied."),
+                Some(false) => lang.pick(
+                    "コピーできませんでした。下のURLを選んでコピーしてください。",
+                    "It could not be copied: select the address below and copy it.",
+                ),
+                None => "",
+            };
+            html! {
+                <div class="share" role="status">
+                    <span class="muted" data-testid="share-status">{ status }</span>
+                    <a data-testid="share-url" class="share-url" href={url.clone()}>{ url }</a>
+                </div>
+            }
+        });
+
+    html! {
+        <section class="practice" data-testid="practice-bar" aria-label={lang.pick("練習ツール", "Practice tools")}>
+            <div class="btn-row">
+                <button type="button" class="btn" data-testid="btn-undo" disabled={!can_undo} onclick={on_undo}
+                    title={lang.pick("元に戻す（Ctrl+Z）", "Undo (Ctrl+Z)")}>
+                    { lang.pick("↶ 元に戻す", "↶ Undo") }
+                </button>
+                <button type="button" class="btn" data-testid="btn-redo" disabled={!can_redo} onclick={on_redo}
+                    title={lang.pick("やり直す（Ctrl+Shift+Z）", "Redo (Ctrl+Shift+Z)")}>
+                    { lang.pick("↷ やり直す", "↷ Redo") }
+                </button>
+                <button type="button" class="btn" data-testid="btn-share" onclick={on_share}>
+                    { lang.pick("共有URL", "Share link") }
+                </button>
+                <a class="btn" data-testid="link-stats" href={Route::Stats { deck: state.deck.clone(), hands: None, budget: None }.to_hash()}>
+                    { lang.pick("デッキの統計", "Deck statistics") }
+                </a>
+            </div>
+            { for share_html }
+            <HintPanel state={state.clone()} />
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ctrl_z_undoes_and_ctrl_shift_z_or_ctrl_y_redoes() {
+        assert_eq!(history_key("z", true, false), Some(false));
+        assert_eq!(history_key("Z", true, true), Some(true));
+        assert_eq!(history_key("y", true, false), Some(true));
+        assert_eq!(history_key("z", false, false), None, "a plain z is typing");
+        assert_eq!(history_key("x", true, false), None);
+    }
+}

@@ -1,0 +1,591 @@
+//! The deck statistics page (`#/stats/<deck>`): the share of seeded opening hands that can be won this turn knowing the deck order, computed in Web Workers with a running estimate, and cached per deck, size, rules and engine.
+
+use std::rc::Rc;
+
+use duel_engine::stats::{HandResult, Tally, engine_version};
+use duel_engine::{Settings, deck, decks};
+use serde::{Deserialize, Serialize};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use crate::ctx::use_ctx;
+use crate::duel::card_view::engine_lang;
+use crate::duel::hint::thousands;
+use crate::duel::jobs::Hands;
+use crate::duel::state::new_game_settings;
+use crate::i18n::T;
+use crate::route::Route;
+use crate::storage;
+use crate::worker::{self, Job, Options};
+
+/// The numbers of opening hands offered.
+pub const HAND_CHOICES: [u32; 3] = [1_000, 10_000, 100_000];
+pub const DEFAULT_HANDS: u32 = 10_000;
+/// The search budgets offered, in positions per hand: the first keeps 10,000 hands
+/// near a minute in the browser; the larger ones find more wins, for longer.
+pub const BUDGET_CHOICES: [u32; 3] = [300, 2_000, 8_000];
+pub const DEFAULT_BUDGET: u32 = 300;
+/// Hands per worker job: small enough for a smooth progress bar and a quick cancel,
+/// large enough that messages cost nothing beside the solving.
+pub const CHUNK: u32 = 20;
+/// Undecided hands listed as links (the rest are counted).
+const LISTED: usize = 60;
+
+/// What a run computes; everything its result depends on is in its cache key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunKey {
+    pub deck: String,
+    pub hands: u32,
+    pub budget: u32,
+    pub settings: Settings,
+}
+
+impl RunKey {
+    /// The localStorage key of this run's result: deck, number of hands, budget, rule
+    /// settings and the engine's version (its card data and solver revision included).
+    pub fn cache_key(&self) -> String {
+        let s = self.settings;
+        let bits = [
+            s.into_the_void_counts_itself,
+            s.chain_confirmation,
+            s.exodia_wins_mid_effect,
+        ]
+        .map(|b| if b { '1' } else { '0' })
+        .iter()
+        .collect::<String>();
+        format!(
+            "{}{}|{}|{}|{bits}|{}",
+            storage::KEY_DUEL_STATS_PREFIX,
+            self.deck,
+            self.hands,
+            self.budget,
+            engine_version()
+        )
+    }
+
+    /// The jobs of the run: consecutive seeds from 0, [`CHUNK`] at a time.
+    pub fn jobs(&self) -> Vec<Hands> {
+        (0..self.hands)
+            .step_by(CHUNK as usize)
+            .map(|first| Hands {
+                deck: self.deck.clone(),
+                settings: self.settings,
+                budget: self.budget,
+                first: u64::from(first),
+                count: CHUNK.min(self.hands - first),
+            })
+            .collect()
+    }
+}
+
+/// A finished run as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stored {
+    pub tally: Tally,
+    /// How long it took, in milliseconds.
+    pub ms: f64,
+}
+
+/// Where a run is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Status {
+    #[default]
+    Idle,
+    Running,
+    Done,
+    Cancelled,
+    /// Shown from the cache.
+    Cached,
+    Failed(String),
+}
+
+/// The page's statistics so far.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Run {
+    pub key: Option<RunKey>,
+    pub status: Status,
+    pub tally: Tally,
+    pub ms: f64,
+}
+
+#[derive(Debug)]
+pub enum RunAction {
+    Start(RunKey),
+    /// One job's answers (hands `first..`), `ms` after the start.
+    Answers {
+        first: u64,
+        results: Vec<HandResult>,
+        ms: f64,
+    },
+    Cancel,
+    Failed(String),
+    Show(RunKey, Option<Stored>),
+}
+
+impl Reducible for Run {
+    type Action = RunAction;
+
+    fn reduce(self: Rc<Self>, action: RunAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            RunAction::Start(key) => {
+                next = Run {
+                    key: Some(key),
+                    status: Status::Running,
+                    ..Run::default()
+                };
+            }
+            RunAction::Answers { first, results, ms } => {
+                if next.status != Status::Running {
+                    return self;
+                }
+                for (i, r) in (0u64..).zip(results) {
+                    next.tally.add(first + i, r);
+                }
+                next.ms = ms;
+                let total = next.key.as_ref().map_or(0, |k| k.hands);
+                if next.tally.hands >= total {
+                    next.tally.undecided.sort_unstable();
+                    next.status = Status::Done;
+                }
+            }
+            RunAction::Cancel if next.status == Status::Running => {
+                next.tally.undecided.sort_unstable();
+                next.status = Status::Cancelled;
+            }
+            RunAction::Cancel => return self,
+            RunAction::Failed(why) => next.status = Status::Failed(why),
+            RunAction::Show(key, stored) => {
+                next = match stored {
+                    Some(s) => Run {
+                        key: Some(key),
+                        status: Status::Cached,
+                        tally: s.tally,
+                        ms: s.ms,
+                    },
+                    None => Run {
+                        key: Some(key),
+                        ..Run::default()
+                    },
+                };
+            }
+        }
+        Rc::new(next)
+    }
+}
+
+fn load(key: &RunKey) -> Option<Stored> {
+    storage::get(&key.cache_key()).and_then(|json| serde_json::from_str(&json).ok())
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct StatsProps {
+    pub deck: String,
+    #[prop_or_default]
+    pub hands: Option<u32>,
+    #[prop_or_default]
+    pub budget: Option<u32>,
+}
+
+#[function_component(StatsPage)]
+pub fn stats_page(props: &StatsProps) -> Html {
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let hands = use_state(|| props.hands.unwrap_or(DEFAULT_HANDS));
+    let budget = use_state(|| props.budget.unwrap_or(DEFAULT_BUDGET));
+    let settings = use_memo((), |_| new_game_settings());
+    let run = use_reducer(Run::default);
+    let jobs = use_mut_ref(Vec::<Job>::new);
+    let started = use_mut_ref(|| 0.0f64);
+    let key = RunKey {
+        deck: props.deck.clone(),
+        hands: *hands,
+        budget: *budget,
+        settings: *settings,
+    };
+
+    // A stored result for this deck, size and budget is shown at once.
+    {
+        let run = run.clone();
+        let jobs = jobs.clone();
+        use_effect_with(key.clone(), move |key| {
+            for job in jobs.borrow_mut().drain(..) {
+                job.abort();
+            }
+            run.dispatch(RunAction::Show(key.clone(), load(key)));
+        });
+    }
+    // Leaving the page stops the workers.
+    {
+        let jobs = jobs.clone();
+        use_effect_with((), move |_| {
+            move || {
+                for job in jobs.borrow_mut().drain(..) {
+                    job.abort();
+                }
+            }
+        });
+    }
+    // A finished run is stored.
+    {
+        let run = run.clone();
+        use_effect_with(run.status.clone(), move |status| {
+            if *status == Status::Done
+                && let Some(key) = &run.key
+            {
+                let stored = Stored {
+                    tally: run.tally.clone(),
+                    ms: run.ms,
+                };
+                if let Ok(json) = serde_json::to_string(&stored) {
+                    // A full storage only means the next visit computes it again.
+                    storage::set(&key.cache_key(), &json);
+                }
+            }
+        });
+    }
+
+    let Some(def) = deck(&props.deck) else {
+        return html! {
+            <section class="page">
+                <h2>{ ctx.t(T::UnknownDeck) }</h2>
+                <a href={Route::Home.href()}>{ ctx.t(T::BackHome) }</a>
+            </section>
+        };
+    };
+
+    let on_run = {
+        let run = run.clone();
+        let jobs = jobs.clone();
+        let started = started.clone();
+        let key = key.clone();
+        Callback::from(move |_: MouseEvent| {
+            for job in jobs.borrow_mut().drain(..) {
+                job.abort();
+            }
+            *started.borrow_mut() = now_ms();
+            run.dispatch(RunAction::Start(key.clone()));
+            let mut queued = Vec::new();
+            for task in key.jobs() {
+                let dispatcher = run.dispatcher();
+                let started = started.clone();
+                let first = task.first;
+                queued.push(worker::run_with(
+                    &task,
+                    Options {
+                        spread: true,
+                        progress: None,
+                    },
+                    move |answer| match answer {
+                        Ok(done) => dispatcher.dispatch(RunAction::Answers {
+                            first,
+                            results: done.value,
+                            ms: now_ms() - *started.borrow(),
+                        }),
+                        Err(e) => dispatcher.dispatch(RunAction::Failed(e.to_string())),
+                    },
+                ));
+            }
+            *jobs.borrow_mut() = queued;
+        })
+    };
+    let on_cancel = {
+        let run = run.clone();
+        let jobs = jobs.clone();
+        Callback::from(move |_: MouseEvent| {
+            for job in jobs.borrow_mut().drain(..) {
+                job.abort();
+            }
+            run.dispatch(RunAction::Cancel);
+        })
+    };
+    let on_deck = {
+        let nav = ctx.on_navigate.clone();
+        let (hands, budget) = (props.hands, props.budget);
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
+                nav.emit(Route::Stats {
+                    deck: select.value(),
+                    hands,
+                    budget,
+                });
+            }
+        })
+    };
+    let on_hands = {
+        let hands = hands.clone();
+        Callback::from(move |e: Event| {
+            if let Some(n) = e
+                .target_dyn_into::<HtmlSelectElement>()
+                .and_then(|s| s.value().parse().ok())
+            {
+                hands.set(n);
+            }
+        })
+    };
+    let on_budget = {
+        let budget = budget.clone();
+        Callback::from(move |e: Event| {
+            if let Some(n) = e
+                .target_dyn_into::<HtmlSelectElement>()
+                .and_then(|s| s.value().parse().ok())
+            {
+                budget.set(n);
+            }
+        })
+    };
+
+    let running = run.status == Status::Running;
+    let tally = &run.tally;
+    let total = run.key.as_ref().map_or(*hands, |k| k.hands);
+    let done = if total == 0 {
+        0.0
+    } else {
+        f64::from(tally.hands) / f64::from(total)
+    };
+    let rate = tally.win_rate();
+    let (lo, hi) = tally.interval95();
+    let options = |choices: &[u32], extra: Option<u32>, chosen: u32| {
+        let mut all: Vec<u32> = choices.to_vec();
+        if let Some(x) = extra.filter(|x| !all.contains(x)) {
+            all.push(x);
+            all.sort_unstable();
+        }
+        all.into_iter()
+            .map(|n| html! { <option value={n.to_string()} selected={n == chosen}>{ thousands(n) }</option> })
+            .collect::<Html>()
+    };
+    let status = match &run.status {
+        Status::Idle => Html::default(),
+        Status::Running => html! { <span>{ lang.pick("計算中…", "Computing…") }</span> },
+        Status::Done => {
+            html! { <span data-testid="stats-done">{ lang.pick("完了", "Done") }</span> }
+        }
+        Status::Cancelled => {
+            html! { <span data-testid="stats-cancelled">{ lang.pick("中止しました（ここまでの結果）", "Cancelled (results so far)") }</span> }
+        }
+        Status::Cached => {
+            html! { <span data-testid="stats-cached">{ lang.pick("保存済みの結果", "Stored result") }</span> }
+        }
+        Status::Failed(why) => {
+            html! { <span class="error" role="alert" data-testid="stats-error">{ why.clone() }</span> }
+        }
+    };
+    let longest = tally.lengths.values().copied().max().unwrap_or(0).max(1);
+    let per_second = if run.ms > 0.0 {
+        f64::from(tally.hands) / (run.ms / 1000.0)
+    } else {
+        0.0
+    };
+
+    html! {
+        <section class="page stats-page" data-testid="stats-page">
+            <h2>{ lang.pick("デッキの統計", "Deck statistics") }</h2>
+            <p class="muted" data-testid="stats-oracle">
+                { lang.pick(
+                    "シード0から順に配った最初の手札のうち、このターンに勝てる手札の割合です。探索はデッキの並び順を知った上で行います（実際の決闘では分からない情報です）。上限までに判定できなかった手札は勝てない側に数えるので、勝率は下限です。",
+                    "The share of opening hands, dealt from seeds 0, 1, 2, ..., that can be won this turn. The search knows the order of the deck (information a real duel does not give). Hands it cannot decide within its budget count as not won, so the win rate is a lower bound.",
+                ) }
+            </p>
+            <div class="stats-form">
+                <label>
+                    { lang.pick("デッキ ", "Deck ") }
+                    <select data-testid="stats-deck" onchange={on_deck} disabled={running}>
+                        { for decks().iter().map(|d| html! {
+                            <option value={d.id.clone()} selected={d.id == props.deck}>{ d.name(engine_lang(lang)) }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>
+                    { lang.pick(" 手札の数 ", " Hands ") }
+                    <select data-testid="stats-hands" onchange={on_hands} disabled={running}>
+                        { options(&HAND_CHOICES, props.hands, *hands) }
+                    </select>
+                </label>
+                <label>
+                    { lang.pick(" 1手札あたりの探索上限（局面） ", " Search budget per hand (positions) ") }
+                    <select data-testid="stats-budget" onchange={on_budget} disabled={running}>
+                        { options(&BUDGET_CHOICES, props.budget, *budget) }
+                    </select>
+                </label>
+            </div>
+            <div class="btn-row">
+                <button type="button" class="btn btn-primary" data-testid="stats-run" disabled={running} onclick={on_run}>
+                    { if run.status == Status::Cached { lang.pick("もう一度計算する", "Compute again") } else { lang.pick("計算する", "Compute") } }
+                </button>
+                <button type="button" class="btn" data-testid="stats-cancel" disabled={!running} onclick={on_cancel}>
+                    { lang.pick("中止", "Cancel") }
+                </button>
+                <a class="btn" href={Route::Simulator { deck: def.id.clone(), seed: None }.to_hash()}>{ lang.pick("このデッキで決闘", "Duel with this deck") }</a>
+            </div>
+            <div class="stats-progress-row">
+                <progress data-testid="stats-progress" max="1" value={done.to_string()} data-value={done.to_string()}></progress>
+                <span data-testid="stats-count">{ format!("{} / {}", thousands(tally.hands), thousands(total)) }</span>
+                { " " }{ status }
+            </div>
+            <dl class="stats-figures">
+                <dt>{ lang.pick("勝率（下限）", "Win rate (lower bound)") }</dt>
+                <dd>
+                    <strong data-testid="stats-winrate" data-value={rate.to_string()}>{ percent(rate) }</strong>
+                    <span class="muted" data-testid="stats-interval">{ format!(" (95%: {}–{})", percent(lo), percent(hi)) }</span>
+                </dd>
+                <dt>{ lang.pick("勝ち／負け確定／判定不能", "Won / proved lost / undecided") }</dt>
+                <dd>
+                    <span data-testid="stats-won">{ thousands(tally.won) }</span>{ " / " }
+                    <span data-testid="stats-lost">{ thousands(tally.lost) }</span>{ " / " }
+                    <span data-testid="stats-undecided-count">{ thousands(tally.undecided.len() as u32) }</span>
+                </dd>
+                <dt>{ lang.pick("時間", "Time") }</dt>
+                <dd data-testid="stats-elapsed">{ format!("{:.1} s ({per_second:.0} {})", run.ms / 1000.0, lang.pick("手札/秒", "hands/s")) }</dd>
+            </dl>
+            if !tally.lengths.is_empty() {
+                <h3>{ lang.pick("見つかった勝ち筋の長さ（操作の数）", "Length of the winning line found (commands)") }</h3>
+                <div class="stats-histogram" data-testid="stats-histogram">
+                    { for tally.lengths.iter().map(|(len, count)| html! {
+                        <div class="stats-bar-row" data-testid="stats-bar" data-length={len.to_string()} data-count={count.to_string()}>
+                            <span class="stats-bar-label">{ len }</span>
+                            <span class="stats-bar" style={format!("width: {:.1}%", 100.0 * f64::from(*count) / f64::from(longest))}></span>
+                            <span class="stats-bar-count">{ count }</span>
+                        </div>
+                    }) }
+                </div>
+            }
+            if !tally.undecided.is_empty() {
+                <h3>{ lang.pick("判定できなかった手札（決闘として開けます）", "Hands not decided (open them as duels)") }</h3>
+                <ul class="stats-undecided" data-testid="stats-undecided">
+                    { for tally.undecided.iter().take(LISTED).map(|seed| html! {
+                        <li><a data-testid="stats-undecided-hand" href={Route::Simulator { deck: def.id.clone(), seed: Some(*seed) }.to_hash()}>
+                            { format!("{} {seed}", lang.pick("シード", "seed")) }
+                        </a></li>
+                    }) }
+                </ul>
+                if tally.undecided.len() > LISTED {
+                    <p class="muted">{ format!("{} {} {}", lang.pick("ほか", "and"), thousands((tally.undecided.len() - LISTED) as u32), lang.pick("件", "more")) }</p>
+                }
+            }
+            <p class="muted">{ format!("{}: {}", lang.pick("エンジン", "Engine"), engine_version()) }</p>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use duel_engine::stats::solve_hand;
+
+    fn key(hands: u32) -> RunKey {
+        RunKey {
+            deck: "library-exodia-deck".into(),
+            hands,
+            budget: 200,
+            settings: Settings::default(),
+        }
+    }
+
+    #[test]
+    fn the_cache_key_names_deck_size_budget_rules_and_engine() {
+        let k = key(1000);
+        let text = k.cache_key();
+        for part in ["library-exodia-deck", "|1000|", "|200|", &engine_version()] {
+            assert!(text.contains(part), "{text} lacks {part}");
+        }
+        let strict = RunKey {
+            settings: Settings {
+                into_the_void_counts_itself: false,
+                ..Settings::default()
+            },
+            ..k.clone()
+        };
+        assert_ne!(strict.cache_key(), text);
+        assert_ne!(key(10_000).cache_key(), text);
+        assert_ne!(
+            RunKey {
+                budget: 300,
+                ..k.clone()
+            }
+            .cache_key(),
+            text
+        );
+    }
+
+    #[test]
+    fn the_jobs_cover_every_seed_once() {
+        let jobs = key(45).jobs();
+        let seeds: Vec<u64> = jobs
+            .iter()
+            .flat_map(|j| j.first..j.first + u64::from(j.count))
+            .collect();
+        assert_eq!(seeds, (0..45).collect::<Vec<_>>());
+        assert!(jobs.iter().all(|j| j.count <= CHUNK && j.budget == 200));
+    }
+
+    #[test]
+    fn answers_arriving_in_any_order_tally_like_the_engine_seed_by_seed() {
+        let k = key(45);
+        let answers: Vec<(u64, Vec<HandResult>)> = k
+            .jobs()
+            .into_iter()
+            .map(|j| {
+                let first = j.first;
+                (first, crate::worker::Task::run(j).expect("solves"))
+            })
+            .collect();
+        let mut run = Rc::new(Run::default()).reduce(RunAction::Start(k.clone()));
+        for (first, results) in answers.into_iter().rev() {
+            assert_eq!(run.status, Status::Running);
+            run = run.reduce(RunAction::Answers {
+                first,
+                results,
+                ms: 5.0,
+            });
+        }
+        assert_eq!(run.status, Status::Done);
+        let mut expected = Tally::default();
+        for seed in 0..45 {
+            expected.add(
+                seed,
+                solve_hand(&k.deck, seed, k.settings, 200).expect("solves"),
+            );
+        }
+        assert_eq!(run.tally, expected);
+        // Late answers after a cancel or a finish change nothing.
+        let after = run.clone().reduce(RunAction::Answers {
+            first: 0,
+            results: vec![HandResult::Lost],
+            ms: 9.0,
+        });
+        assert_eq!(after, run);
+    }
+
+    #[test]
+    fn a_cancelled_run_keeps_what_it_has() {
+        let run = Rc::new(Run::default())
+            .reduce(RunAction::Start(key(100)))
+            .reduce(RunAction::Answers {
+                first: 20,
+                results: vec![HandResult::Undecided, HandResult::Won { commands: 9 }],
+                ms: 1.0,
+            })
+            .reduce(RunAction::Cancel);
+        assert_eq!(run.status, Status::Cancelled);
+        assert_eq!(
+            (run.tally.hands, run.tally.won, run.tally.undecided.clone()),
+            (2, 1, vec![20])
+        );
+        let stored = Stored {
+            tally: run.tally.clone(),
+            ms: 1.0,
+        };
+        let back: Stored =
+            serde_json::from_str(&serde_json::to_string(&stored).expect("json")).expect("readable");
+        assert_eq!(back, stored);
+    }
+}

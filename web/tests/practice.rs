@@ -1,0 +1,462 @@
+//! Browser tests of the duel's practice tools: undo/redo, share links, the hint and the deck statistics page.
+#![cfg(all(target_arch = "wasm32", feature = "duel"))]
+
+use duel_engine::replay::Shared;
+use duel_engine::stats::{Tally, solve_hand};
+use duel_engine::{Command, Settings};
+use wasm_bindgen_test::*;
+use web::duel::test_seeds::{INTO_THE_VOID, SEED_GRACEFUL_CHARITY};
+use web::storage::{
+    KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_DUEL_STATS_PREFIX, KEY_EXODIA_MID_EFFECT, KEY_LANG,
+    KEY_VOID_COUNTS_ITSELF,
+};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod common;
+use common::{Mounted, clear_keys, clear_keys_where, mount, preset, settle, sleep};
+
+/// An opening hand of this deck that the hint's default budget answers with a win.
+const HINT_WIN_DECK: &str = "exodia-deck";
+const HINT_WIN_SEED: u64 = 14;
+/// An opening hand that cannot win this turn (the search proves it within the budget).
+const HINT_LOST_DECK: &str = "panda-exodia-deck";
+const HINT_LOST_SEED: u64 = 4;
+/// An opening hand the hint searches for long enough to be cancelled.
+const HINT_SLOW_DECK: &str = "exodia-deck";
+const HINT_SLOW_SEED: u64 = 0;
+/// The statistics run compared with the native computation: small, so it ends quickly,
+/// yet holding a won, a proved lost and undecided hands.
+const STATS_DECK: &str = "legacy-exodia-deck";
+const STATS_HANDS: u32 = 60;
+const STATS_BUDGET: u32 = 300;
+
+fn reset_storage() {
+    clear_keys(&[
+        KEY_DUEL_SAVE,
+        KEY_LANG,
+        KEY_CHAIN_CONFIRM,
+        KEY_VOID_COUNTS_ITSELF,
+        KEY_EXODIA_MID_EFFECT,
+    ]);
+    clear_keys_where(|k| k.starts_with(KEY_DUEL_STATS_PREFIX));
+}
+
+fn hand_card(code: u32) -> String {
+    format!("[data-testid=zone-hand] [data-testid=card][data-card-id='{code}']")
+}
+
+/// Sends a key press with Ctrl (and Shift) to the window, as the keyboard would.
+fn press_ctrl(key: &str, shift: bool) {
+    let init = js_sys::Object::new();
+    for (name, value) in [
+        ("key", wasm_bindgen::JsValue::from_str(key)),
+        ("ctrlKey", true.into()),
+        ("shiftKey", shift.into()),
+        ("bubbles", true.into()),
+        ("cancelable", true.into()),
+    ] {
+        js_sys::Reflect::set(&init, &name.into(), &value).expect("set");
+    }
+    let make = js_sys::Function::new_with_args(
+        "init",
+        "window.dispatchEvent(new KeyboardEvent('keydown', init))",
+    );
+    make.call1(&wasm_bindgen::JsValue::NULL, &init)
+        .expect("dispatch");
+}
+
+impl Mounted {
+    fn hand_codes(&self) -> Vec<String> {
+        self.card_ids("[data-testid=zone-hand] [data-testid=card]")
+    }
+
+    fn set_cards(&self) -> usize {
+        self.all("[data-testid=zone-spellTrapZone] [data-testid=card]")
+            .len()
+    }
+
+    /// Sets Into the Void from the hand (one action, one command).
+    async fn set_into_the_void(&self) {
+        self.click(&hand_card(INTO_THE_VOID)).await;
+        self.click("[data-testid=card-menu] [data-testid=btn-set]")
+            .await;
+    }
+
+    /// Waits (up to `seconds`) until `selector` matches; whether it did.
+    async fn wait_for(&self, selector: &str, seconds: u32) -> bool {
+        for _ in 0..seconds * 20 {
+            if self.has(selector) {
+                return true;
+            }
+            sleep(50).await;
+            settle().await;
+        }
+        self.has(selector)
+    }
+
+    fn data_value(&self, selector: &str) -> f64 {
+        self.attr(selector, "data-value")
+            .parse()
+            .unwrap_or_else(|_| panic!("{selector} has a numeric data-value"))
+    }
+}
+
+#[wasm_bindgen_test]
+async fn undo_and_redo_work_through_the_buttons_and_the_keys_and_across_a_reload() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    let opening = app.hand_codes();
+    assert_eq!(opening.len(), 5);
+    assert!(
+        app.disabled("[data-testid=btn-undo]"),
+        "nothing to undo yet"
+    );
+    assert!(
+        app.disabled("[data-testid=btn-redo]"),
+        "nothing to redo yet"
+    );
+
+    app.set_into_the_void().await;
+    let after = app.hand_codes();
+    assert_eq!((after.len(), app.set_cards()), (4, 1));
+
+    // Buttons.
+    app.click("[data-testid=btn-undo]").await;
+    assert_eq!(app.hand_codes(), opening, "the exact opening hand is back");
+    assert_eq!(app.set_cards(), 0);
+    assert!(!app.disabled("[data-testid=btn-redo]"));
+    app.click("[data-testid=btn-redo]").await;
+    assert_eq!(app.hand_codes(), after);
+    assert_eq!(app.set_cards(), 1);
+    assert!(
+        app.disabled("[data-testid=btn-redo]"),
+        "redone, nothing left"
+    );
+
+    // Keys: Ctrl+Z undoes, Ctrl+Shift+Z redoes.
+    press_ctrl("z", false);
+    settle().await;
+    assert_eq!(app.hand_codes(), opening);
+    assert_eq!(app.set_cards(), 0);
+    press_ctrl("Z", true);
+    settle().await;
+    assert_eq!(app.hand_codes(), after);
+    assert_eq!(app.set_cards(), 1);
+
+    // Undo, then "reload": the position and the action to redo are both kept.
+    press_ctrl("z", false);
+    settle().await;
+    drop(app);
+    let app = mount("#/simulator/exodia-deck").await;
+    assert_eq!(app.hand_codes(), opening);
+    assert!(
+        !app.disabled("[data-testid=btn-redo]"),
+        "the action to redo survived the reload"
+    );
+    app.click("[data-testid=btn-redo]").await;
+    assert_eq!(app.hand_codes(), after);
+    assert_eq!(app.set_cards(), 1);
+
+    // A new action forgets what could be redone.
+    app.click("[data-testid=btn-undo]").await;
+    app.set_into_the_void().await;
+    assert!(app.disabled("[data-testid=btn-redo]"));
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_opens_the_same_position_and_continues_from_it() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    app.set_into_the_void().await;
+    let hand = app.hand_codes();
+    app.click("[data-testid=btn-share]").await;
+    let url = app.attr("[data-testid=share-url]", "href");
+    assert_eq!(url, app.text("[data-testid=share-url]"), "the URL is shown");
+    let hash = url
+        .split_once('#')
+        .map(|(_, h)| format!("#{h}"))
+        .expect("the URL carries the game in its hash");
+    assert!(hash.starts_with("#/replay/"), "{hash}");
+    assert!(url.len() < 200, "a short game has a short URL: {url}");
+
+    // The code decodes to this very game.
+    let code = hash.trim_start_matches("#/replay/");
+    let shared = Shared::decode(code).expect("decodes");
+    assert_eq!(
+        (shared.deck.as_str(), shared.seed, shared.commands.len()),
+        ("exodia-deck", SEED_GRACEFUL_CHARITY, 1)
+    );
+    drop(app);
+    reset_storage();
+
+    let replay = mount(&hash).await;
+    assert!(replay.has("[data-testid=replay]"));
+    assert_eq!(
+        replay.attr("[data-testid=replay-position]", "data-value"),
+        "1"
+    );
+    assert_eq!(replay.hand_codes(), hand, "the same position");
+    assert_eq!(replay.set_cards(), 1);
+    // Stepping back shows the deal, forward the shared point again.
+    replay.click("[data-testid=replay-prev]").await;
+    assert_eq!(replay.hand_codes().len(), 5);
+    replay.click("[data-testid=replay-next]").await;
+    assert_eq!(replay.hand_codes(), hand);
+    assert!(
+        !replay.all("[data-testid=replay-step]").is_empty(),
+        "the log in words"
+    );
+
+    // Continuing plays on from the shared point.
+    replay.click("[data-testid=btn-replay-continue]").await;
+    assert!(replay.has("[data-testid=btn-undo]"));
+    assert_eq!(replay.hand_codes(), hand);
+    assert_eq!(replay.set_cards(), 1);
+    replay.click("[data-testid=btn-undo]").await;
+    assert_eq!(
+        replay.hand_codes().len(),
+        5,
+        "the shared command can be undone"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_share_url_that_does_not_decode_or_replay_shows_a_notice_and_the_home_page() {
+    reset_storage();
+    let refused = Shared {
+        deck: "exodia-deck".into(),
+        seed: 1,
+        settings: Settings::default(),
+        commands: vec![Command::PassChain],
+    }
+    .encode();
+    for code in ["not*base64", "AQ", refused.as_str()] {
+        let app = mount(&format!("#/replay/{code}")).await;
+        assert!(app.has("[data-testid=share-error]"), "{code}: a notice");
+        assert!(
+            app.has("[data-testid=deck-select]"),
+            "{code}: the home page is shown"
+        );
+        assert!(!app.has("[data-testid=duel-field]"), "{code}: no duel");
+        assert!(!app.has("[data-testid=replay]"));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_hint_finds_a_win_on_an_opening_hand_and_its_steps_play_to_the_win() {
+    reset_storage();
+    preset(&[(KEY_LANG, "en")]);
+    let app = mount(&format!("#/simulator/{HINT_WIN_DECK}?seed={HINT_WIN_SEED}")).await;
+    assert!(
+        app.text("[data-testid=hint-oracle]")
+            .contains("order of your deck"),
+        "the hint says it knows the deck order"
+    );
+    app.click("[data-testid=btn-hint]").await;
+    assert!(
+        app.wait_for("[data-testid=hint-result]", 120).await,
+        "the hint answers"
+    );
+    assert_eq!(app.attr("[data-testid=hint-result]", "data-result"), "win");
+    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
+    let steps = app.all("[data-testid=hint-step]").len();
+    assert!(steps > 0, "the line is listed step by step");
+
+    for played in 0..steps {
+        if app.has("[data-testid=revealed-dialog]") {
+            app.click("[data-testid=btn-revealed-ok]").await;
+        }
+        if app.has("[data-testid=game-over]") {
+            break;
+        }
+        assert!(
+            app.has("[data-testid=btn-hint-next]"),
+            "step {played} of {steps} can be played"
+        );
+        app.click("[data-testid=btn-hint-next]").await;
+        assert!(!app.has("[data-testid=hint-stale]"), "still on the line");
+    }
+    assert!(app.has("[data-testid=game-over]"), "the line wins");
+    assert!(
+        app.all("[data-testid=hint-step]")
+            .iter()
+            .all(|s| s.get_attribute("data-done").as_deref() == Some("true")),
+        "every step is marked done"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_hint_proves_that_a_hopeless_opening_hand_cannot_win() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/{HINT_LOST_DECK}?seed={HINT_LOST_SEED}"
+    ))
+    .await;
+    app.click("[data-testid=btn-hint]").await;
+    assert!(
+        app.wait_for("[data-testid=hint-result]", 120).await,
+        "the hint answers"
+    );
+    assert_eq!(
+        app.attr("[data-testid=hint-result]", "data-result"),
+        "no-win"
+    );
+    assert!(!app.has("[data-testid=hint-step]"), "no line to show");
+    assert!(!app.has("[data-testid=btn-hint-next]"));
+}
+
+#[wasm_bindgen_test]
+async fn a_running_hint_can_be_cancelled() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/{HINT_SLOW_DECK}?seed={HINT_SLOW_SEED}"
+    ))
+    .await;
+    app.click("[data-testid=btn-hint]").await;
+    assert!(
+        app.has("[data-testid=btn-hint-cancel]"),
+        "a search in progress offers to cancel"
+    );
+    assert!(app.disabled("[data-testid=btn-hint]"));
+    app.click("[data-testid=btn-hint-cancel]").await;
+    assert!(app.has("[data-testid=hint-cancelled]"));
+    assert!(
+        !app.disabled("[data-testid=btn-hint]"),
+        "a new hint may be asked"
+    );
+    sleep(500).await;
+    settle().await;
+    assert!(
+        !app.has("[data-testid=hint-result]"),
+        "no answer arrives after the cancel"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_statistics_page_computes_in_workers_what_the_engine_computes_and_caches_it() {
+    reset_storage();
+    let hash = format!("#/stats/{STATS_DECK}?hands={STATS_HANDS}&budget={STATS_BUDGET}");
+    let app = mount(&hash).await;
+    let deck = app
+        .one("[data-testid=stats-deck]")
+        .dyn_into_select()
+        .value();
+    assert_eq!(deck, STATS_DECK);
+    let hands = app
+        .one("[data-testid=stats-hands]")
+        .dyn_into_select()
+        .value();
+    assert_eq!(hands, STATS_HANDS.to_string());
+    assert!(app.disabled("[data-testid=stats-cancel]"));
+    app.click("[data-testid=stats-run]").await;
+    assert!(
+        app.wait_for("[data-testid=stats-done]", 240).await,
+        "the run ends"
+    );
+    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
+    assert_eq!(app.data_value("[data-testid=stats-progress]"), 1.0);
+
+    // The same hands solved here, on the page, by the engine directly.
+    let mut native = Tally::default();
+    for seed in 0..u64::from(STATS_HANDS) {
+        let r = solve_hand(STATS_DECK, seed, Settings::default(), STATS_BUDGET as usize)
+            .expect("solves");
+        native.add(seed, r);
+    }
+    assert!(
+        native.won > 0 && native.lost > 0 && !native.undecided.is_empty(),
+        "the sample holds every kind of answer: {native:?}"
+    );
+    let rate = app.data_value("[data-testid=stats-winrate]");
+    assert!(
+        (rate - native.win_rate()).abs() < 1e-12,
+        "{rate} vs {native:?}"
+    );
+    assert_eq!(
+        (
+            app.text("[data-testid=stats-won]"),
+            app.text("[data-testid=stats-lost]"),
+            app.text("[data-testid=stats-undecided-count]"),
+        ),
+        (
+            native.won.to_string(),
+            native.lost.to_string(),
+            native.undecided.len().to_string()
+        )
+    );
+    let bars: Vec<(u16, u32)> = app
+        .all("[data-testid=stats-bar]")
+        .iter()
+        .map(|b| {
+            let get = |name: &str| b.get_attribute(name).unwrap_or_default();
+            (
+                get("data-length").parse().expect("length"),
+                get("data-count").parse().expect("count"),
+            )
+        })
+        .collect();
+    let expected: Vec<(u16, u32)> = native.lengths.iter().map(|(&l, &c)| (l, c)).collect();
+    assert_eq!(bars, expected, "the histogram of shortest wins");
+    let listed: Vec<String> = app
+        .all("[data-testid=stats-undecided-hand]")
+        .iter()
+        .filter_map(|a| a.get_attribute("href"))
+        .collect();
+    let expected: Vec<String> = native
+        .undecided
+        .iter()
+        .map(|s| format!("#/simulator/{STATS_DECK}?seed={s}"))
+        .collect();
+    assert_eq!(listed, expected, "undecided hands open as duels");
+    drop(app);
+
+    // Opening the page again shows the stored result without computing.
+    let app = mount(&hash).await;
+    assert!(app.has("[data-testid=stats-cached]"));
+    assert!((app.data_value("[data-testid=stats-winrate]") - native.win_rate()).abs() < 1e-12);
+}
+
+#[wasm_bindgen_test]
+async fn a_statistics_run_can_be_cancelled_and_keeps_its_results_so_far() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/stats/{STATS_DECK}?hands=1000&budget={STATS_BUDGET}"
+    ))
+    .await;
+    app.click("[data-testid=stats-run]").await;
+    assert!(!app.disabled("[data-testid=stats-cancel]"));
+    assert!(app.disabled("[data-testid=stats-run]"));
+    app.click("[data-testid=stats-cancel]").await;
+    assert!(app.has("[data-testid=stats-cancelled]"));
+    let progress = app.data_value("[data-testid=stats-progress]");
+    assert!((0.0..1.0).contains(&progress), "{progress}");
+    let won = app.data_value("[data-testid=stats-winrate]");
+    assert!((0.0..=1.0).contains(&won));
+    sleep(500).await;
+    settle().await;
+    assert_eq!(
+        app.data_value("[data-testid=stats-progress]"),
+        progress,
+        "no answer is counted after the cancel"
+    );
+    assert!(!app.disabled("[data-testid=stats-run]"));
+}
+
+/// The page's `<select>` elements.
+trait AsSelect {
+    fn dyn_into_select(self) -> web_sys::HtmlSelectElement;
+}
+
+impl AsSelect for web_sys::Element {
+    fn dyn_into_select(self) -> web_sys::HtmlSelectElement {
+        use wasm_bindgen::JsCast;
+        self.dyn_into().expect("a <select>")
+    }
+}
