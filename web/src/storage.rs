@@ -6,6 +6,8 @@ pub const KEY_DUEL_SAVE: &str = "games.duel.save";
 pub const KEY_CHAIN_CONFIRM: &str = "games.duel.chainConfirmation";
 pub const KEY_VOID_COUNTS_ITSELF: &str = "games.duel.intoTheVoidCountsItself";
 pub const KEY_EXODIA_MID_EFFECT: &str = "games.duel.exodiaWinsMidEffect";
+pub const KEY_MOTION: &str = "games.motion";
+pub const KEY_CONFIRM_END_TURN: &str = "games.duel.confirmEndTurn";
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()

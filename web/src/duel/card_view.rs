@@ -37,6 +37,10 @@ pub struct CardViewProps {
     /// written as `data-equipped-to`.
     #[prop_or_default]
     pub equipped_to: Option<AttrValue>,
+    /// For a card that opens a menu: whether it is open (`aria-expanded`, with
+    /// `aria-haspopup`); such a card is not a toggle, so it carries no `aria-pressed`.
+    #[prop_or_default]
+    pub expanded: Option<bool>,
 }
 
 /// CSS class of the frame colour of a card.
@@ -170,12 +174,16 @@ pub fn card_view(props: &CardViewProps) -> Html {
     let equipped_to = props.equipped_to.clone();
     // A Token is no card: it vanishes when it leaves the field, so the page tells it apart.
     let token = (def.frame == Frame::Token).then_some("true");
+    let (pressed, haspopup, expanded) = match props.expanded {
+        Some(open) => (None, Some("menu"), Some(open.to_string())),
+        None => (Some(props.selected.to_string()), None, None),
+    };
     match onclick {
         Some(onclick) => html! {
             <button type="button" data-testid="card" data-face="up" data-card-id={code.to_string()}
                 data-position={position} data-counters={counters} data-equipped-to={equipped_to}
                 data-token={token} class={class} onclick={onclick} disabled={props.disabled}
-                aria-pressed={props.selected.to_string()} aria-label={label}>
+                aria-pressed={pressed} aria-haspopup={haspopup} aria-expanded={expanded} aria-label={label}>
                 { body }
             </button>
         },

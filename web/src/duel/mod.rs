@@ -3,14 +3,18 @@
 //! autosave format. The home page, which lists every game, belongs to the `duel` bundle.
 
 pub mod card_detail;
+pub mod card_preview;
 pub mod card_view;
 pub mod duel_field;
 pub mod duel_header;
 pub mod duel_log;
 pub mod effect_dialog;
+pub mod end_turn;
+pub mod field_menu;
 pub mod game_over;
 pub mod hands;
 pub mod home;
+pub mod motion;
 pub mod pile_list;
 pub mod recipe;
 pub mod reveal_dialog;
