@@ -21,7 +21,24 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod common;
 use common::{Mounted, clear_keys, document, mount, mount_component, settle, sleep};
 
+/// The app's style sheet, as the page links it: motion, pointer guards and stacking
+/// live in CSS, so these tests need it (the test runner's page has none).
+fn load_styles() {
+    let doc = document();
+    if doc.get_element_by_id("app-style").is_some() {
+        return;
+    }
+    let style = doc.create_element("style").expect("style");
+    style.set_id("app-style");
+    style.set_text_content(Some(include_str!("../style.css")));
+    doc.head()
+        .expect("head")
+        .append_child(&style)
+        .expect("append");
+}
+
 fn reset_storage() {
+    load_styles();
     clear_keys(&[KEY_DUEL_SAVE, KEY_LANG, KEY_MOTION, KEY_CONFIRM_END_TURN]);
     // The class follows the setting; a test that turned motion off must not leave it.
     if let Some(root) = document().document_element() {
@@ -371,8 +388,19 @@ async fn a_card_gone_to_the_graveyard_flies_into_it() {
     ))
     .await;
     activate_from_hand(&app, GRACEFUL_CHARITY).await;
-    // The spell resolved (its discard prompt is open) and went to the graveyard: a copy of
-    // its face is on its way there, outside the page's own elements.
+    // It resolves once two cards are chosen to discard, then goes to the graveyard: a copy
+    // of its face (and of each discarded card) is on its way there, outside the page's own
+    // elements.
+    for option in app
+        .all("[data-testid=effect-dialog] [data-testid=dialog-option]")
+        .iter()
+        .take(2)
+    {
+        option.dyn_ref::<HtmlElement>().expect("button").click();
+        settle().await;
+    }
+    app.click("[data-testid=dialog-confirm]").await;
+    assert_eq!(app.text("[data-testid=count-graveyard]"), "3");
     let ghosts = document()
         .query_selector_all("[data-testid=card-ghost]")
         .expect("selector")

@@ -187,9 +187,9 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
                         <CardView code={None} position={position} />
                     </button>
                 }
-                { for counters }
-                { for equip_marker }
-                { for equip_target }
+                { counters.unwrap_or_default() }
+                { equip_marker.unwrap_or_default() }
+                { equip_target.unwrap_or_default() }
             </div>
         }
     };

@@ -187,6 +187,8 @@ pub fn duel_header(props: &DuelHeaderProps) -> Html {
             }
         })
     };
+    // The cue sits in its own element: a keyed node appearing beside the LP would make Yew
+    // rebuild the LP's component and lose its count.
     html! {
         <div class="duel-header">
             <h2>{ format!("Deck: {deck_name}") }</h2>
@@ -196,9 +198,9 @@ pub fn duel_header(props: &DuelHeaderProps) -> Html {
                 // place of a message.
                 <span class="v phase" key={format!("{:?}", v.phase)} data-testid="phase" role="status">{ duel_engine::text::phase(v.phase, lang) }</span>
                 <span>{ format!("{}:", ctx.t(T::MyLp)) }</span>
-                <span class="v"><LpValue value={v.you.lp} test_id="lp-player" />{ for delta("player", cue.you) }</span>
+                <span class="v"><LpValue value={v.you.lp} test_id="lp-player" /><span class="lp-cue">{ for delta("player", cue.you) }</span></span>
                 <span>{ format!("{}:", ctx.t(T::OpponentLp)) }</span>
-                <span class="v"><LpValue value={v.opponent.lp} test_id="lp-opponent" />{ for delta("opponent", cue.opponent) }</span>
+                <span class="v"><LpValue value={v.opponent.lp} test_id="lp-opponent" /><span class="lp-cue">{ for delta("opponent", cue.opponent) }</span></span>
                 <span>{ format!("{}:", ctx.t(T::OpponentHand)) }</span>
                 <span class="v" data-testid="opponent-hand-count">{ v.opponent.hand.len() }</span>
                 <span>{ format!("{}:", ctx.t(T::OpponentDeck)) }</span>

@@ -500,6 +500,9 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     } else {
         "arming-b"
     };
+    // Optional parts are single nodes (`unwrap_or_default`), never `{ for .. }`: Yew
+    // matches unkeyed children from the end, so a child that comes and goes would rebuild
+    // every element before it (losing the focus, the card positions and the LP count).
     html! {
         <section class="page simulator" data-testid="simulator" ref={page_ref}
             onpointerover={on_pointer_over} onpointerleave={on_pointer_leave} onfocusin={on_focus_in}
@@ -517,8 +520,8 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 }
                 <a class="btn" href="#/" data-testid="link-home">{ ctx.t(T::BackHome) }</a>
             </div>
-            { for notice }
-            <div class="feedback">{ for feedback }</div>
+            { notice.unwrap_or_default() }
+            <div class="feedback">{ feedback.unwrap_or_default() }</div>
             <DuelField side={view.you.clone()} opponent={view.opponent.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card}
                 synchro_ready={legal.iter().any(|c| matches!(c, Command::SynchroSummon { .. }))} />
             if end_phase_open {
@@ -536,13 +539,13 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 <GameOver outcome={outcome} on_restart={on_restart.clone()}
                     on_close={{ let c = over_closed.clone(); Callback::from(move |()| c.set(true)) }} />
             }
-            { for field_menu_html }
-            { for pile_html }
+            { field_menu_html.unwrap_or_default() }
+            { pile_html.unwrap_or_default() }
             if let Some(reveal) = &announced.reveal {
                 <RevealDialog reveal={reveal.clone()} lang={lang}
                     on_close={{ let t = announced.clone(); Callback::from(move |()| t.dispatch(AnnounceAction::DismissReveal)) }} />
             }
-            { for end_turn_confirm }
+            { end_turn_confirm.unwrap_or_default() }
             if let Some(p) = *preview {
                 <CardPreview preview={p} />
             }
