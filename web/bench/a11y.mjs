@@ -29,8 +29,14 @@ const PAGES = [
     await page.click('[data-testid=zone-hand] [data-testid=card]');
     await page.waitForSelector('[data-testid=card-menu]');
   }],
-  ['battle-line', 'battle-line/', '[data-testid=mode-cpu]'],
-  ['quantum-gomoku', 'quantum-gomoku/', '[data-testid=board]'],
+  ['duel-effect-dialog', '#/simulator/exodia-deck?seed=1', '[data-testid=zone-hand]', async (page) => {
+    // Graceful Charity (in seed 1's opening hand) asks which two cards to discard.
+    await page.click("[data-testid=zone-hand] [data-testid=card][data-card-id='79571449']");
+    await page.click('[data-testid=card-menu] [data-testid=btn-activate]');
+    await page.waitForSelector('[data-testid=effect-dialog] [data-testid=dialog-option]');
+  }],
+  ['battle-line', 'battle-line/#/battle-line', '[data-testid=mode-cpu]'],
+  ['quantum-gomoku', 'quantum-gomoku/#/quantum-gomoku', '[data-testid=board]'],
   ['help-duel', '#/help/duel', 'main h1, h1'],
 ];
 
@@ -39,11 +45,10 @@ for (const [size, width, height] of SIZES) {
   const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
+  // A fresh context: no saved duel, default settings.
   for (const [name, path, ready, before] of PAGES) {
     await page.goto('about:blank');
     await page.goto(`${base}${path}`);
-    await page.evaluate(() => localStorage.clear());
-    await page.reload();
     try {
       await page.waitForSelector(ready, { timeout: 10000 });
       if (before) await before(page);

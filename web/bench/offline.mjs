@@ -43,9 +43,9 @@ await page.reload();
 check(await seen('[data-testid=btn-start]'), 'offline: the home page reloads');
 await page.click('[data-testid=btn-start]');
 check(await seen('[data-testid=zone-hand] [data-testid=card]'), 'offline: a duel starts and deals its hand');
-await page.goto(`${base}battle-line/`);
+await page.goto(`${base}battle-line/#/battle-line`);
 check(await seen('[data-testid=mode-cpu]'), 'offline: Battle Line opens');
-await page.goto(`${base}quantum-gomoku/`);
+await page.goto(`${base}quantum-gomoku/#/quantum-gomoku`);
 check(await seen('[data-testid=board]'), 'offline: Quantum Gomoku opens');
 await context.setOffline(false);
 
@@ -57,10 +57,12 @@ check(next !== sw, 'sw.js carries its release version');
 await writeFile(join(site, 'sw.js'), next);
 await page.goto(base);
 await seen('[data-testid=btn-start]');
-const replaced = await page.waitForFunction(async () => {
-  const keys = await caches.keys();
-  return keys.length === 1 && keys[0].endsWith('-next');
-}, null, { timeout: 15000, polling: 200 }).then(() => true, () => false);
+let replaced = false;
+for (let i = 0; i < 75 && !replaced; i += 1) {
+  const keys = await caches();
+  replaced = keys.length === 1 && keys[0].endsWith('-next');
+  if (!replaced) await page.waitForTimeout(200);
+}
 check(replaced, `a new release replaces the cache (${(await caches()).join(', ')})`);
 
 await browser.close();

@@ -104,9 +104,22 @@ pub fn engine_lang(lang: Lang) -> duel_engine::Lang {
     }
 }
 
+/// A page-unique number for each card's description element.
+fn next_desc_id() -> u32 {
+    thread_local! {
+        static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    NEXT.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1));
+        id
+    })
+}
+
 #[function_component(CardView)]
 pub fn card_view(props: &CardViewProps) -> Html {
     let ctx = use_ctx();
+    let desc_id = use_state(next_desc_id);
     let position = props.position.map(|p| match p {
         Pos::Attack => "attack",
         Pos::Defense => "defense",
@@ -139,9 +152,13 @@ pub fn card_view(props: &CardViewProps) -> Html {
     };
     let lang = engine_lang(ctx.lang);
     let name = def.name(lang).to_owned();
+    // The card's name is its accessible name; the rest of the face is its description
+    // (`aria-describedby`), kept out of the name.
+    let desc_id = format!("card-desc-{}", *desc_id);
     let body = html! {
         <>
             <span class="name">{ name.clone() }</span>
+            <span class="card-desc" id={desc_id.clone()} aria-hidden="true">
             {
                 if let Some(m) = &def.monster {
                     {
@@ -161,6 +178,7 @@ pub fn card_view(props: &CardViewProps) -> Html {
                     Html::default()
                 }
             }
+            </span>
         </>
     };
     let class = classes!(
@@ -169,7 +187,10 @@ pub fn card_view(props: &CardViewProps) -> Html {
         pos_class,
         props.selected.then_some("selected")
     );
-    let label = props.label.clone().unwrap_or_else(|| AttrValue::from(name));
+    // Without notes the button is named by its content (the name; the rest is aria-hidden),
+    // so its accessible name is exactly the text it shows. Notes (counters, equips, what a
+    // choice does) need an aria-label.
+    let label = props.label.clone();
     let counters = (props.counters > 0).then(|| props.counters.to_string());
     let equipped_to = props.equipped_to.clone();
     // A Token is no card: it vanishes when it leaves the field, so the page tells it apart.
@@ -183,13 +204,15 @@ pub fn card_view(props: &CardViewProps) -> Html {
             <button type="button" data-testid="card" data-face="up" data-card-id={code.to_string()}
                 data-position={position} data-counters={counters} data-equipped-to={equipped_to}
                 data-token={token} class={class} onclick={onclick} disabled={props.disabled}
-                aria-pressed={pressed} aria-haspopup={haspopup} aria-expanded={expanded} aria-label={label}>
+                aria-pressed={pressed} aria-haspopup={haspopup} aria-expanded={expanded} aria-label={label}
+                aria-describedby={desc_id.clone()}>
                 { body }
             </button>
         },
         None => html! {
             <div data-testid="card" data-face="up" data-card-id={code.to_string()} data-position={position}
-                data-counters={counters} data-equipped-to={equipped_to} data-token={token} class={class} aria-label={label}>
+                data-counters={counters} data-equipped-to={equipped_to} data-token={token} class={class} aria-label={label}
+                aria-describedby={desc_id}>
                 { body }
             </div>
         },
