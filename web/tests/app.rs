@@ -649,7 +649,7 @@ async fn a_spell_resolving_puts_a_counter_badge_on_royal_magical_library() {
     );
     // Screen readers hear it in the card's own name.
     assert_eq!(
-        app.attr("[data-slot=M1] [data-testid=card]", "aria-label"),
+        app.text("[data-slot=M1] [data-testid=card] [data-testid=card-label]"),
         "王立魔法図書館（魔力カウンター：1個）"
     );
     // The engine's message about the counter reached the log.
@@ -705,7 +705,12 @@ async fn an_equip_names_the_zone_of_its_monster_and_the_monster_shows_a_marker()
     );
     assert_eq!(marker.text_content().as_deref(), Some("装備"));
     assert_eq!(
-        sword.get_attribute("aria-label").as_deref(),
+        sword
+            .query_selector("[data-testid=card-label]")
+            .ok()
+            .flatten()
+            .and_then(|l| l.text_content())
+            .as_deref(),
         Some("折れ竹光（M1のモンスターに装備）")
     );
     // The monster itself is not equipped to anything.

@@ -157,7 +157,13 @@ pub fn card_view(props: &CardViewProps) -> Html {
     let desc_id = format!("card-desc-{}", *desc_id);
     let body = html! {
         <>
-            <span class="name">{ name.clone() }</span>
+            if let Some(label) = props.label.clone() {
+                // The label already holds the name, with the card's notes.
+                <span class="name" aria-hidden="true">{ name.clone() }</span>
+                <span class="sr-only" data-testid="card-label">{ label }</span>
+            } else {
+                <span class="name">{ name.clone() }</span>
+            }
             <span class="card-desc" id={desc_id.clone()} aria-hidden="true">
             {
                 if let Some(m) = &def.monster {
@@ -187,10 +193,10 @@ pub fn card_view(props: &CardViewProps) -> Html {
         pos_class,
         props.selected.then_some("selected")
     );
-    // Without notes the button is named by its content (the name; the rest is aria-hidden),
-    // so its accessible name is exactly the text it shows. Notes (counters, equips, what a
-    // choice does) need an aria-label.
-    let label = props.label.clone();
+    // The card is named by its content: the name it shows (or, with notes about counters,
+    // equips or what a choice does, a screen-reader-only label holding the name and the
+    // notes); the rest of the face is aria-hidden. No aria-label, so the accessible name
+    // never differs from the text the button shows.
     let counters = (props.counters > 0).then(|| props.counters.to_string());
     let equipped_to = props.equipped_to.clone();
     // A Token is no card: it vanishes when it leaves the field, so the page tells it apart.
@@ -204,14 +210,14 @@ pub fn card_view(props: &CardViewProps) -> Html {
             <button type="button" data-testid="card" data-face="up" data-card-id={code.to_string()}
                 data-position={position} data-counters={counters} data-equipped-to={equipped_to}
                 data-token={token} class={class} onclick={onclick} disabled={props.disabled}
-                aria-pressed={pressed} aria-haspopup={haspopup} aria-expanded={expanded} aria-label={label}
+                aria-pressed={pressed} aria-haspopup={haspopup} aria-expanded={expanded}
                 aria-describedby={desc_id.clone()}>
                 { body }
             </button>
         },
         None => html! {
             <div data-testid="card" data-face="up" data-card-id={code.to_string()} data-position={position}
-                data-counters={counters} data-equipped-to={equipped_to} data-token={token} class={class} aria-label={label}
+                data-counters={counters} data-equipped-to={equipped_to} data-token={token} class={class}
                 aria-describedby={desc_id}>
                 { body }
             </div>
