@@ -122,12 +122,20 @@ mod tests {
         );
         let low = Preview { top: 850.0, ..card };
         assert_eq!(placement(&low, 1280.0, 900.0).1, 900.0 - PREVIEW_H - 4.0);
-        // A phone: no room on either side, so it stays at the left edge.
-        let phone = Preview {
+        // A phone: beside a card at the left edge there is room on its right...
+        let left_edge = Preview {
             left: 20.0,
             right: 64.0,
             ..card
         };
-        assert_eq!(placement(&phone, 375.0, 812.0).0, 4.0);
+        assert_eq!(placement(&left_edge, 375.0, 812.0).0, 74.0);
+        // ... but a window barely wider than the preview has room on neither side, so it
+        // stays at the window's left edge.
+        let narrow = Preview {
+            left: 40.0,
+            right: 84.0,
+            ..card
+        };
+        assert_eq!(placement(&narrow, PREVIEW_W + 80.0, 812.0).0, 4.0);
     }
 }
