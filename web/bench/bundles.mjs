@@ -8,7 +8,11 @@ const browser = await launch();
 const page = await browser.newPage();
 const problems = [];
 page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-page.on('requestfailed', (r) => problems.push(`failed request: ${r.url()}`));
+page.on('requestfailed', (r) => {
+  // The browser drops a page's favicon fetch when the next navigation starts at once.
+  if (r.url().endsWith('/icon.svg') && r.failure()?.errorText === 'net::ERR_ABORTED') return;
+  problems.push(`failed request: ${r.url()} (${r.failure()?.errorText})`);
+});
 page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
 page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outside request: ${r.url()}`); });
 // Every bundle has a Web Worker (a wasm-bindgen snippet): a page must load its own

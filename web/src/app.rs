@@ -8,7 +8,7 @@ use crate::ctx::{Ctx, current_route, use_ctx};
 #[cfg(feature = "duel")]
 use crate::duel::home::Home;
 use crate::i18n::{Lang, T};
-use crate::route::Route;
+use crate::route::{HelpTopic, Route};
 
 /// The title of a page, shown in the top bar and the browser tab: the game's name on
 /// a game's pages, the app's name elsewhere.
@@ -20,9 +20,29 @@ pub fn page_title(route: &Route) -> T {
         | Route::Stats { .. } => T::Title,
         Route::BattleLine if cfg!(feature = "battle-line") => T::BattleLine,
         Route::QuantumGomoku { .. } if cfg!(feature = "quantum-gomoku") => T::QuantumGomoku,
-        Route::Home | Route::BattleLine | Route::QuantumGomoku { .. } | Route::NotFound { .. } => {
-            T::AppName
-        }
+        Route::Help { topic } if topic.bundle().compiled_in() => match topic {
+            HelpTopic::Duel => T::Title,
+            HelpTopic::BattleLine => T::BattleLine,
+            HelpTopic::QuantumGomoku => T::QuantumGomoku,
+        },
+        Route::Home
+        | Route::BattleLine
+        | Route::QuantumGomoku { .. }
+        | Route::Help { .. }
+        | Route::NotFound { .. } => T::AppName,
+    }
+}
+
+/// The rules page a page links to: each game's pages lead to their game's.
+pub fn help_topic(route: &Route) -> Option<HelpTopic> {
+    match route {
+        Route::Recipe { .. }
+        | Route::Simulator { .. }
+        | Route::Replay { .. }
+        | Route::Stats { .. } => Some(HelpTopic::Duel),
+        Route::BattleLine => Some(HelpTopic::BattleLine),
+        Route::QuantumGomoku { .. } => Some(HelpTopic::QuantumGomoku),
+        Route::Home | Route::Help { .. } | Route::NotFound { .. } => None,
     }
 }
 
@@ -124,6 +144,9 @@ pub fn app() -> Html {
         Route::QuantumGomoku { game_id } => {
             html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }
         }
+        Route::Help { topic } if topic.bundle().compiled_in() => {
+            html! { <crate::help::HelpPage topic={topic} /> }
+        }
         Route::NotFound { .. } => html! {
             <section class="page">
                 <h2>{ ctx.t(T::NotFound) }</h2>
@@ -143,10 +166,15 @@ pub fn app() -> Html {
     html! {
         <ContextProvider<Ctx> context={ctx.clone()}>
             <header class="topbar">
-                <a class="brand" href={Route::Home.href()} data-testid="brand">{ ctx.t(title) }</a>
-                <button type="button" class="btn btn-lang" data-testid="btn-lang" onclick={on_toggle_lang}>
-                    { ctx.t(T::Switch) }
-                </button>
+                <h1 class="brand-title"><a class="brand" href={Route::Home.href()} data-testid="brand">{ ctx.t(title) }</a></h1>
+                <nav class="topbar-links">
+                    if let Some(topic) = help_topic(&route) {
+                        <a class="btn" href={Route::Help { topic }.href()} data-testid="link-help">{ ctx.t(T::Help) }</a>
+                    }
+                    <button type="button" class="btn btn-lang" data-testid="btn-lang" onclick={on_toggle_lang}>
+                        { ctx.t(T::Switch) }
+                    </button>
+                </nav>
             </header>
             <main class="main">{ page }</main>
         </ContextProvider<Ctx>>

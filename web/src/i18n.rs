@@ -214,6 +214,8 @@ pub enum T {
     QgKeyboardHelp,
     QgBoard,
     QgRulesBlurb,
+    /// The link to a game's rules page, and that page's title.
+    Help,
 }
 
 impl T {
@@ -259,7 +261,7 @@ impl T {
             T::No => ("いいえ", "No"),
             T::MyLp => ("自分 LP", "Your LP"),
             T::OpponentLp => ("相手 LP", "Opponent LP"),
-            T::Now => ("Now", "Now"),
+            T::Now => ("フェイズ", "Phase"),
             T::OpponentHand => ("相手の手札", "Opponent's hand"),
             T::OpponentDeck => ("相手のデッキ", "Opponent's deck"),
             T::FieldZone => ("フィールド", "Field"),
@@ -430,6 +432,7 @@ impl T {
                 "Arrow keys move the cursor, Enter places, O observes",
             ),
             T::QgBoard => ("盤面", "Board"),
+            T::Help => ("遊び方とルール", "How to play"),
             T::QgRulesBlurb => (
                 "石は黒になる確率を持ちます（黒 90%/70%、白 10%/30%）。自分が置いた直後に観測でき、観測で列がそろえば勝ち、そろわなければ石は未観測に戻ります。",
                 "Each stone is black with some probability (Black plays 90%/70%, White 10%/30%). Right after your move you may observe: a line wins, otherwise every stone goes back to unobserved.",
@@ -506,6 +509,14 @@ pub fn declared_level(lang: Lang, level: u8) -> String {
     match lang {
         Lang::Ja => format!("宣言されたレベル：{level}"),
         Lang::En => format!("Declared Level: {level}"),
+    }
+}
+
+/// 「…ほか N 件（ログ）」 / "… N more (in the log)", under a shortened toast.
+pub fn more_in_log(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::Ja => format!("…ほか {n} 件（ログ）"),
+        Lang::En => format!("… {n} more (in the log)"),
     }
 }
 

@@ -6,7 +6,11 @@ pub mod battle_line;
 pub mod ctx;
 #[cfg(feature = "duel")]
 pub mod duel;
+pub mod help;
 pub mod i18n;
+pub mod modal;
+pub mod offline;
+pub mod prefs;
 #[cfg(feature = "quantum-gomoku")]
 pub mod quantum_gomoku;
 pub mod route;

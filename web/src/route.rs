@@ -1,4 +1,4 @@
-//! Hash routes (`#/`, `#/recipe/<deck>`, `#/simulator/<deck>?seed=N`, `#/replay/<code>`, `#/stats/<deck>`, `#/quantum-gomoku?gameId=<uuid>`) that work on plain static hosting.
+//! Hash routes (`#/`, `#/recipe/<deck>`, `#/simulator/<deck>?seed=N`, `#/replay/<code>`, `#/stats/<deck>`, `#/quantum-gomoku?gameId=<uuid>`, `#/help/<game>`) that work on plain static hosting.
 
 use std::fmt;
 
@@ -29,9 +29,51 @@ pub enum Route {
     QuantumGomoku {
         game_id: Option<String>,
     },
+    /// A game's rules page.
+    Help {
+        topic: HelpTopic,
+    },
     NotFound {
         path: String,
     },
+}
+
+/// The game a rules page explains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelpTopic {
+    Duel,
+    BattleLine,
+    QuantumGomoku,
+}
+
+impl HelpTopic {
+    pub const ALL: [HelpTopic; 3] = [
+        HelpTopic::Duel,
+        HelpTopic::BattleLine,
+        HelpTopic::QuantumGomoku,
+    ];
+
+    /// Its name in `#/help/<name>`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            HelpTopic::Duel => "duel",
+            HelpTopic::BattleLine => "battle-line",
+            HelpTopic::QuantumGomoku => "quantum-gomoku",
+        }
+    }
+
+    pub fn from_slug(slug: &str) -> Option<HelpTopic> {
+        HelpTopic::ALL.into_iter().find(|t| t.slug() == slug)
+    }
+
+    /// The bundle of the game it explains (the page lives there).
+    pub fn bundle(self) -> Bundle {
+        match self {
+            HelpTopic::Duel => Bundle::Duel,
+            HelpTopic::BattleLine => Bundle::BattleLine,
+            HelpTopic::QuantumGomoku => Bundle::QuantumGomoku,
+        }
+    }
 }
 
 impl Route {
@@ -63,6 +105,12 @@ impl Route {
                 budget: query_number(hash_query, "budget"),
             },
             ["battle-line"] => Route::BattleLine,
+            ["help", topic] => match HelpTopic::from_slug(topic) {
+                Some(topic) => Route::Help { topic },
+                None => Route::NotFound {
+                    path: path.to_owned(),
+                },
+            },
             ["quantum-gomoku"] => Route::QuantumGomoku {
                 game_id: query_param(hash_query, "gameId")
                     .or_else(|| query_param(search, "gameId"))
@@ -109,6 +157,7 @@ impl fmt::Display for Route {
             Route::BattleLine => write!(f, "/battle-line"),
             Route::QuantumGomoku { game_id: None } => write!(f, "/quantum-gomoku"),
             Route::QuantumGomoku { game_id: Some(id) } => write!(f, "/quantum-gomoku?gameId={id}"),
+            Route::Help { topic } => write!(f, "/help/{}", topic.slug()),
             Route::NotFound { path } => write!(f, "{path}"),
         }
     }
@@ -154,6 +203,7 @@ impl Route {
             | Route::Stats { .. } => Some(Bundle::Duel),
             Route::BattleLine => Some(Bundle::BattleLine),
             Route::QuantumGomoku { .. } => Some(Bundle::QuantumGomoku),
+            Route::Help { topic } => Some(topic.bundle()),
             Route::NotFound { .. } => None,
         }
     }
@@ -254,6 +304,22 @@ mod tests {
             Route::parse("#/quantum-gomoku", "?gameId=zzz&x=1"),
             Route::QuantumGomoku {
                 game_id: Some("zzz".into())
+            }
+        );
+    }
+
+    #[test]
+    fn each_rules_page_lives_in_its_games_bundle() {
+        for topic in HelpTopic::ALL {
+            assert_eq!(HelpTopic::from_slug(topic.slug()), Some(topic));
+            let route = Route::parse(&format!("#/help/{}", topic.slug()), "");
+            assert_eq!(route, Route::Help { topic });
+            assert_eq!(route.bundle(), Some(topic.bundle()));
+        }
+        assert_eq!(
+            Route::parse("#/help/chess", ""),
+            Route::NotFound {
+                path: "/help/chess".into()
             }
         );
     }
@@ -369,6 +435,12 @@ mod tests {
             Route::QuantumGomoku { game_id: None },
             Route::QuantumGomoku {
                 game_id: Some("0b5e4c1a-8f3d-4e2a-9c7b-1d2e3f405060".into()),
+            },
+            Route::Help {
+                topic: HelpTopic::Duel,
+            },
+            Route::Help {
+                topic: HelpTopic::QuantumGomoku,
             },
         ] {
             assert_eq!(Route::parse(&route.to_hash(), ""), route);

@@ -70,7 +70,13 @@ impl Mounted {
                 .await;
             }
             Move::Pass => self.click("[data-testid=btn-pass]").await,
-            Move::EndTurn => self.click("[data-testid=btn-end-turn]").await,
+            Move::EndTurn => {
+                self.click("[data-testid=btn-end-turn]").await;
+                // While actions remain the page asks first (see `end_turn.rs`).
+                if self.has("[data-testid=end-turn-confirm]") {
+                    self.click("[data-testid=btn-end-turn-confirm]").await;
+                }
+            }
         }
         assert!(
             !self.has("[data-testid=feedback]"),
@@ -301,13 +307,11 @@ async fn graceful_charity_draws_three_then_discards_two_through_the_dialog() {
         "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
     ))
     .await;
-    // The opening phase changes are announced once each: Draw, Standby, Main.
-    let toasts: Vec<String> = app
-        .all("[data-testid=toast]")
-        .iter()
-        .filter_map(|t| t.text_content())
-        .collect();
-    assert_eq!(toasts.len(), 3, "{toasts:?}");
+    // The opening phase changes make no toasts: the header shows the phase, the log
+    // keeps them (Draw, Standby, Main).
+    assert!(app.all("[data-testid=toast]").is_empty());
+    assert_eq!(app.text("[data-testid=phase]"), "メインフェイズ");
+    assert_eq!(app.all("[data-testid=log-entry]").len(), 3);
     assert!(app.has(&hand_card(GRACEFUL_CHARITY)));
     app.click(&hand_card(GRACEFUL_CHARITY)).await;
     assert!(app.has("[data-testid=card-menu]"));
@@ -344,8 +348,9 @@ async fn graceful_charity_draws_three_then_discards_two_through_the_dialog() {
     );
     assert_eq!(app.text("[data-testid=count-deck]"), "32");
     assert_eq!(app.text("[data-testid=lp-player]"), "8,000");
-    // A toast told the player what happened.
-    assert!(!app.all("[data-testid=toast]").is_empty());
+    // Toasts told the player what happened: one per action, two at most.
+    let toasts = app.all("[data-testid=toast]").len();
+    assert!((1..=2).contains(&toasts), "{toasts} toasts");
     // The graveyard list opens on click and shows Graceful Charity face-up.
     app.click("[data-testid=zone-graveyard]").await;
     assert!(app.has(&format!(
@@ -403,7 +408,7 @@ async fn a_set_spell_is_a_card_back_without_identity_and_monsters_summon_in_atta
     );
 
     assert!(!app.disabled("[data-testid=btn-end-turn]"));
-    app.click("[data-testid=btn-end-turn]").await;
+    app.play(Move::EndTurn).await;
     assert!(app.has("[data-testid=game-over]"));
     let over = app.one("[data-testid=game-over]");
     assert_eq!(
@@ -644,7 +649,7 @@ async fn a_spell_resolving_puts_a_counter_badge_on_royal_magical_library() {
     );
     // Screen readers hear it in the card's own name.
     assert_eq!(
-        app.attr("[data-slot=M1] [data-testid=card]", "aria-label"),
+        app.text("[data-slot=M1] [data-testid=card] [data-testid=card-label]"),
         "王立魔法図書館（魔力カウンター：1個）"
     );
     // The engine's message about the counter reached the log.
@@ -700,7 +705,12 @@ async fn an_equip_names_the_zone_of_its_monster_and_the_monster_shows_a_marker()
     );
     assert_eq!(marker.text_content().as_deref(), Some("装備"));
     assert_eq!(
-        sword.get_attribute("aria-label").as_deref(),
+        sword
+            .query_selector("[data-testid=card-label]")
+            .ok()
+            .flatten()
+            .and_then(|l| l.text_content())
+            .as_deref(),
         Some("折れ竹光（M1のモンスターに装備）")
     );
     // The monster itself is not equipped to anything.
@@ -733,21 +743,21 @@ async fn summoner_monk_turns_to_defense_and_the_position_dialog_summons_in_defen
         Some("defense")
     );
     assert!(has_class(&monk, "pos-defense"));
-    // The trigger's chain link named the card, in order, in the toasts.
-    let toasts: Vec<String> = app
-        .all("[data-testid=toast]")
+    // The trigger's chain link named the card, in order, in the log.
+    let log: Vec<String> = app
+        .all("[data-testid=log-entry]")
         .iter()
         .filter_map(|t| t.text_content())
         .collect();
-    let activated = toasts
+    let activated = log
         .iter()
         .position(|t| t == "チェーン1：《召喚僧サモンプリースト》の効果が発動します（誘発効果）");
-    let resolved = toasts
+    let resolved = log
         .iter()
         .position(|t| t == "チェーン1：《召喚僧サモンプリースト》の効果を解決します");
     assert!(
         matches!((activated, resolved), (Some(a), Some(r)) if a < r),
-        "{toasts:?}"
+        "{log:?}"
     );
 
     app.play(Move::Effect(SUMMONER_MONK)).await;
@@ -1381,7 +1391,7 @@ fn dialog_harness(props: &DialogHarnessProps) -> Html {
             if let Some(prompt) = view.prompt.clone() {
                 <EffectDialog key={duel.log().len()} prompt={Some(prompt)} chain={view.chain.clone()}
                     legal={duel.legal_commands()} on_check={on_check} on_apply={on_apply}
-                    on_look_up_name={Callback::from(|_| String::new())} />
+                    on_look_up={Callback::from(|_| web::duel::effect_dialog::ResponseCard::default())} />
             }
             <span data-testid="hand-size">{ view.you.hand.len() }</span>
             <ol>{ for messages.iter().map(|m| html! { <li data-testid="message">{ m.clone() }</li> }) }</ol>

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use crate::ctx::use_ctx;
 use crate::duel::card_view::{CardView, card_name, engine_lang, kind_line};
 use crate::i18n::T;
+use crate::modal::use_dialog;
 
 #[derive(Debug, Properties, PartialEq, Clone)]
 pub struct CardDetailProps {
@@ -17,19 +18,13 @@ pub struct CardDetailProps {
 pub fn card_detail(props: &CardDetailProps) -> Html {
     let ctx = use_ctx();
     let on_close = props.on_close.reform(|_: MouseEvent| ());
-    let on_key = {
-        let cb = props.on_close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                cb.emit(());
-            }
-        })
-    };
+    let (node, on_key) = use_dialog(Some(props.on_close.clone()));
     let def = duel_engine::card::card(props.code);
     html! {
-        <div class="overlay" onkeydown={on_key}>
+        <div class="overlay">
             <div class="dialog" role="dialog" aria-modal="true" data-testid="card-detail"
-                aria-label={ctx.t(T::CardDetails)}>
+                aria-label={format!("{}: {}", ctx.t(T::CardDetails), card_name(props.code, ctx.lang))}
+                ref={node} onkeydown={on_key}>
                 <h3>{ card_name(props.code, ctx.lang) }</h3>
                 <div class="detail-card">
                     <CardView code={Some(props.code)} />

@@ -37,6 +37,10 @@ pub struct CardViewProps {
     /// written as `data-equipped-to`.
     #[prop_or_default]
     pub equipped_to: Option<AttrValue>,
+    /// For a card that opens a menu: whether it is open (`aria-expanded`, with
+    /// `aria-haspopup`); such a card is not a toggle, so it carries no `aria-pressed`.
+    #[prop_or_default]
+    pub expanded: Option<bool>,
 }
 
 /// CSS class of the frame colour of a card.
@@ -100,9 +104,22 @@ pub fn engine_lang(lang: Lang) -> duel_engine::Lang {
     }
 }
 
+/// A page-unique number for each card's description element.
+fn next_desc_id() -> u32 {
+    thread_local! {
+        static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    NEXT.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1));
+        id
+    })
+}
+
 #[function_component(CardView)]
 pub fn card_view(props: &CardViewProps) -> Html {
     let ctx = use_ctx();
+    let desc_id = use_state(next_desc_id);
     let position = props.position.map(|p| match p {
         Pos::Attack => "attack",
         Pos::Defense => "defense",
@@ -135,9 +152,19 @@ pub fn card_view(props: &CardViewProps) -> Html {
     };
     let lang = engine_lang(ctx.lang);
     let name = def.name(lang).to_owned();
+    // The card's name is its accessible name; the rest of the face is its description
+    // (`aria-describedby`), kept out of the name.
+    let desc_id = format!("card-desc-{}", *desc_id);
     let body = html! {
         <>
-            <span class="name">{ name.clone() }</span>
+            if let Some(label) = props.label.clone() {
+                // The label already holds the name, with the card's notes.
+                <span class="name" aria-hidden="true">{ name.clone() }</span>
+                <span class="sr-only" data-testid="card-label">{ label }</span>
+            } else {
+                <span class="name">{ name.clone() }</span>
+            }
+            <span class="card-desc" id={desc_id.clone()} aria-hidden="true">
             {
                 if let Some(m) = &def.monster {
                     {
@@ -157,6 +184,7 @@ pub fn card_view(props: &CardViewProps) -> Html {
                     Html::default()
                 }
             }
+            </span>
         </>
     };
     let class = classes!(
@@ -165,23 +193,32 @@ pub fn card_view(props: &CardViewProps) -> Html {
         pos_class,
         props.selected.then_some("selected")
     );
-    let label = props.label.clone().unwrap_or_else(|| AttrValue::from(name));
+    // The card is named by its content: the name it shows (or, with notes about counters,
+    // equips or what a choice does, a screen-reader-only label holding the name and the
+    // notes); the rest of the face is aria-hidden. No aria-label, so the accessible name
+    // never differs from the text the button shows.
     let counters = (props.counters > 0).then(|| props.counters.to_string());
     let equipped_to = props.equipped_to.clone();
     // A Token is no card: it vanishes when it leaves the field, so the page tells it apart.
     let token = (def.frame == Frame::Token).then_some("true");
+    let (pressed, haspopup, expanded) = match props.expanded {
+        Some(open) => (None, Some("menu"), Some(open.to_string())),
+        None => (Some(props.selected.to_string()), None, None),
+    };
     match onclick {
         Some(onclick) => html! {
             <button type="button" data-testid="card" data-face="up" data-card-id={code.to_string()}
                 data-position={position} data-counters={counters} data-equipped-to={equipped_to}
                 data-token={token} class={class} onclick={onclick} disabled={props.disabled}
-                aria-pressed={props.selected.to_string()} aria-label={label}>
+                aria-pressed={pressed} aria-haspopup={haspopup} aria-expanded={expanded}
+                aria-describedby={desc_id.clone()}>
                 { body }
             </button>
         },
         None => html! {
             <div data-testid="card" data-face="up" data-card-id={code.to_string()} data-position={position}
-                data-counters={counters} data-equipped-to={equipped_to} data-token={token} class={class} aria-label={label}>
+                data-counters={counters} data-equipped-to={equipped_to} data-token={token} class={class}
+                aria-describedby={desc_id}>
                 { body }
             </div>
         },

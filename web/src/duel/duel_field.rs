@@ -91,6 +91,11 @@ pub struct DuelFieldProps {
     pub synchro_ready: bool,
 }
 
+/// 「枚」 / " cards" after a pile's count, for screen readers.
+fn cards_word(lang: crate::i18n::Lang) -> &'static str {
+    lang.pick("枚", " cards")
+}
+
 fn pos_of(card: &CardSeen) -> Option<Pos> {
     card.position.map(|p| match p {
         Position::Attack => Pos::Attack,
@@ -182,27 +187,30 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
                         <CardView code={None} position={position} />
                     </button>
                 }
-                { for counters }
-                { for equip_marker }
-                { for equip_target }
+                { counters.unwrap_or_default() }
+                { equip_marker.unwrap_or_default() }
+                { equip_target.unwrap_or_default() }
             </div>
         }
     };
+    // A pile's name is its visible text (label, then count) with the words only a screen
+    // reader needs: 「墓地 3枚」, "GY 3 cards: a Synchro Summon is possible".
     let pile = |pile: Pile, label: &'static str, count: usize, open: bool, back: bool| -> Html {
         let zone = pile.zone();
         let ready = pile == Pile::Extra && props.synchro_ready;
-        let aria = if ready {
-            format!("{label} ({count}): {}", ctx.t(T::SynchroReady))
-        } else {
-            format!("{label} ({count})")
-        };
         let inner = html! {
             <>
-                <span class="badge" data-testid={format!("count-{zone}")}>{ count }</span>
                 if back && count > 0 {
-                    <div data-testid="card-back" class="card-back"></div>
+                    <div data-testid="card-back" class="card-back" aria-hidden="true"></div>
                 }
                 <span class={if back && count > 0 { "pile-label" } else { "zone-slot-empty" }}>{ label }</span>
+                <span class="badge" data-testid={format!("count-{zone}")}>{ count }</span>
+                <span class="sr-only">
+                    { cards_word(lang) }
+                    if ready {
+                        { format!(": {}", ctx.t(T::SynchroReady)) }
+                    }
+                </span>
             </>
         };
         if open {
@@ -211,13 +219,13 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
                 <button type="button" class={classes!("zone", "zone-pile", ready.then_some("pile-ready"))}
                     data-testid={format!("zone-{zone}")} data-ready={ready.then_some("true")}
                     onclick={Callback::from(move |_: MouseEvent| cb.emit(pile))}
-                    aria-label={aria.clone()} title={ready.then(|| ctx.t(T::SynchroReady))}>
+                    title={ready.then(|| ctx.t(T::SynchroReady))}>
                     { inner }
                 </button>
             }
         } else {
             html! {
-                <div class="zone zone-pile" data-testid={format!("zone-{zone}")} aria-label={aria}>
+                <div class="zone zone-pile" data-testid={format!("zone-{zone}")}>
                     { inner }
                 </div>
             }
@@ -229,10 +237,10 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
         let cb = props.on_open_pile.clone();
         html! {
             <button type="button" class="btn pile-button" data-testid={format!("zone-{zone}")}
-                aria-label={format!("{label} ({count})")}
                 onclick={Callback::from(move |_: MouseEvent| cb.emit(pile))}>
                 { label }
                 <span class="pile-count" data-testid={format!("count-{zone}")}>{ count }</span>
+                <span class="sr-only">{ cards_word(lang) }</span>
             </button>
         }
     };
@@ -242,7 +250,7 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
                 { pile_button(Pile::OpponentGraveyard, ctx.t(T::OpponentGraveyard), props.opponent.graveyard.len()) }
                 { pile_button(Pile::OpponentBanished, ctx.t(T::OpponentBanished), props.opponent.banished.len()) }
             </div>
-            <div class="field" data-testid="duel-field">
+            <div class="field" data-testid="duel-field" role="group" aria-label={ctx.t(T::FieldZone)}>
                 { slot("fieldZone", "zone-field", FieldSlot::Field, side.field_zone) }
                 { for side.monsters.iter().enumerate().map(|(i, c)|
                     slot("mainMonsterZone", "zone-monster", FieldSlot::Monster(i), *c)) }
@@ -250,12 +258,13 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
                 { pile(Pile::Extra, ctx.t(T::ExtraDeck), side.extra.len(), true, true) }
                 { for side.spell_trap.iter().enumerate().map(|(i, c)|
                     slot("spellTrapZone", "zone-spell", FieldSlot::SpellTrap(i), *c)) }
-                <div class="zone zone-pile" data-testid="zone-deck" aria-label={format!("{} ({})", ctx.t(T::Deck), side.deck_count)}>
-                    <span class="badge" data-testid="count-deck">{ side.deck_count }</span>
+                <div class="zone zone-pile" data-testid="zone-deck">
                     if side.deck_count > 0 {
-                        <div data-testid="card-back" class="card-back"></div>
+                        <div data-testid="card-back" class="card-back" aria-hidden="true"></div>
                     }
                     <span class={if side.deck_count > 0 { "pile-label" } else { "zone-slot-empty" }}>{ ctx.t(T::Deck) }</span>
+                    <span class="badge" data-testid="count-deck">{ side.deck_count }</span>
+                    <span class="sr-only">{ cards_word(lang) }</span>
                 </div>
             </div>
             <div class="btn-row pile-row">

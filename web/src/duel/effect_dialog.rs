@@ -1,13 +1,38 @@
 //! The engine's pending decision as a modal: card selection with a counter, a choice
 //! (mode, use a trigger, order simultaneous effects, battle position), or a chain response.
 
-use duel_engine::view::{ChainLinkView, Meaning, PromptKind, PromptView};
-use duel_engine::{CardId, Command, Response};
+use duel_engine::effect::Step;
+use duel_engine::view::{ChainLinkView, ChoiceOption, Meaning, PromptKind, PromptView};
+use duel_engine::{CardId, Code, Command, Response};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::card_view::{CardView, card_name, engine_lang};
 use crate::i18n::{T, selected_counter};
+use crate::modal::use_dialog;
+
+/// One of your cards as a chain response names it: its passcode when you can see it,
+/// and its zone (`S1`, `F`, ...) when it is on the field.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ResponseCard {
+    pub code: Option<Code>,
+    pub slot: Option<String>,
+}
+
+/// Whether a mode of the source card's effect destroys that card (Chicken Game's
+/// 「このカードを破壊する」): such choices are listed last, away from the pointer.
+pub fn destroys_its_card(source: Option<Code>, option: &ChoiceOption) -> bool {
+    let Meaning::Mode { label_en, .. } = &option.meaning else {
+        return false;
+    };
+    source
+        .and_then(duel_engine::card::card)
+        .into_iter()
+        .flat_map(|def| def.effects.iter())
+        .flat_map(|e| e.modes.iter())
+        .filter(|m| m.label_en == *label_en)
+        .any(|m| m.resolve.iter().any(|s| matches!(s, Step::DestroySelf)))
+}
 
 #[derive(Debug, Properties, PartialEq, Clone)]
 pub struct EffectDialogProps {
@@ -18,8 +43,8 @@ pub struct EffectDialogProps {
     pub legal: Vec<Command>,
     pub on_check: Callback<Command, Option<String>>,
     pub on_apply: Callback<Command>,
-    /// The visible name of one of your cards (for chain responses).
-    pub on_look_up_name: Callback<CardId, String>,
+    /// What the page may show of one of your cards (for chain responses).
+    pub on_look_up: Callback<CardId, ResponseCard>,
 }
 
 #[function_component(EffectDialog)]
@@ -27,6 +52,8 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
     let ctx = use_ctx();
     let lang = engine_lang(ctx.lang);
     let chosen = use_state(Vec::<CardId>::new);
+    // The rules wait for an answer: Escape does not close this dialog.
+    let (node, on_key) = use_dialog(None);
     // A new prompt starts with an empty selection.
     {
         let chosen = chosen.clone();
@@ -67,7 +94,7 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                     html! {
                         <>
                             { source }
-                            <h3>{ prompt.title(lang) }</h3>
+                            <h3 id="effect-dialog-title">{ prompt.title(lang) }</h3>
                             <div class="counter" data-testid="dialog-counter" aria-live="polite">
                                 { selected_counter(ctx.lang, chosen.len(), usize::from(*min), usize::from(*max)) }
                             </div>
@@ -111,12 +138,16 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                         </>
                     }
                 }
-                PromptKind::Choice { options, .. } => html! {
+                PromptKind::Choice { options, .. } => {
+                    // A choice that destroys the card's own card goes last.
+                    let mut options: Vec<&ChoiceOption> = options.iter().collect();
+                    options.sort_by_key(|o| destroys_its_card(prompt.source, o));
+                    html! {
                     <>
                         { source }
-                        <h3>{ prompt.title(lang) }</h3>
+                        <h3 id="effect-dialog-title">{ prompt.title(lang) }</h3>
                         <div class="options">
-                            { for options.iter().map(|o| {
+                            { for options.into_iter().map(|o| {
                                 let cmd = Command::Respond(Response::Option(o.value));
                                 let refusal = props.on_check.emit(cmd.clone());
                                 let cb = props.on_apply.clone();
@@ -139,7 +170,8 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                             }) }
                         </div>
                     </>
-                },
+                    }
+                }
             }
         }
         None => {
@@ -161,7 +193,7 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
             };
             html! {
                 <>
-                    <h3>{ ctx.lang.pick("チェーンしますか？", "Chain a card?") }</h3>
+                    <h3 id="effect-dialog-title">{ ctx.lang.pick("チェーンしますか？", "Chain a card?") }</h3>
                     <ol class="chain">
                         { for props.chain.iter().map(|l| html! {
                             <li>{ format!("{} {}: {}", ctx.lang.pick("チェーン", "Chain link"), l.number,
@@ -171,16 +203,16 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                     <div class="options">
                         { for responses.into_iter().map(|cmd| {
                             let cb = props.on_apply.clone();
-                            let label = response_label(&cmd, &props.on_look_up_name, ctx.lang);
-                            let card = match &cmd {
+                            let seen = match &cmd {
                                 Command::ActivateSpell { card } | Command::ActivateEffect { card } => {
-                                    Some(card.0.to_string())
+                                    props.on_look_up.emit(*card)
                                 }
-                                _ => None,
+                                _ => ResponseCard::default(),
                             };
+                            let label = response_label(&cmd, &seen, ctx.lang);
                             html! {
                                 <button type="button" class="btn" data-testid="dialog-option"
-                                    data-instance={card}
+                                    data-card-id={seen.code.map(|c| c.to_string())} data-slot={seen.slot.clone()}
                                     onclick={Callback::from(move |_: MouseEvent| cb.emit(cmd.clone()))}>
                                     { label }
                                 </button>
@@ -199,36 +231,40 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
 
     html! {
         <div class="overlay">
-            <div class="dialog" role="dialog" aria-modal="true" data-testid="effect-dialog">
+            <div class="dialog" role="dialog" aria-modal="true" data-testid="effect-dialog"
+                aria-labelledby="effect-dialog-title" ref={node} onkeydown={on_key}>
                 { body }
             </div>
         </div>
     }
 }
 
-/// 「《name》を発動」 / "Activate 《name》" for a chain response.
-fn response_label(
-    cmd: &Command,
-    on_look_up_name: &Callback<CardId, String>,
-    lang: crate::i18n::Lang,
-) -> String {
+/// 「《name》を発動」 / "Activate 《name》" for a chain response; a set card is named by
+/// its zone (「S2の裏側のカード」).
+fn response_label(cmd: &Command, seen: &ResponseCard, lang: crate::i18n::Lang) -> String {
+    let name = match (seen.code, &seen.slot) {
+        (Some(code), _) => card_name(code, lang),
+        (None, Some(slot)) => lang
+            .pick(
+                &format!("{slot}の裏側のカード"),
+                &format!("face-down card in {slot}"),
+            )
+            .to_owned(),
+        (None, None) => lang.pick("裏側のカード", "face-down card").to_owned(),
+    };
     match cmd {
-        Command::ActivateSpell { card } => {
-            let name = on_look_up_name.emit(*card);
-            lang.pick(
+        Command::ActivateSpell { .. } => lang
+            .pick(
                 &format!("《{name}》を発動"),
                 &format!("Activate 《{name}》"),
             )
-            .to_owned()
-        }
-        Command::ActivateEffect { card } => {
-            let name = on_look_up_name.emit(*card);
-            lang.pick(
+            .to_owned(),
+        Command::ActivateEffect { .. } => lang
+            .pick(
                 &format!("《{name}》の効果を発動"),
                 &format!("Activate 《{name}》's effect"),
             )
-            .to_owned()
-        }
+            .to_owned(),
         _ => T::Activate.text(lang).to_owned(),
     }
 }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use crate::ctx::use_ctx;
 use crate::duel::card_view::engine_lang;
 use crate::i18n::T;
+use crate::modal::use_dialog;
 
 #[derive(Debug, Properties, PartialEq, Clone)]
 pub struct GameOverProps {
@@ -34,11 +35,13 @@ pub fn game_over(props: &GameOverProps) -> Html {
     };
     let on_restart = props.on_restart.reform(|_: MouseEvent| ());
     let on_close = props.on_close.reform(|_: MouseEvent| ());
+    let (node, on_key) = use_dialog(Some(props.on_close.clone()));
     html! {
         <div class="overlay">
-            <div class="dialog" role="dialog" aria-modal="true" data-testid="game-over"
-                data-reason={reason_attr(props.outcome.reason())} data-result={result}>
-                <h3>{ title }</h3>
+            <div class="dialog dialog-small" role="dialog" aria-modal="true" data-testid="game-over"
+                data-reason={reason_attr(props.outcome.reason())} data-result={result}
+                aria-labelledby="game-over-title" ref={node} onkeydown={on_key}>
+                <h3 id="game-over-title">{ title }</h3>
                 <p>{ duel_engine::text::outcome(props.outcome, engine_lang(ctx.lang)) }</p>
                 <div class="dialog-actions">
                     <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>

@@ -10,7 +10,8 @@ use crate::duel::state::{
     RuleChoice, SaveCheck, check_save, clear_save, new_game_settings, set_rule_choice,
 };
 use crate::i18n::T;
-use crate::route::Route;
+use crate::prefs::Preferences;
+use crate::route::{HelpTopic, Route};
 
 #[function_component(Home)]
 pub fn home() -> Html {
@@ -147,19 +148,27 @@ pub fn home() -> Html {
                             title={resume_target.is_none().then(|| ctx.t(T::NoSave))}>
                             { ctx.t(T::Resume) }
                         </button>
+                        <a class="btn" data-testid="help-duel" href={Route::Help { topic: HelpTopic::Duel }.href()}>{ ctx.t(T::Help) }</a>
                     </div>
                 </article>
                 <article class="game-tile">
                     <h3>{ ctx.t(T::BattleLine) }</h3>
                     <p>{ ctx.t(T::BattleLineBlurb) }</p>
-                    <a class="btn btn-primary" data-testid="link-battle-line" href={Route::BattleLine.href()}>{ ctx.t(T::Play) }</a>
+                    <div class="btn-row">
+                        <a class="btn btn-primary" data-testid="link-battle-line" href={Route::BattleLine.href()}>{ ctx.t(T::Play) }</a>
+                        <a class="btn" data-testid="help-battle-line" href={Route::Help { topic: HelpTopic::BattleLine }.href()}>{ ctx.t(T::Help) }</a>
+                    </div>
                 </article>
                 <article class="game-tile">
                     <h3>{ ctx.t(T::QuantumGomoku) }</h3>
                     <p>{ ctx.t(T::QuantumGomokuBlurb) }</p>
-                    <a class="btn btn-primary" data-testid="link-quantum-gomoku" href={Route::QuantumGomoku { game_id: None }.href()}>{ ctx.t(T::Play) }</a>
+                    <div class="btn-row">
+                        <a class="btn btn-primary" data-testid="link-quantum-gomoku" href={Route::QuantumGomoku { game_id: None }.href()}>{ ctx.t(T::Play) }</a>
+                        <a class="btn" data-testid="help-quantum-gomoku" href={Route::Help { topic: HelpTopic::QuantumGomoku }.href()}>{ ctx.t(T::Help) }</a>
+                    </div>
                 </article>
             </div>
+            <Preferences />
         </section>
     }
 }

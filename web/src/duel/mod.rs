@@ -3,17 +3,21 @@
 //! autosave format. The home page, which lists every game, belongs to the `duel` bundle.
 
 pub mod card_detail;
+pub mod card_preview;
 pub mod card_view;
 pub mod duel_field;
 pub mod duel_header;
 pub mod duel_log;
 pub mod effect_dialog;
+pub mod end_turn;
+pub mod field_menu;
 pub mod game_over;
 pub mod hands;
 pub mod hint;
 pub mod history;
 pub mod home;
 pub mod jobs;
+pub mod motion;
 pub mod pile_list;
 pub mod practice;
 pub mod recipe;

@@ -9,6 +9,7 @@ use yew::prelude::*;
 use crate::ctx::use_ctx;
 use crate::duel::card_view::CardView;
 use crate::i18n::T;
+use crate::modal::use_dialog;
 
 #[derive(Debug, Properties, PartialEq, Clone)]
 pub struct PileListProps {
@@ -30,6 +31,7 @@ pub struct PileListProps {
 pub fn pile_list(props: &PileListProps) -> Html {
     let ctx = use_ctx();
     let on_close = props.on_close.reform(|_: MouseEvent| ());
+    let (node, on_key) = use_dialog(Some(props.on_close.clone()));
     // The Synchro Summon of one card: enabled exactly when the engine accepts it, with
     // the engine's reason otherwise; choosing it closes the list for the material dialog.
     let synchro = |c: &CardSeen| -> Option<Html> {
@@ -61,8 +63,9 @@ pub fn pile_list(props: &PileListProps) -> Html {
     };
     html! {
         <div class="overlay">
-            <div class="dialog" role="dialog" aria-modal="true" data-testid={format!("list-{}", props.zone)}>
-                <h3>{ format!("{} ({})", props.title, props.cards.len()) }</h3>
+            <div class="dialog" role="dialog" aria-modal="true" data-testid={format!("list-{}", props.zone)}
+                aria-labelledby="pile-list-title" ref={node} onkeydown={on_key}>
+                <h3 id="pile-list-title">{ format!("{} ({})", props.title, props.cards.len()) }</h3>
                 if props.cards.is_empty() {
                     <p>{ ctx.t(T::Empty) }</p>
                 }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use crate::duel::card_view::CardView;
 use crate::i18n::{Lang, T, declared_level};
+use crate::modal::use_dialog;
 
 /// What was revealed to the player and not yet acknowledged.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -43,22 +44,33 @@ impl Reveal {
     }
 }
 
-/// The dialog: the declared Level, the revealed cards and the OK that lets play go on.
-/// A plain function rather than a component: it has no state of its own.
-pub fn reveal_dialog(reveal: &Reveal, lang: Lang, on_close: Callback<MouseEvent>) -> Html {
+#[derive(Debug, Properties, PartialEq, Clone)]
+pub struct RevealDialogProps {
+    pub reveal: Reveal,
+    pub lang: Lang,
+    pub on_close: Callback<()>,
+}
+
+/// The dialog: the declared Level, the revealed cards and the OK that lets play go on
+/// (Escape is the same OK).
+#[function_component(RevealDialog)]
+pub fn reveal_dialog(props: &RevealDialogProps) -> Html {
+    let (node, on_key) = use_dialog(Some(props.on_close.clone()));
+    let lang = props.lang;
     html! {
         <div class="overlay">
-            <div class="dialog" role="dialog" aria-modal="true" data-testid="revealed-dialog">
-                <h3>{ T::RevealedCards.text(lang) }</h3>
-                if let Some(level) = reveal.level {
+            <div class="dialog" role="dialog" aria-modal="true" data-testid="revealed-dialog"
+                aria-labelledby="revealed-title" ref={node} onkeydown={on_key}>
+                <h3 id="revealed-title">{ T::RevealedCards.text(lang) }</h3>
+                if let Some(level) = props.reveal.level {
                     <p class="counter" data-testid="declared-level">{ declared_level(lang, level) }</p>
                 }
                 <div class="card-list">
-                    { for reveal.cards.iter().map(|&code| html! { <CardView code={Some(code)} /> }) }
+                    { for props.reveal.cards.iter().map(|&code| html! { <CardView code={Some(code)} /> }) }
                 </div>
                 <div class="dialog-actions">
                     <button type="button" class="btn btn-primary" data-testid="btn-revealed-ok"
-                        onclick={on_close} autofocus=true>
+                        onclick={props.on_close.reform(|_: MouseEvent| ())} autofocus=true>
                         { T::Ok.text(lang) }
                     </button>
                 </div>

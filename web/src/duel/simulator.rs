@@ -3,29 +3,34 @@
 use std::rc::Rc;
 
 use duel_engine::view::CardView as CardSeen;
-use duel_engine::{CardId, CardType, Code, Command, Phase};
+use duel_engine::{CardId, Code, Command, Phase};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use crate::ctx::{replace_route, use_ctx};
 use crate::duel::card_detail::CardDetail;
-use crate::duel::card_view::{card_name, engine_lang};
-use crate::duel::duel_field::{DuelField, FieldSlot, Pile};
+use crate::duel::card_preview::{CardPreview, LONG_PRESS_MS, Preview, card_under, preview_of};
+use crate::duel::card_view::engine_lang;
+use crate::duel::duel_field::{DuelField, FieldSlot, Pile, monster_slot};
 use crate::duel::duel_header::{DuelHeader, LpCue};
 use crate::duel::duel_log::DuelLog;
-use crate::duel::effect_dialog::EffectDialog;
+use crate::duel::effect_dialog::{EffectDialog, ResponseCard};
+use crate::duel::end_turn::{EndTurnConfirm, actions_remain};
+use crate::duel::field_menu::FieldMenu;
 use crate::duel::game_over::GameOver;
 use crate::duel::hands::{Hands, MenuAction, menu_button};
+use crate::duel::motion::use_card_motion;
 use crate::duel::pile_list::PileList;
 use crate::duel::practice::PracticeBar;
-use crate::duel::reveal_dialog::{Reveal, reveal_dialog};
+use crate::duel::reveal_dialog::{Reveal, RevealDialog};
 use crate::duel::state::{
     Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings,
     passes_by_itself, write_save,
 };
-use crate::duel::toasts::Toasts;
+use crate::duel::toasts::{self, Toast, Toasts};
 use crate::i18n::T;
+use crate::prefs;
 use crate::route::Route;
 
 #[derive(Debug, Properties, PartialEq, Clone)]
@@ -44,16 +49,13 @@ pub fn entropy_seed() -> u64 {
 
 /// How long a toast stays, in milliseconds.
 const TOAST_MS: i32 = 3500;
-/// At most this many toasts are shown at once; older ones drop off.
-const TOAST_MAX: usize = 5;
 
 /// What the page announces of the duel's events beside the duel itself: toasts, the
 /// revealed cards waiting to be acknowledged, the last LP change.
 #[derive(Debug, Clone, PartialEq, Default)]
 struct Announced {
-    next: u64,
-    /// `(toast id, duel state version it came from, text)`.
-    items: Vec<(u64, u64, String)>,
+    /// At most [`toasts::TOAST_MAX`], oldest first.
+    items: Vec<Toast>,
     /// The newest state version already announced: an effect that fires again for the
     /// same version must not repeat its toasts or reveal its cards twice.
     announced: u64,
@@ -64,14 +66,14 @@ struct Announced {
 }
 
 enum AnnounceAction {
-    /// The events of one duel state version, as messages, reveal and LP change.
+    /// The events of one duel state version, as a toast, reveal and LP change.
     Push {
         version: u64,
-        messages: Vec<String>,
+        toast: Option<Toast>,
         reveal: Option<Reveal>,
         lp_cue: Option<LpCue>,
     },
-    /// Drop the toasts of one state version (after they have been shown long enough).
+    /// Drop the toast of one state version (after it has been shown long enough).
     Expire { version: u64 },
     /// The player has seen the revealed cards.
     DismissReveal,
@@ -85,7 +87,7 @@ impl Reducible for Announced {
         match action {
             AnnounceAction::Push {
                 version,
-                messages,
+                toast,
                 reveal,
                 lp_cue,
             } => {
@@ -93,16 +95,13 @@ impl Reducible for Announced {
                     return self;
                 }
                 next.announced = version;
-                for m in messages {
-                    next.items.push((next.next, version, m));
-                    next.next += 1;
+                if let Some(toast) = toast {
+                    toasts::push(&mut next.items, toast);
                 }
-                let extra = next.items.len().saturating_sub(TOAST_MAX);
-                next.items.drain(..extra);
                 next.reveal = Reveal::merge(next.reveal, reveal);
                 next.lp_cue = lp_cue.unwrap_or(next.lp_cue);
             }
-            AnnounceAction::Expire { version } => next.items.retain(|(_, v, _)| *v != version),
+            AnnounceAction::Expire { version } => next.items.retain(|t| t.version != version),
             AnnounceAction::DismissReveal => next.reveal = None,
         }
         Rc::new(next)
@@ -128,6 +127,12 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     let pile = use_state(|| None::<Pile>);
     let field_menu = use_state(|| None::<(FieldSlot, CardSeen)>);
     let over_closed = use_state(|| false);
+    let confirm_end = use_state(|| false);
+    let preview = use_state(|| None::<Preview>);
+    // A running long press: its timer, and whether it fired (then the context menu the
+    // browser may bring is refused).
+    let long_press = use_mut_ref(|| (None::<i32>, false));
+    let page_ref = use_node_ref();
 
     // Load the autosave or start a new duel, once per route.
     {
@@ -173,22 +178,17 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         });
     }
 
-    // Step messages of the last command become toasts; revealed cards wait in a dialog;
-    // LP changes get a short cue in the header.
+    // The last command's messages become a toast (the log keeps them all); revealed cards
+    // wait in a dialog; LP changes get a short cue in the header.
     {
         let state = state.clone();
         let announced = announced.clone();
         use_effect_with(state.version, move |_| {
-            let messages: Vec<String> = state
-                .events
-                .iter()
-                .map(|e| e.message(engine_lang(lang)))
-                .collect();
-            if !messages.is_empty() {
+            if !state.events.is_empty() {
                 let version = state.version;
                 announced.dispatch(AnnounceAction::Push {
                     version,
-                    messages,
+                    toast: Toast::from_events(version, version, &state.events, engine_lang(lang)),
                     reveal: Reveal::from_events(&state.events),
                     lp_cue: LpCue::from_events(version, &state.events),
                 });
@@ -212,6 +212,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     }
 
     let view = state.duel.as_ref().map(|d| d.view());
+    use_card_motion(page_ref.clone(), view.clone().map(Rc::new), state.version);
     let legal: Vec<Command> = state
         .duel
         .as_ref()
@@ -313,65 +314,162 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         let field_menu = field_menu.clone();
         Callback::from(move |sel: (FieldSlot, CardSeen)| field_menu.set(Some(sel)))
     };
-    let on_look_up_name = {
+    let on_look_up = {
         let state = state.clone();
         Callback::from(move |id: CardId| {
-            state
-                .duel
-                .as_ref()
-                .and_then(|d| d.card_view(id).code)
-                .map(|code| card_name(code, lang))
-                .unwrap_or_else(|| lang.pick("裏側のカード", "face-down card").to_owned())
+            let Some(duel) = state.duel.as_ref() else {
+                return ResponseCard::default();
+            };
+            let you = duel.view().you;
+            let slot = if you.field_zone.is_some_and(|c| c.id == id) {
+                Some(FieldSlot::Field)
+            } else if let Some(i) = you
+                .spell_trap
+                .iter()
+                .position(|c| c.is_some_and(|c| c.id == id))
+            {
+                Some(FieldSlot::SpellTrap(i))
+            } else {
+                monster_slot(&you, id)
+            };
+            ResponseCard {
+                code: duel.card_view(id).code,
+                slot: slot.map(FieldSlot::name),
+            }
         })
     };
 
+    // 「ターン終了」 asks first while something else could still be done (ending the
+    // first turn ends the attempt), unless the player turned the question off.
     let end_turn = MenuAction {
         command: Command::EndTurn,
         label: T::EndTurn,
         test_id: "btn-end-turn",
+        expected: true,
     };
+    let on_end_turn = {
+        let on_apply = on_apply.clone();
+        let confirm_end = confirm_end.clone();
+        let ask = actions_remain(&legal) && prefs::confirm_end_turn();
+        Callback::from(move |cmd: Command| {
+            if ask {
+                confirm_end.set(true);
+            } else {
+                on_apply.emit(cmd);
+            }
+        })
+    };
+    let end_turn_confirm = (*confirm_end).then(|| {
+        let on_cancel = {
+            let confirm_end = confirm_end.clone();
+            Callback::from(move |()| confirm_end.set(false))
+        };
+        let on_confirm = {
+            let confirm_end = confirm_end.clone();
+            let on_apply = on_apply.clone();
+            Callback::from(move |dont_ask: bool| {
+                if dont_ask {
+                    prefs::set_confirm_end_turn(false);
+                }
+                confirm_end.set(false);
+                on_apply.emit(Command::EndTurn);
+            })
+        };
+        html! { <EndTurnConfirm on_confirm={on_confirm} on_cancel={on_cancel} /> }
+    });
 
     let field_menu_html = (*field_menu).map(|(slot, card)| {
         let close = {
             let field_menu = field_menu.clone();
             Callback::from(move |()| field_menu.set(None))
         };
-        // Spell/trap and field zones can hold activatable spells and ignition effects;
-        // monsters only have ignition effects.
-        let is_monster = matches!(slot, FieldSlot::Monster(_))
-            || card.def().is_some_and(|d| d.card_type == CardType::Monster);
-        let mut actions = Vec::new();
-        if !is_monster {
-            actions.push(MenuAction { command: Command::ActivateSpell { card: card.id }, label: T::Activate, test_id: "btn-activate" });
-        }
-        actions.push(MenuAction { command: Command::ActivateEffect { card: card.id }, label: T::ActivateEffect, test_id: "btn-activate-effect" });
-        let on_close = close.reform(|_: MouseEvent| ());
-        let on_show = {
-            let detail = detail.clone();
-            let close = close.clone();
-            let code = card.code;
-            Callback::from(move |_: MouseEvent| {
-                close.emit(());
-                detail.set(code);
-            })
-        };
         html! {
-            <div class="overlay">
-                <div class="dialog" role="dialog" aria-modal="true" data-testid="field-menu">
-                    <h3>{ card.code.map(|c| card_name(c, lang)).unwrap_or_else(|| lang.pick("裏側のカード", "Face-down card").to_owned()) }</h3>
-                    <div class="options" role="menu">
-                        { for actions.iter().map(|a| menu_button(a, lang, &on_check, &on_apply, &close)) }
-                        if card.code.is_some() {
-                            <button type="button" class="btn" data-testid="btn-details" onclick={on_show}>{ ctx.t(T::Details) }</button>
-                        }
-                    </div>
-                    <div class="dialog-actions">
-                        <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>
-                    </div>
-                </div>
-            </div>
+            <FieldMenu slot={slot} card={card} on_check={on_check.clone()} on_apply={on_apply.clone()}
+                on_show_details={on_show_details.clone()} on_close={close} />
         }
     });
+
+    // The whole card beside the one the mouse rests on or the keyboard focuses; a long
+    // press on a touch screen opens its details.
+    let on_pointer_over = {
+        let preview = preview.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.pointer_type() == "mouse" {
+                let next = preview_of(&e);
+                if *preview != next {
+                    preview.set(next);
+                }
+            }
+        })
+    };
+    let on_pointer_leave = {
+        let preview = preview.clone();
+        Callback::from(move |_: PointerEvent| preview.set(None))
+    };
+    let on_focus_in = {
+        let preview = preview.clone();
+        Callback::from(move |e: FocusEvent| {
+            let keyboard = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|t| t.matches(":focus-visible").unwrap_or(false));
+            preview.set(if keyboard { preview_of(&e) } else { None });
+        })
+    };
+    let cancel_press = {
+        let long_press = long_press.clone();
+        move || {
+            if let Some(id) = long_press.borrow_mut().0.take()
+                && let Some(window) = web_sys::window()
+            {
+                window.clear_timeout_with_handle(id);
+            }
+        }
+    };
+    let on_pointer_down = {
+        let long_press = long_press.clone();
+        let detail = detail.clone();
+        let cancel_press = cancel_press.clone();
+        Callback::from(move |e: PointerEvent| {
+            cancel_press();
+            long_press.borrow_mut().1 = false;
+            if e.pointer_type() != "touch" {
+                return;
+            }
+            let Some((_, code)) = card_under(&e) else {
+                return;
+            };
+            let fired = {
+                let long_press = long_press.clone();
+                let detail = detail.clone();
+                Closure::once_into_js(move || {
+                    *long_press.borrow_mut() = (None, true);
+                    detail.set(Some(code));
+                })
+            };
+            if let Some(window) = web_sys::window()
+                && let Ok(id) = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                    fired.unchecked_ref(),
+                    LONG_PRESS_MS,
+                )
+            {
+                long_press.borrow_mut().0 = Some(id);
+            }
+        })
+    };
+    let on_pointer_end = {
+        let cancel_press = cancel_press.clone();
+        Callback::from(move |_: PointerEvent| cancel_press())
+    };
+    // A long press may bring the browser's context menu: not over a card it opened.
+    let on_context_menu = {
+        let long_press = long_press.clone();
+        Callback::from(move |e: MouseEvent| {
+            if long_press.borrow().1 {
+                e.prevent_default();
+            }
+        })
+    };
 
     let pile_html = (*pile).map(|p| {
         let (title, cards) = match p {
@@ -405,43 +503,64 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         && (view.prompt.is_some()
             || (view.chain_window && legal.iter().any(|c| *c != Command::PassChain)));
 
+    // The turn's buttons sit above the field, away from the hand's menus: a menu closing
+    // must not leave the pointer on 「ターン終了」. They also ignore the pointer for a
+    // moment after each action (see `.arming` in style.css), so a double click that
+    // played a card does not end the turn too.
+    let arming = if state.version % 2 == 0 {
+        "arming-a"
+    } else {
+        "arming-b"
+    };
+    // Optional parts are single nodes (`unwrap_or_default`), never `{ for .. }`: Yew
+    // matches unkeyed children from the end, so a child that comes and goes would rebuild
+    // every element before it (losing the focus, the card positions and the LP count).
     html! {
-        <section class="page simulator" data-testid="simulator">
-            <Toasts messages={announced.items.iter().map(|(id, _, text)| (*id, text.clone())).collect::<Vec<_>>()} />
+        <section class="page simulator" data-testid="simulator" ref={page_ref}
+            onpointerover={on_pointer_over} onpointerleave={on_pointer_leave} onfocusin={on_focus_in}
+            onpointerdown={on_pointer_down} onpointerup={on_pointer_end.clone()} onpointercancel={on_pointer_end.clone()}
+            onpointermove={{ let end = on_pointer_end.clone(); Callback::from(move |e: PointerEvent| if e.pointer_type() == "touch" && (e.movement_x().abs() + e.movement_y().abs()) > 8 { end.emit(e) }) }}
+            oncontextmenu={on_context_menu}>
+            <Toasts toasts={announced.items.clone()} lang={lang} />
             <DuelHeader view={view.clone()} lp_cue={announced.lp_cue} />
-            { for notice }
-            <div class="feedback">{ for feedback }</div>
+            <div class={classes!("actions", "turn-actions", arming)}>
+                { menu_button(&end_turn, on_check.emit(Command::EndTurn), lang, None, &on_end_turn, &Callback::noop()) }
+                if view.outcome.is_some() && *over_closed {
+                    <button type="button" class="btn btn-primary" data-testid="btn-restart" onclick={on_restart.reform(|_: MouseEvent| ())}>
+                        { ctx.t(T::Restart) }
+                    </button>
+                }
+                <a class="btn" href="#/" data-testid="link-home">{ ctx.t(T::BackHome) }</a>
+            </div>
+            { notice.unwrap_or_default() }
+            <div class="feedback">{ feedback.unwrap_or_default() }</div>
             <DuelField side={view.you.clone()} opponent={view.opponent.clone()} on_open_pile={on_open_pile} on_select_card={on_select_card}
                 synchro_ready={legal.iter().any(|c| matches!(c, Command::SynchroSummon { .. }))} />
             if end_phase_open {
                 <p class="notice" role="status" data-testid="end-phase-hint">{ ctx.t(T::EndPhaseHint) }</p>
             }
             <Hands cards={view.you.hand.clone()} on_check={on_check.clone()} on_apply={on_apply.clone()} on_show_details={on_show_details.clone()} />
-            <div class="actions">
-                { menu_button(&end_turn, lang, &on_check, &on_apply, &Callback::noop()) }
-                if view.outcome.is_some() && *over_closed {
-                    <button type="button" class="btn btn-primary" data-testid="btn-restart" onclick={on_restart.reform(|_: MouseEvent| ())}>
-                        { ctx.t(T::Restart) }
-                    </button>
-                }
-                <a class="btn" href="#/">{ ctx.t(T::BackHome) }</a>
-            </div>
             <PracticeBar state={state.clone()} />
             <DuelLog events={state.log.clone()} />
             if show_effect_dialog {
                 // Keyed by the state version: a new question starts with nothing selected,
                 // even when it looks like the previous one.
                 <EffectDialog key={state.version} prompt={view.prompt.clone()} chain={view.chain.clone()} legal={legal.clone()}
-                    on_check={on_check.clone()} on_apply={on_apply.clone()} on_look_up_name={on_look_up_name} />
+                    on_check={on_check.clone()} on_apply={on_apply.clone()} on_look_up={on_look_up} />
             }
             if let Some(outcome) = view.outcome.filter(|_| !*over_closed) {
                 <GameOver outcome={outcome} on_restart={on_restart.clone()}
                     on_close={{ let c = over_closed.clone(); Callback::from(move |()| c.set(true)) }} />
             }
-            { for field_menu_html }
-            { for pile_html }
+            { field_menu_html.unwrap_or_default() }
+            { pile_html.unwrap_or_default() }
             if let Some(reveal) = &announced.reveal {
-                { reveal_dialog(reveal, lang, { let t = announced.clone(); Callback::from(move |_: MouseEvent| t.dispatch(AnnounceAction::DismissReveal)) }) }
+                <RevealDialog reveal={reveal.clone()} lang={lang}
+                    on_close={{ let t = announced.clone(); Callback::from(move |()| t.dispatch(AnnounceAction::DismissReveal)) }} />
+            }
+            { end_turn_confirm.unwrap_or_default() }
+            if let Some(p) = *preview {
+                <CardPreview preview={p} />
             }
             if let Some(code) = *detail {
                 <CardDetail code={code} on_close={{ let d = detail.clone(); Callback::from(move |()| d.set(None)) }} />
