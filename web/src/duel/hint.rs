@@ -317,7 +317,7 @@ pub fn number_text(x: f64) -> String {
     #[cfg(target_arch = "wasm32")]
     {
         js_sys::Number::from(x)
-            .to_string(10)
+            .to_string_with_radix(10)
             .map(String::from)
             .unwrap_or_default()
     }
@@ -373,7 +373,7 @@ mod tests {
         assert_eq!(fixed1(99.96), "100.0");
         assert_eq!(fixed1(-3.0), "0.0");
         assert_eq!(fixed1(f64::NAN), "0.0");
-        for x in [0.26, 1.74, 3.14159, 42.42, 1234.5678] {
+        for x in [0.26, 1.74, 3.27, 42.42, 1234.5678] {
             assert_eq!(fixed1(x), format!("{x:.1}"));
         }
     }
