@@ -11,9 +11,18 @@ use crate::duel::jobs::{HINT_BUDGET, HINT_BUDGET_MAX, HINT_DEEPER, Hint, HintAns
 use crate::duel::state::{Action, DuelState};
 use crate::worker::{self, Job, Options};
 
-#[derive(Debug, Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, Clone)]
 pub struct HintProps {
     pub state: UseReducerHandle<DuelState>,
+}
+
+impl PartialEq for HintProps {
+    /// The same state object or not: the reducer makes a new one for every change (and the
+    /// old one lives on in the old props, so no address is reused), and this spares the
+    /// derived deep comparison of the whole duel (about 4 KB of wasm).
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq::<DuelState>(&*self.state, &*other.state)
+    }
 }
 
 /// Where the hint is.

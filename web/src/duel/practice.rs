@@ -12,9 +12,18 @@ use crate::duel::hint::HintPanel;
 use crate::duel::state::{Action, DuelState};
 use crate::route::Route;
 
-#[derive(Debug, Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, Clone)]
 pub struct PracticeProps {
     pub state: UseReducerHandle<DuelState>,
+}
+
+impl PartialEq for PracticeProps {
+    /// The same state object or not: the reducer makes a new one for every change (and the
+    /// old one lives on in the old props, so no address is reused), and this spares the
+    /// derived deep comparison of the whole duel (about 4 KB of wasm).
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq::<DuelState>(&*self.state, &*other.state)
+    }
 }
 
 /// What a key press asks of the history: `Some(true)` redo, `Some(false)` undo.
