@@ -15,14 +15,18 @@ use crate::route::Route;
 #[derive(Debug, Properties, Clone)]
 pub struct PracticeProps {
     pub state: UseReducerHandle<DuelState>,
+    /// The state's `version` when the parent rendered (it is bumped on every change of
+    /// the duel or of the actions to redo).
+    pub version: u64,
 }
 
 impl PartialEq for PracticeProps {
-    /// The same state object or not: the reducer makes a new one for every change (and the
-    /// old one lives on in the old props, so no address is reused), and this spares the
-    /// derived deep comparison of the whole duel (about 4 KB of wasm).
+    /// By the version the props were made with: a handle reads the reducer's current
+    /// state (an old handle too), so only a value copied at render time tells the old
+    /// props from the new; and the handle's own comparison, of the whole duel, cost
+    /// about 4 KB of wasm.
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq::<DuelState>(&*self.state, &*other.state)
+        self.version == other.version
     }
 }
 
@@ -230,7 +234,7 @@ pub fn practice_bar(props: &PracticeProps) -> Html {
                 </a>
             </div>
             { for share_html }
-            <HintPanel state={state.clone()} />
+            <HintPanel state={state.clone()} version={props.version} />
         </section>
     }
 }

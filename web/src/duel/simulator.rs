@@ -426,7 +426,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 }
                 <a class="btn" href="#/">{ ctx.t(T::BackHome) }</a>
             </div>
-            <PracticeBar state={state.clone()} />
+            <PracticeBar state={state.clone()} version={state.version} />
             <DuelLog events={state.log.clone()} />
             if show_effect_dialog {
                 // Keyed by the state version: a new question starts with nothing selected,
