@@ -1,5 +1,6 @@
 // Release smoke test of the per-game bundles in dist/: the home page links to each
-// game's own bundle and back, hash links into the wrong bundle move to the right one,
+// game's own bundle and back (and the duel's to its replay and statistics bundle), hash
+// links into the wrong bundle move to the right one,
 // nothing fails to load, and no request leaves the page's origin. Run by scripts/dev test.
 import { launch, serveDist } from './serve.mjs';
 
@@ -17,7 +18,7 @@ page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.stat
 page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outside request: ${r.url()}`); });
 // Every bundle has a Web Worker (a wasm-bindgen snippet): a page must load its own
 // bundle's, never another's.
-const bundleOf = (url) => ['quantum-gomoku', 'battle-line'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
+const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'duel-analysis'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
 const workerScripts = new Set();
 page.on('request', (r) => {
   if (!r.url().includes('/snippets/')) return;
@@ -63,7 +64,30 @@ await page.goto(`${base}quantum-gomoku/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside another bundle moves to the root', '[data-testid=zone-hand]', '/');
 await page.click('[data-testid=btn-hint]');
 await expect('the duel hint answers', '[data-testid=hint-result]', '/');
-for (const bundle of ['home', 'quantum-gomoku', 'battle-line']) {
+// The replay and statistics pages live in dist/duel-analysis/.
+await page.click('[data-testid=btn-share]');
+await expect('the duel page shares its game', '[data-testid=share-url]', '/');
+const shareUrl = await page.getAttribute('[data-testid=share-url]', 'href');
+if (!shareUrl.startsWith(`${base}duel-analysis/#/replay/`)) problems.push(`the share URL is not the replay bundle's: ${shareUrl}`);
+await page.goto(shareUrl);
+await expect('the share URL opens the replay page', '[data-testid=replay-position]', '/duel-analysis/');
+await page.click('[data-testid=btn-replay-continue]');
+await expect('... whose "continue" goes back to the duel page', '[data-testid=practice-bar]', '/');
+const code = new URL(shareUrl).hash.slice('#/replay/'.length);
+await page.goto(`${base}#/replay/${code}`);
+await expect('a replay hash link at the root moves to its bundle', '[data-testid=replay-position]', '/duel-analysis/');
+await page.click('[data-testid=brand]');
+await expect('replay page -> home', '[data-testid=btn-stats]', '/');
+await page.click('[data-testid=btn-stats]');
+await expect('home -> the statistics bundle', '[data-testid=stats-run]', '/duel-analysis/');
+await page.goto(`${base}#/stats/exodia-deck?hands=20&budget=300`);
+await expect('a statistics hash link at the root moves to its bundle', '[data-testid=stats-run]', '/duel-analysis/');
+if (!page.url().includes('hands=20')) problems.push(`the statistics query was lost on the way: ${page.url()}`);
+await page.click('[data-testid=stats-run]');
+await expect('the statistics run in the Web Workers', '[data-testid=stats-done]', '/duel-analysis/');
+await page.goto(`${base}duel-analysis/#/simulator/exodia-deck?seed=1`);
+await expect('a duel link inside the statistics bundle moves to the root', '[data-testid=zone-hand]', '/');
+for (const bundle of ['home', 'duel-analysis', 'quantum-gomoku', 'battle-line']) {
   if (!workerScripts.has(bundle)) problems.push(`${bundle}: its Web Worker never started`);
 }
 

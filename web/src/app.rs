@@ -124,12 +124,12 @@ pub fn app() -> Html {
             let key = format!("{deck}/{seed:?}");
             html! { <crate::duel::simulator::Simulator key={key} deck={deck} seed={seed} /> }
         }
-        #[cfg(feature = "duel")]
+        #[cfg(feature = "duel-analysis")]
         Route::Replay { code } => {
             let key = code.clone();
             html! { <crate::duel::replay_page::ReplayPage key={key} code={code} /> }
         }
-        #[cfg(feature = "duel")]
+        #[cfg(feature = "duel-analysis")]
         Route::Stats {
             deck,
             hands,

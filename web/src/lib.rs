@@ -4,7 +4,7 @@ pub mod app;
 #[cfg(feature = "battle-line")]
 pub mod battle_line;
 pub mod ctx;
-#[cfg(feature = "duel")]
+#[cfg(any(feature = "duel", feature = "duel-analysis"))]
 pub mod duel;
 pub mod help;
 pub mod i18n;

@@ -163,11 +163,13 @@ impl fmt::Display for Route {
     }
 }
 
-/// The release bundle that hosts a route: home and the duel at the site's root, each
-/// other game in a folder of its own (one wasm per game keeps every page small).
+/// The release bundle that hosts a route: home and the duel at the site's root, the
+/// duel's replay and statistics pages and each other game in a folder of their own (one
+/// wasm per bundle keeps every page small).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bundle {
     Duel,
+    DuelAnalysis,
     BattleLine,
     QuantumGomoku,
 }
@@ -177,6 +179,7 @@ impl Bundle {
     pub fn folder(self) -> &'static str {
         match self {
             Bundle::Duel => "",
+            Bundle::DuelAnalysis => "duel-analysis/",
             Bundle::BattleLine => "battle-line/",
             Bundle::QuantumGomoku => "quantum-gomoku/",
         }
@@ -186,6 +189,7 @@ impl Bundle {
     pub fn compiled_in(self) -> bool {
         match self {
             Bundle::Duel => cfg!(feature = "duel"),
+            Bundle::DuelAnalysis => cfg!(feature = "duel-analysis"),
             Bundle::BattleLine => cfg!(feature = "battle-line"),
             Bundle::QuantumGomoku => cfg!(feature = "quantum-gomoku"),
         }
@@ -196,11 +200,8 @@ impl Route {
     /// The bundle that shows this route (`None`: any bundle can say "not found").
     pub fn bundle(&self) -> Option<Bundle> {
         match self {
-            Route::Home
-            | Route::Recipe { .. }
-            | Route::Simulator { .. }
-            | Route::Replay { .. }
-            | Route::Stats { .. } => Some(Bundle::Duel),
+            Route::Home | Route::Recipe { .. } | Route::Simulator { .. } => Some(Bundle::Duel),
+            Route::Replay { .. } | Route::Stats { .. } => Some(Bundle::DuelAnalysis),
             Route::BattleLine => Some(Bundle::BattleLine),
             Route::QuantumGomoku { .. } => Some(Bundle::QuantumGomoku),
             Route::Help { topic } => Some(topic.bundle()),
@@ -265,6 +266,22 @@ mod tests {
         assert_eq!(Route::BattleLine.href(), "#/battle-line");
         assert_eq!(Route::Home.href(), "#/");
         assert_eq!(Bundle::BattleLine.folder(), "battle-line/");
+        assert_eq!(
+            Route::Replay {
+                code: "AQAB".into()
+            }
+            .bundle(),
+            Some(Bundle::DuelAnalysis)
+        );
+        assert_eq!(
+            Route::Stats {
+                deck: "exodia-deck".into(),
+                hands: None,
+                budget: None
+            }
+            .href(),
+            "#/stats/exodia-deck"
+        );
         assert_eq!(
             Route::QuantumGomoku { game_id: None }.bundle(),
             Some(Bundle::QuantumGomoku)

@@ -393,15 +393,24 @@ fn purpose(d: &Duel) -> Option<Purpose> {
     }
 }
 
-/// Sorts candidates by `(demoted, score)` after dropping those that lose at once.
-fn order(d: &Duel, cmds: Vec<Command>, key: impl Fn(&Command) -> (bool, i64)) -> Ordered {
-    let mut keyed: Vec<((bool, i64), Command)> = cmds
+/// Sorts candidates by `(demoted, score)` after dropping those that lose at once; equal
+/// keys keep their listed order.
+///
+/// One copy for every policy (`key` is a trait object) and an unstable sort with the
+/// position as the last key, which orders exactly as a stable sort by key would: the
+/// stable sort's code, once per policy, weighed some 8 KB in the web app's wasm.
+fn order(d: &Duel, cmds: Vec<Command>, key: &dyn Fn(&Command) -> (bool, i64)) -> Ordered {
+    let mut keyed: Vec<((bool, i64, usize), Command)> = cmds
         .into_iter()
         .filter(|c| !loses_at_once(d, c))
-        .map(|c| (key(&c), c))
+        .enumerate()
+        .map(|(i, c)| {
+            let (demoted, score) = key(&c);
+            ((demoted, score, i), c)
+        })
         .collect();
-    keyed.sort_by_key(|(k, _)| *k);
-    let preferred = keyed.iter().filter(|((demoted, _), _)| !demoted).count();
+    keyed.sort_unstable_by_key(|(k, _)| *k);
+    let preferred = keyed.iter().filter(|((demoted, _, _), _)| !demoted).count();
     Ordered {
         commands: keyed.into_iter().map(|(_, c)| c).collect(),
         preferred,
@@ -448,7 +457,7 @@ fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
     };
     let drawing = drawing_modes(d);
     let purpose = purpose(d);
-    order(d, cmds, |c| match (c, purpose) {
+    order(d, cmds, &|c| match (c, purpose) {
         (Command::SetMonster { .. } | Command::SetSpellTrap { .. }, _) => (true, 0),
         (Command::SummonMonster { card }, _) => {
             let code = code_in(d, *card);
@@ -480,7 +489,7 @@ fn burn_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
     };
     let atk = |id: CardId| crate::card::card(code_in(d, id)).map_or(0, |c| i64::from(c.atk()));
     let purpose = purpose(d);
-    order(d, cmds, |c| match (c, purpose) {
+    order(d, cmds, &|c| match (c, purpose) {
         (Command::SetMonster { .. } | Command::SetSpellTrap { .. }, _) => (true, 0),
         (Command::Respond(Response::Cards(ids)), Some(Purpose::Tribute)) => {
             let keep = ids.iter().filter(|&&id| ignition(id)).count() as i64 * 10_000;

@@ -11,9 +11,22 @@ use crate::duel::jobs::{HINT_BUDGET, HINT_BUDGET_MAX, HINT_DEEPER, Hint, HintAns
 use crate::duel::state::{Action, DuelState};
 use crate::worker::{self, Job, Options};
 
-#[derive(Debug, Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, Clone)]
 pub struct HintProps {
     pub state: UseReducerHandle<DuelState>,
+    /// The state's `version` when the parent rendered (it is bumped on every change of
+    /// the duel or of the actions to redo).
+    pub version: u64,
+}
+
+impl PartialEq for HintProps {
+    /// By the version the props were made with: a handle reads the reducer's current
+    /// state (an old handle too), so only a value copied at render time tells the old
+    /// props from the new; and the handle's own comparison, of the whole duel, cost
+    /// about 4 KB of wasm.
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version
+    }
 }
 
 /// Where the hint is.
@@ -160,7 +173,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
         Phase::Idle => Html::default(),
         Phase::Running { done, budget } => html! {
             <div class="hint-running" role="status">
-                <progress data-testid="hint-progress" max="1" value={done.to_string()} data-value={done.to_string()}></progress>
+                <progress data-testid="hint-progress" max="1" value={number_text(*done)} data-value={number_text(*done)}></progress>
                 <span class="muted">{ format!("{} {}", lang.pick("探索中… 上限", "Searching… up to"), thousands(*budget)) }{ lang.pick(" 局面", " positions") }</span>
                 <button type="button" class="btn" data-testid="btn-hint-cancel" onclick={on_cancel}>
                     { lang.pick("中止", "Cancel") }
@@ -186,11 +199,11 @@ pub fn hint_panel(props: &HintProps) -> Html {
                 _ => log != base.as_slice(),
             };
             let searched = format!(
-                "{} {} {}, {:.1} s",
+                "{} {} {}, {} s",
                 lang.pick("上限", "budget"),
                 thousands(*budget),
                 lang.pick("局面", "positions"),
-                ms / 1000.0
+                fixed1(ms / 1000.0)
             );
             let headline = match answer {
                 HintAnswer::Win(line) => format!(
@@ -302,6 +315,32 @@ pub fn thousands(n: u32) -> String {
     out
 }
 
+/// `x` with one decimal (`2.35` -> `"2.4"`, like `{:.1}` up to ties), by integer
+/// arithmetic: `{:.1}` would link core's float formatting (about 10 KB of wasm) into the
+/// duel bundle for this one figure. Negative, NaN and huge values show as `0.0` and the
+/// largest `u64` tenth respectively (`as` saturates).
+pub fn fixed1(x: f64) -> String {
+    let tenths = (x * 10.0 + 0.5) as u64;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
+/// A number as JavaScript writes it (`0.25`, `1`): Rust's `f64` formatting would link
+/// core's float printing into the duel bundle for a progress bar's value.
+pub fn number_text(x: f64) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Number::from(x)
+            .to_string_with_radix(10)
+            .map(String::from)
+            .unwrap_or_default()
+    }
+    // Native builds (unit tests) have no JavaScript; only the wasm build is size-bound.
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        x.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,5 +374,20 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(20_000), "20,000");
         assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn one_decimal_without_float_formatting() {
+        assert_eq!(fixed1(0.0), "0.0");
+        assert_eq!(fixed1(0.04), "0.0");
+        assert_eq!(fixed1(0.06), "0.1");
+        assert_eq!(fixed1(2.34), "2.3");
+        assert_eq!(fixed1(12.0), "12.0");
+        assert_eq!(fixed1(99.96), "100.0");
+        assert_eq!(fixed1(-3.0), "0.0");
+        assert_eq!(fixed1(f64::NAN), "0.0");
+        for x in [0.26, 1.74, 3.27, 42.42, 1234.5678] {
+            assert_eq!(fixed1(x), format!("{x:.1}"));
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! The duel simulator's pages (home with the deck choice, recipe, simulator), its widgets
 //! (`DuelField`, `Hands`, `EffectDialog`, ...), the reducer around the engine and the
-//! autosave format. The home page, which lists every game, belongs to the `duel` bundle.
+//! autosave format. The home page, which lists every game, belongs to the `duel` bundle;
+//! the replay and statistics pages to the `duel-analysis` bundle (the module is built for
+//! either feature, and each bundle's router links in only its own pages).
 
 pub mod card_detail;
 pub mod card_preview;

@@ -12,9 +12,22 @@ use crate::duel::hint::HintPanel;
 use crate::duel::state::{Action, DuelState};
 use crate::route::Route;
 
-#[derive(Debug, Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, Clone)]
 pub struct PracticeProps {
     pub state: UseReducerHandle<DuelState>,
+    /// The state's `version` when the parent rendered (it is bumped on every change of
+    /// the duel or of the actions to redo).
+    pub version: u64,
+}
+
+impl PartialEq for PracticeProps {
+    /// By the version the props were made with: a handle reads the reducer's current
+    /// state (an old handle too), so only a value copied at render time tells the old
+    /// props from the new; and the handle's own comparison, of the whole duel, cost
+    /// about 4 KB of wasm.
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version
+    }
 }
 
 /// What a key press asks of the history: `Some(true)` redo, `Some(false)` undo.
@@ -29,20 +42,43 @@ pub fn history_key(key: &str, ctrl_or_meta: bool, shift: bool) -> Option<bool> {
     }
 }
 
-/// The address that opens a share code on this site: this page's address with the
-/// replay route as its hash.
+/// The address that opens a share code on this site: the replay route's link (in the
+/// bundle that has the replay page) made absolute from this page's address.
 pub fn share_url(code: &str) -> String {
     let here = web_sys::window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_default();
+    let link = Route::Replay {
+        code: code.to_owned(),
+    }
+    .href();
+    absolute(&here, &link)
+}
+
+/// A link as [`Route::href`] makes it (`#...`, `folder/#...` or `../folder/#...`) as an
+/// absolute address, seen from the page at `here`: a hash replaces the page's hash; a
+/// path is taken from the page's folder (its query dropped), `../` going up one folder.
+pub fn absolute(here: &str, link: &str) -> String {
     let page = here.split('#').next().unwrap_or_default();
-    format!(
-        "{page}{}",
-        Route::Replay {
-            code: code.to_owned()
+    if link.starts_with('#') {
+        return format!("{page}{link}");
+    }
+    let path = page.split('?').next().unwrap_or_default();
+    // Keep the origin ("https://host") out of reach of `../`.
+    let origin_end = path
+        .find("://")
+        .and_then(|i| path[i + 3..].find('/').map(|j| i + 3 + j))
+        .unwrap_or(path.len());
+    let mut dir = path[..path.rfind('/').map_or(path.len(), |i| i + 1)].to_owned();
+    let mut rest = link;
+    while let Some(up) = rest.strip_prefix("../") {
+        rest = up;
+        let trimmed = dir.trim_end_matches('/');
+        if trimmed.len() > origin_end {
+            dir.truncate(trimmed.rfind('/').map_or(trimmed.len(), |i| i + 1));
         }
-        .to_hash()
-    )
+    }
+    format!("{dir}{rest}")
 }
 
 /// A callback to be called at most once, from whichever of two paths comes first.
@@ -193,12 +229,12 @@ pub fn practice_bar(props: &PracticeProps) -> Html {
                 <button type="button" class="btn" data-testid="btn-share" onclick={on_share}>
                     { lang.pick("共有URL", "Share link") }
                 </button>
-                <a class="btn" data-testid="link-stats" href={Route::Stats { deck: state.deck.clone(), hands: None, budget: None }.to_hash()}>
+                <a class="btn" data-testid="link-stats" href={Route::Stats { deck: state.deck.clone(), hands: None, budget: None }.href()}>
                     { lang.pick("デッキの統計", "Deck statistics") }
                 </a>
             </div>
             { for share_html }
-            <HintPanel state={state.clone()} />
+            <HintPanel state={state.clone()} version={props.version} />
         </section>
     }
 }
@@ -214,5 +250,27 @@ mod tests {
         assert_eq!(history_key("y", true, false), Some(true));
         assert_eq!(history_key("z", false, false), None, "a plain z is typing");
         assert_eq!(history_key("x", true, false), None);
+    }
+
+    #[test]
+    fn links_of_other_bundles_become_absolute_from_the_page_folder() {
+        let here = "https://example.org/games/index.html?seed=3#/simulator/exodia-deck";
+        assert_eq!(
+            absolute(here, "#/replay/AQAB"),
+            "https://example.org/games/index.html?seed=3#/replay/AQAB"
+        );
+        assert_eq!(
+            absolute(here, "duel-analysis/#/replay/AQAB"),
+            "https://example.org/games/duel-analysis/#/replay/AQAB"
+        );
+        assert_eq!(
+            absolute("https://example.org/games/battle-line/#/x", "../#/"),
+            "https://example.org/games/#/"
+        );
+        assert_eq!(
+            absolute("http://127.0.0.1:8080/#/", "../../duel-analysis/#/"),
+            "http://127.0.0.1:8080/duel-analysis/#/",
+            "never above the site's root"
+        );
     }
 }

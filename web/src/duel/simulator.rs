@@ -540,7 +540,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 <p class="notice" role="status" data-testid="end-phase-hint">{ ctx.t(T::EndPhaseHint) }</p>
             }
             <Hands cards={view.you.hand.clone()} on_check={on_check.clone()} on_apply={on_apply.clone()} on_show_details={on_show_details.clone()} />
-            <PracticeBar state={state.clone()} />
+            <PracticeBar state={state.clone()} version={state.version} />
             <DuelLog events={state.log.clone()} />
             if show_effect_dialog {
                 // Keyed by the state version: a new question starts with nothing selected,

@@ -424,7 +424,7 @@ pub fn stats_page(props: &StatsProps) -> Html {
                 <button type="button" class="btn" data-testid="stats-cancel" disabled={!running} onclick={on_cancel}>
                     { lang.pick("中止", "Cancel") }
                 </button>
-                <a class="btn" href={Route::Simulator { deck: def.id.clone(), seed: None }.to_hash()}>{ lang.pick("このデッキで決闘", "Duel with this deck") }</a>
+                <a class="btn" href={Route::Simulator { deck: def.id.clone(), seed: None }.href()}>{ lang.pick("このデッキで決闘", "Duel with this deck") }</a>
             </div>
             <div class="stats-progress-row">
                 <progress data-testid="stats-progress" max="1" value={done.to_string()} data-value={done.to_string()}></progress>
@@ -462,7 +462,7 @@ pub fn stats_page(props: &StatsProps) -> Html {
                 <h3>{ lang.pick("判定できなかった手札（決闘として開けます）", "Hands not decided (open them as duels)") }</h3>
                 <ul class="stats-undecided" data-testid="stats-undecided">
                     { for tally.undecided.iter().take(LISTED).map(|seed| html! {
-                        <li><a data-testid="stats-undecided-hand" href={Route::Simulator { deck: def.id.clone(), seed: Some(*seed) }.to_hash()}>
+                        <li><a data-testid="stats-undecided-hand" href={Route::Simulator { deck: def.id.clone(), seed: Some(*seed) }.href()}>
                             { format!("{} {seed}", lang.pick("シード", "seed")) }
                         </a></li>
                     }) }

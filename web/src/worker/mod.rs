@@ -199,7 +199,7 @@ fn dispatch(kind: &str, body: &str) -> Result<String, String> {
     if let Some(answer) = crate::battle_line::jobs::dispatch(kind, body) {
         return answer;
     }
-    #[cfg(feature = "duel")]
+    #[cfg(any(feature = "duel", feature = "duel-analysis"))]
     if let Some(answer) = crate::duel::jobs::dispatch(kind, body) {
         return answer;
     }
