@@ -69,7 +69,7 @@ impl HelpTopic {
     /// The bundle of the game it explains (the page lives there).
     pub fn bundle(self) -> Bundle {
         match self {
-            HelpTopic::Duel => Bundle::Duel,
+            HelpTopic::Duel => Bundle::DuelAnalysis,
             HelpTopic::BattleLine => Bundle::BattleLine,
             HelpTopic::QuantumGomoku => Bundle::QuantumGomoku,
         }

@@ -1,10 +1,11 @@
 //! The rules pages (`#/help/<game>`), one per game in Japanese and English, written in our
 //! own words; the duel's also has a glossary of the words its dialogs use. Each game's text
-//! is compiled into that game's bundle only.
+//! is compiled into that game's bundle only; the duel's lives with its replay and
+//! statistics pages (`duel-analysis`), which keeps it out of the duel page's first load.
 
 #[cfg(feature = "battle-line")]
 mod battle_line;
-#[cfg(feature = "duel")]
+#[cfg(feature = "duel-analysis")]
 mod duel;
 #[cfg(feature = "quantum-gomoku")]
 mod quantum_gomoku;
@@ -45,7 +46,7 @@ pub struct Help {
 /// The page of a topic whose game this build holds.
 fn help_of(topic: HelpTopic) -> Option<&'static Help> {
     match topic {
-        #[cfg(feature = "duel")]
+        #[cfg(feature = "duel-analysis")]
         HelpTopic::Duel => Some(&duel::HELP),
         #[cfg(feature = "battle-line")]
         HelpTopic::BattleLine => Some(&battle_line::HELP),
