@@ -179,7 +179,7 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "duel")]
+    #[cfg(feature = "duel-analysis")]
     #[test]
     fn the_duel_glossary_explains_the_words_of_its_dialogs() {
         let terms: Vec<&str> = duel::HELP.glossary.iter().map(|t| t.term.1).collect();
