@@ -1,4 +1,4 @@
-// Measures the duel solver in the release bundle (dist/, home + duel) in headless
+// Measures the duel solver in the release bundle (dist/duel-analysis/) in headless
 // Chromium. For each deck: (1) SAMPLE opening hands solved one at a time on the page
 // through the module's own job entry point (the code the statistics workers run), giving
 // the median and p95 time to decide a hand and the solver's speed in budget positions per
@@ -28,8 +28,10 @@ page.on('console', (m) => {
   if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console error: ${m.text()}`);
 });
 
-await page.goto(`${base}#/`);
-await page.waitForSelector('[data-testid=deck-select]');
+// The statistics job lives in the duel-analysis bundle (with its page).
+const analysis = `${base}duel-analysis/`;
+await page.goto(`${analysis}#/stats/${DECKS[0]}`);
+await page.waitForSelector('[data-testid=stats-run]');
 await page.waitForFunction(() => typeof window.wasmBindings?.gamesWorkerRun === 'function');
 const cores = await page.evaluate(() => navigator.hardwareConcurrency);
 console.log(`headless Chromium, navigator.hardwareConcurrency = ${cores}; budget ${BUDGET} positions per hand`);
@@ -67,7 +69,7 @@ for (const deck of DECKS) {
   await page.evaluate(() => {
     for (const key of Object.keys(localStorage)) if (key.startsWith('games.duel.stats|')) localStorage.removeItem(key);
   });
-  await page.goto(`${base}#/stats/${deck}?hands=${HANDS}&budget=${BUDGET}`);
+  await page.goto(`${analysis}#/stats/${deck}?hands=${HANDS}&budget=${BUDGET}`);
   await page.waitForSelector('[data-testid=stats-run]:not([disabled])');
   const t0 = Date.now();
   await page.click('[data-testid=stats-run]');
