@@ -99,8 +99,9 @@ async fn activate_from_hand(app: &Mounted, code: u32) {
         .await;
 }
 
-#[wasm_bindgen_test]
-async fn one_toast_per_action_two_at_most_and_the_log_keeps_every_message() {
+/// A fresh duel where Graceful Charity was activated and its first two options chosen
+/// to discard: it has resolved.
+async fn graceful_charity_resolved() -> Mounted {
     reset_storage();
     let app = mount(&format!(
         "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
@@ -116,6 +117,12 @@ async fn one_toast_per_action_two_at_most_and_the_log_keeps_every_message() {
         settle().await;
     }
     app.click("[data-testid=dialog-confirm]").await;
+    app
+}
+
+#[wasm_bindgen_test]
+async fn one_toast_per_action_two_at_most_and_the_log_keeps_every_message() {
+    let app = graceful_charity_resolved().await;
     let toasts = app.all("[data-testid=toast]");
     assert!((1..=2).contains(&toasts.len()), "{} toasts", toasts.len());
     let lines = app.all("[data-testid=toast-line]").len();
@@ -382,24 +389,10 @@ async fn cards_move_lp_count_and_the_motion_setting_stops_both() {
 
 #[wasm_bindgen_test]
 async fn a_card_gone_to_the_graveyard_flies_into_it() {
-    reset_storage();
-    let app = mount(&format!(
-        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
-    ))
-    .await;
-    activate_from_hand(&app, GRACEFUL_CHARITY).await;
-    // It resolves once two cards are chosen to discard, then goes to the graveyard: a copy
-    // of its face (and of each discarded card) is on its way there, outside the page's own
-    // elements.
-    for option in app
-        .all("[data-testid=effect-dialog] [data-testid=dialog-option]")
-        .iter()
-        .take(2)
-    {
-        option.dyn_ref::<HtmlElement>().expect("button").click();
-        settle().await;
-    }
-    app.click("[data-testid=dialog-confirm]").await;
+    // Graceful Charity resolves once two cards are chosen to discard, then goes to the
+    // graveyard: a copy of its face (and of each discarded card) is on its way there,
+    // outside the page's own elements.
+    let app = graceful_charity_resolved().await;
     assert_eq!(app.text("[data-testid=count-graveyard]"), "3");
     let ghosts = document()
         .query_selector_all("[data-testid=card-ghost]")

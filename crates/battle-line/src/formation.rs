@@ -100,12 +100,9 @@ pub fn best_of_kind(
     best_by(cards, rules, available, Some(kind))
 }
 
-fn best_by(
-    cards: &[Card],
-    rules: Judging,
-    available: TroopSet,
-    kind: Option<FormationKind>,
-) -> Option<Completion> {
+/// A side's troops and its wild morale tactics (Leaders, Companion Cavalry, Shield
+/// Bearers); the other tactics do not count toward a formation.
+pub(crate) fn troops_and_wilds(cards: &[Card]) -> (Vec<Troop>, Vec<Tactic>) {
     let mut troops = Vec::with_capacity(4);
     let mut wilds = Vec::with_capacity(3);
     for c in cards {
@@ -115,6 +112,16 @@ fn best_by(
             Card::Tactic(_) => {}
         }
     }
+    (troops, wilds)
+}
+
+fn best_by(
+    cards: &[Card],
+    rules: Judging,
+    available: TroopSet,
+    kind: Option<FormationKind>,
+) -> Option<Completion> {
+    let (troops, wilds) = troops_and_wilds(cards);
     let n = rules.cards;
     let total = troops.len() + wilds.len();
     if total < n {

@@ -395,15 +395,7 @@ impl Supply {
     pub fn odds(&self, side: &[Card], rules: Judging, goal: Goal) -> f64 {
         let hand = self.hand;
         let pool = self.pool.difference(hand);
-        let mut troops = Vec::with_capacity(4);
-        let mut wilds = Vec::with_capacity(3);
-        for c in side {
-            match *c {
-                Card::Troop(t) => troops.push(t),
-                Card::Tactic(t) if t.wild_values().is_some() => wilds.push(t),
-                Card::Tactic(_) => {}
-            }
-        }
+        let (troops, wilds) = crate::formation::troops_and_wilds(side);
         let n = rules.cards;
         let beats = |sum: u8| goal.above.is_none_or(|a| sum > a);
         if troops.len() + wilds.len() >= n {

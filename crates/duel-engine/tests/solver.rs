@@ -5,9 +5,24 @@ mod common;
 
 use common::*;
 use duel_engine::solver::{Search, search, solve};
-use duel_engine::{Command, Outcome, Reason, Setup};
+use duel_engine::{Command, Duel, Outcome, Reason, Setup};
 
 const WIN: Outcome = Outcome::Win(Reason::Exodia);
+
+/// Three draw spells in hand over a deck of fillers: a wide tree of lines, none of them
+/// a win, that no small budget can exhaust.
+fn draw_spells_and_no_exodia() -> Duel {
+    duel(
+        &[
+            POT_OF_GREED,
+            GRACEFUL_CHARITY,
+            UPSTART_GOBLIN,
+            FILLER,
+            FILLER,
+        ],
+        &fillers(20),
+    )
+}
 
 #[test]
 fn a_position_won_in_one_action_is_found_and_replays_to_the_win() {
@@ -57,16 +72,7 @@ fn a_win_two_spells_away_is_found_by_the_guided_solver() {
 
 #[test]
 fn a_tiny_budget_gives_up_instead_of_claiming_a_proof() {
-    let d = duel(
-        &[
-            POT_OF_GREED,
-            GRACEFUL_CHARITY,
-            UPSTART_GOBLIN,
-            FILLER,
-            FILLER,
-        ],
-        &fillers(20),
-    );
+    let d = draw_spells_and_no_exodia();
     assert_eq!(search(&d, WIN, 3), Search::GaveUp);
 }
 
@@ -87,16 +93,7 @@ fn a_found_line_reads_as_steps_in_words() {
 
 #[test]
 fn a_watched_search_can_be_cancelled() {
-    let d = duel(
-        &[
-            POT_OF_GREED,
-            GRACEFUL_CHARITY,
-            UPSTART_GOBLIN,
-            FILLER,
-            FILLER,
-        ],
-        &fillers(20),
-    );
+    let d = draw_spells_and_no_exodia();
     let mut calls = 0;
     let (result, _) = duel_engine::solver::solve_watched(&d, WIN, 100_000, 1, &mut |_| {
         calls += 1;

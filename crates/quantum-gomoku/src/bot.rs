@@ -573,19 +573,34 @@ impl Lanes {
             any = true;
             ab.copy_from_slice(&self.black[cell * w..(cell + 1) * w]);
             aw.copy_from_slice(&self.white[cell * w..(cell + 1) * w]);
-            for &o in window {
-                let o = usize::from(o) * w;
-                for i in 0..w {
-                    ab[i] &= self.black[o + i];
-                    aw[i] &= self.white[o + i];
-                }
-            }
-            for i in 0..w {
-                hb[i] |= ab[i];
-                hw[i] |= aw[i];
-            }
+            self.or_line(window, ab, aw, hb, hw);
         }
         any
+    }
+
+    /// ANDs the masks of `window`'s cells into `ab`/`aw` (which hold the rest of the
+    /// line) and ORs the lanes where the whole line is black/white into `hb`/`hw`.
+    #[inline]
+    fn or_line(
+        &self,
+        window: &[u16],
+        ab: &mut [u64],
+        aw: &mut [u64],
+        hb: &mut [u64],
+        hw: &mut [u64],
+    ) {
+        let w = self.words;
+        for &o in window {
+            let o = usize::from(o) * w;
+            for i in 0..w {
+                ab[i] &= self.black[o + i];
+                aw[i] &= self.white[o + i];
+            }
+        }
+        for i in 0..w {
+            hb[i] |= ab[i];
+            hw[i] |= aw[i];
+        }
     }
 
     /// The lanes where a black/white line exists anywhere.
@@ -601,17 +616,7 @@ impl Lanes {
             }
             ab.fill(!0);
             aw.fill(!0);
-            for &o in window {
-                let o = usize::from(o) * w;
-                for i in 0..w {
-                    ab[i] &= self.black[o + i];
-                    aw[i] &= self.white[o + i];
-                }
-            }
-            for i in 0..w {
-                hb[i] |= ab[i];
-                hw[i] |= aw[i];
-            }
+            self.or_line(window, &mut ab, &mut aw, &mut hb, &mut hw);
         }
         (hb, hw)
     }

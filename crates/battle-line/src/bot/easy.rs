@@ -134,11 +134,8 @@ impl Bot {
         if legal.is_empty() {
             return None;
         }
-        if let Some(claim) = legal
-            .iter()
-            .find(|c| matches!(c, Command::ClaimFlag { .. }))
-        {
-            return Some(*claim);
+        if let Some(claim) = super::claim_in(&legal) {
+            return Some(claim);
         }
         let me = game.current();
         let choice = match game.phase() {

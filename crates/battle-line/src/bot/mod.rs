@@ -79,6 +79,14 @@ impl Level {
     }
 }
 
+/// A claim among `legal`: every level makes a claim it can prove before anything else.
+pub(crate) fn claim_in(legal: &[Command]) -> Option<Command> {
+    legal
+        .iter()
+        .find(|c| matches!(c, Command::ClaimFlag { .. }))
+        .copied()
+}
+
 /// Where a [`Thinker`] stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Thought {

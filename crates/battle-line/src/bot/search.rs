@@ -80,11 +80,8 @@ impl Policy {
     /// The command the policy picks for the current player.
     pub fn command(&self, game: &Game, rng: &mut Rng) -> Option<Command> {
         let legal = game.legal_commands();
-        if let Some(claim) = legal
-            .iter()
-            .find(|c| matches!(c, Command::ClaimFlag { .. }))
-        {
-            return Some(*claim);
+        if let Some(claim) = super::claim_in(&legal) {
+            return Some(claim);
         }
         let me = game.current();
         let choice = match game.phase() {
@@ -237,11 +234,8 @@ impl Search {
         let mut rng = Rng::new(seed);
         let world = know.sample(&mut rng);
         let legal = world.legal_commands();
-        if let Some(claim) = legal
-            .iter()
-            .find(|c| matches!(c, Command::ClaimFlag { .. }))
-        {
-            return Progress::Decided(Some(*claim));
+        if let Some(claim) = super::claim_in(&legal) {
+            return Progress::Decided(Some(claim));
         }
         if !matches!(world.phase(), Phase::Play | Phase::Guile { .. }) {
             return Progress::Decided(config.policy.command(&world, &mut rng));
