@@ -17,13 +17,17 @@ page.on('requestfailed', (r) => {
 page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
 page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outside request: ${r.url()}`); });
 // Every bundle has a Web Worker (a wasm-bindgen snippet): a page must load its own
-// bundle's, never another's.
+// bundle's, never another's, except that the duel page's hint worker runs the
+// duel-analysis module (web/release/link-worker.mjs), whose glue imports its own copy.
 const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'duel-analysis'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
 const workerScripts = new Set();
+const hintModule = [];
 page.on('request', (r) => {
-  if (!r.url().includes('/snippets/')) return;
   const [from, at] = [bundleOf(page.url()), bundleOf(r.url())];
+  if (from === 'home' && at === 'duel-analysis' && r.url().endsWith('.wasm')) hintModule.push(r.url());
+  if (!r.url().includes('/snippets/')) return;
   if (from === at) workerScripts.add(at);
+  else if (from === 'home' && at === 'duel-analysis') hintModule.push(r.url());
   else problems.push(`worker script of ${at} loaded by ${from}: ${r.url()}`);
 });
 
@@ -62,8 +66,11 @@ await page.click('[data-testid=draw-troop]');
 await expect('the Battle Line computer answers', '[data-testid=bot-move]', '/battle-line/');
 await page.goto(`${base}quantum-gomoku/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside another bundle moves to the root', '[data-testid=zone-hand]', '/');
+if (hintModule.length > 0) problems.push(`the duel page loaded the duel-analysis module before a hint: ${hintModule}`);
 await page.click('[data-testid=btn-hint]');
 await expect('the duel hint answers', '[data-testid=hint-result]', '/');
+if (!hintModule.some((u) => u.endsWith('.wasm'))) problems.push('the hint did not run on the duel-analysis module');
+else console.log('ok: ... from the duel-analysis module, loaded only then');
 // The replay and statistics pages live in dist/duel-analysis/.
 await page.click('[data-testid=btn-share]');
 await expect('the duel page shares its game', '[data-testid=share-url]', '/');

@@ -1,5 +1,6 @@
 // Release offline test: after one visit the service worker has every bundle, so with the
-// network gone each game reloads and plays (a duel starts and deals its hand); a new
+// network gone each game reloads and plays (a duel starts and deals its hand, its hint
+// answers); a new
 // release (a changed sw.js) replaces the old cache and leaves only its own. Run by
 // scripts/dev test after the release build: `node web/bench/offline.mjs`.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -43,6 +44,9 @@ await page.reload();
 check(await seen('[data-testid=btn-start]'), 'offline: the home page reloads');
 await page.click('[data-testid=btn-start]');
 check(await seen('[data-testid=zone-hand] [data-testid=card]'), 'offline: a duel starts and deals its hand');
+// The hint's worker runs the duel-analysis module, which this page never loaded before.
+await page.click('[data-testid=btn-hint]');
+check(await seen('[data-testid=hint-result]'), "offline: the duel's hint answers (the duel-analysis module comes from the cache)");
 await page.goto(`${base}battle-line/#/battle-line`);
 check(await seen('[data-testid=mode-cpu]'), 'offline: Battle Line opens');
 await page.goto(`${base}quantum-gomoku/#/quantum-gomoku`);

@@ -3,6 +3,7 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web::duel::save::SaveFile;
 use web::duel::test_seeds::{
     BROKEN_BAMBOO, CARD_OF_DEMISE, CHICKEN_GAME, DARK_FACTORY, GRACEFUL_CHARITY, HAND_DESTRUCTION,
     INTO_THE_VOID, LEFT_LEG, LIBRARY, LIBRARY_WIN, Move, ONE_DAY_OF_PEACE, RIGHT_ARM,
@@ -167,11 +168,14 @@ async fn home_starts_a_duel_with_an_opening_hand() {
         .get_item(KEY_DUEL_SAVE)
         .expect("get")
         .expect("autosaved");
-    let seed = hash.rsplit('=').next().expect("seed");
-    assert!(
-        save.contains(&format!("\"seed\":{seed},")),
-        "{save} vs {hash}"
-    );
+    let seed: u64 = hash
+        .rsplit('=')
+        .next()
+        .expect("seed")
+        .parse()
+        .expect("a number");
+    let save = SaveFile::from_text(&save).expect("a readable save");
+    assert_eq!(save.seed, seed, "{save:?} vs {hash}");
     // The deck is a card back with a count and no identity.
     let deck = app.one("[data-testid=zone-deck]");
     assert!(
@@ -207,7 +211,8 @@ async fn the_chain_confirmation_choice_is_kept_and_saved_with_the_duel() {
         .get_item(KEY_DUEL_SAVE)
         .expect("get")
         .expect("autosaved");
-    assert!(save.contains("\"chain_confirmation\":false"), "{save}");
+    let save = SaveFile::from_text(&save).expect("a readable save");
+    assert!(!save.settings.chain_confirmation, "{save:?}");
 }
 
 /// The engine's Japanese refusal of Into the Void after Graceful Charity and Dark Factory
@@ -294,10 +299,8 @@ async fn the_strict_into_the_void_setting_reaches_the_engine() {
         .get_item(KEY_DUEL_SAVE)
         .expect("get")
         .expect("autosaved");
-    assert!(
-        save.contains("\"into_the_void_counts_itself\":false"),
-        "{save}"
-    );
+    let save = SaveFile::from_text(&save).expect("a readable save");
+    assert!(!save.settings.into_the_void_counts_itself, "{save:?}");
 }
 
 #[wasm_bindgen_test]

@@ -89,15 +89,11 @@ impl Shared {
             .clone();
         let seed = r.varint()?;
         let settings = settings_from(r.byte()?);
-        let mut commands = Vec::new();
-        while !r.done() {
-            commands.push(r.command()?);
-        }
         Ok(Shared {
             deck,
             seed,
             settings,
-            commands,
+            commands: r.commands()?,
         })
     }
 
@@ -105,6 +101,28 @@ impl Shared {
     pub fn replay(&self) -> Result<Duel, ReplayError> {
         Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
     }
+}
+
+/// A list of commands alone, in the share code's encoding (base64url of the commands'
+/// bytes, empty for none): the duel page's save keeps the actions to redo this way.
+pub fn encode_commands(commands: &[Command]) -> String {
+    let mut out = Vec::new();
+    for cmd in commands {
+        put_command(&mut out, cmd);
+    }
+    URL_SAFE_NO_PAD.encode(out)
+}
+
+/// Reads what [`encode_commands`] wrote.
+pub fn decode_commands(code: &str) -> Result<Vec<Command>, DecodeError> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(code.trim())
+        .map_err(|_| DecodeError::NotBase64)?;
+    Reader {
+        bytes: &bytes,
+        at: 0,
+    }
+    .commands()
 }
 
 impl Duel {
@@ -219,6 +237,15 @@ impl Reader<'_> {
             .map_err(|_| DecodeError::Overflow)
     }
 
+    /// The commands up to the end of the bytes.
+    fn commands(&mut self) -> Result<Vec<Command>, DecodeError> {
+        let mut commands = Vec::new();
+        while !self.done() {
+            commands.push(self.command()?);
+        }
+        Ok(commands)
+    }
+
     fn command(&mut self) -> Result<Command, DecodeError> {
         let tag = self.byte()?;
         Ok(match tag {
@@ -262,6 +289,24 @@ mod tests {
         let code = d.share_code();
         let back = Duel::from_share_code(&code).expect("replays");
         assert_eq!(back, d);
+    }
+
+    #[test]
+    fn command_lists_round_trip_and_bad_ones_are_refused() {
+        let commands = vec![
+            Command::SummonMonster { card: CardId(3) },
+            Command::Respond(Response::Cards(vec![CardId(1), CardId(300)])),
+            Command::Respond(Response::Option(2)),
+            Command::PassChain,
+        ];
+        assert_eq!(decode_commands(&encode_commands(&commands)), Ok(commands));
+        assert_eq!(encode_commands(&[]), "");
+        assert_eq!(decode_commands(""), Ok(Vec::new()));
+        assert_eq!(decode_commands("!!"), Err(DecodeError::NotBase64));
+        let bad_tag = URL_SAFE_NO_PAD.encode([6u8, 77]);
+        assert_eq!(decode_commands(&bad_tag), Err(DecodeError::BadCommand(77)));
+        let cut = URL_SAFE_NO_PAD.encode([0u8]);
+        assert_eq!(decode_commands(&cut), Err(DecodeError::Truncated));
     }
 
     #[test]

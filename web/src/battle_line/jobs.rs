@@ -4,7 +4,7 @@ use battle_line::bot::{self, Level};
 use battle_line::{Command, Game};
 use serde::{Deserialize, Serialize};
 
-use crate::worker::{Task, run_json};
+use crate::worker::{Task, run_wire};
 
 /// The computer's next command in `game` at `level`. The game travels as its record
 /// (seed, settings, log) and is replayed in the worker; the bot reads only what the
@@ -28,7 +28,7 @@ impl Task for ComputerMove {
 /// Runs the job named `kind`, if it is one of this game's.
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
-        ComputerMove::KIND => Some(run_json::<ComputerMove>(body)),
+        ComputerMove::KIND => Some(run_wire::<ComputerMove>(body)),
         _ => None,
     }
 }

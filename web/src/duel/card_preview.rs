@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::card_view::{card_name, engine_lang, frame_class, kind_line};
+use crate::duel::motion::px;
 
 /// How long a finger rests on a card before its details open.
 pub const LONG_PRESS_MS: i32 = 500;
@@ -87,7 +88,7 @@ pub fn card_preview(props: &CardPreviewProps) -> Html {
     let lang = engine_lang(ctx.lang);
     html! {
         <aside class={classes!("card-preview", frame_class(def.frame))} data-testid="card-preview"
-            aria-hidden="true" style={format!("left:{left:.0}px;top:{top:.0}px")}>
+            aria-hidden="true" style={format!("left:{};top:{}", px(left), px(top))}>
             <p class="preview-name">{ card_name(def.code, ctx.lang) }</p>
             <p class="preview-kind">{ kind_line(def, ctx.lang) }</p>
             if let Some(m) = &def.monster {

@@ -1,4 +1,5 @@
-//! The hint: "can this position still win this turn?", searched in the Web Worker knowing the deck order, answered with a line of play the player can step through on the board.
+//! The hint: "can this position still win this turn?", searched in the Web Worker knowing
+//! the deck order, answered with a line of play the player can step through on the board.
 
 use std::rc::Rc;
 
@@ -45,7 +46,10 @@ enum Phase {
         budget: u32,
         ms: f64,
     },
+    /// The job failed, and why.
     Failed(String),
+    /// No worker could start, and this page cannot run the hint itself.
+    NoWorker,
 }
 
 /// How far the player has followed a winning line: `Some(k)` when the game went from the
@@ -115,6 +119,9 @@ pub fn hint_panel(props: &HintProps) -> Html {
                             budget,
                             ms: done.ms,
                         },
+                        // The release duel page runs its hint only in a worker on the
+                        // duel-analysis module (see `worker::worker_module`).
+                        Err(_) if worker::runner() == worker::Runner::Page => Phase::NoWorker,
                         Err(e) => Phase::Failed(e.to_string()),
                     });
                 },
@@ -182,6 +189,9 @@ pub fn hint_panel(props: &HintProps) -> Html {
         },
         Phase::Cancelled => html! {
             <p class="muted" data-testid="hint-cancelled">{ lang.pick("探索を中止しました。", "The search was cancelled.") }</p>
+        },
+        Phase::NoWorker => html! {
+            <p class="error" role="alert" data-testid="hint-error">{ lang.pick("このブラウザではヒントを使えません（Web Worker が必要です）。", "This browser cannot run the hint: it needs Web Workers.") }</p>
         },
         Phase::Failed(why) => html! {
             <p class="error" role="alert" data-testid="hint-error">{ format!("{}{why}", lang.pick("ヒントを求められませんでした：", "No hint: ")) }</p>

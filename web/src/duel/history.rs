@@ -165,8 +165,8 @@ mod tests {
                     state = state.reduce(Action::Undo);
                 }
                 // The save format (what a reload reads) carries the position and the redo stack.
-                let json = state.save_file().expect("a save").to_json().expect("json");
-                let back = SaveFile::from_json(&json).expect("readable");
+                let json = state.save_file().expect("a save").to_text();
+                let back = SaveFile::from_text(&json).expect("readable");
                 let mut resumed = Rc::new(DuelState::default()).reduce(Action::Resume(back));
                 assert_eq!(resumed.duel, state.duel, "{}: same position", deck.id);
                 assert_eq!(resumed.redo, state.redo, "{}: same redo stack", deck.id);
@@ -227,8 +227,8 @@ mod tests {
         assert!(state.events.is_empty(), "an undo announces nothing");
         // Reload: the save keeps the actions to redo.
         let save = state.save_file().expect("a save");
-        let json = save.to_json().expect("json");
-        let back = crate::duel::save::SaveFile::from_json(&json).expect("readable");
+        let json = save.to_text();
+        let back = crate::duel::save::SaveFile::from_text(&json).expect("readable");
         let mut resumed = Rc::new(DuelState::default()).reduce(Action::Resume(back));
         assert_eq!(resumed.duel.as_ref(), Some(&undone));
         assert_eq!(resumed.redo, state.redo);

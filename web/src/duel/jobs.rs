@@ -1,11 +1,15 @@
-//! The duel's worker jobs: the hint ("can this position still win this turn?") and one share of the deck statistics' opening hands.
+//! The duel's worker jobs: the hint ("can this position still win this turn?") and one
+//! share of the deck statistics' opening hands.
 
+use duel_engine::replay::{Shared, decode_commands, encode_commands};
 use duel_engine::solver::{Search, solve_watched};
 use duel_engine::stats::{HandResult, goal_of, solve_hand};
 use duel_engine::{Command, Duel, Settings};
 use serde::{Deserialize, Serialize};
 
-use crate::worker::{Task, progress, run_json};
+#[cfg(feature = "duel-analysis")]
+use crate::worker::run_wire;
+use crate::worker::{Task, progress};
 
 /// Positions a first hint may search (about half a second natively, a little more in
 /// the browser); an undecided answer offers a longer search.
@@ -89,6 +93,50 @@ impl Task for Hint {
             true
         })
     }
+
+    // The hint travels in the share code's encoding, which the duel page links anyway for
+    // its share links: `<budget>.<share code>` there, `win.<commands>`, `no-win` or
+    // `undecided` back.
+    fn to_wire(&self) -> String {
+        let game = Shared {
+            deck: self.deck.clone(),
+            seed: self.seed,
+            settings: self.settings,
+            commands: self.commands.clone(),
+        };
+        format!("{}.{}", self.budget, game.encode())
+    }
+
+    fn from_wire(text: &str) -> Result<Hint, String> {
+        let (budget, code) = text.split_once('.').ok_or("no budget in the hint")?;
+        let budget = budget.parse().map_err(|_| "an unreadable budget")?;
+        let game = Shared::decode(code).map_err(|e| e.to_string())?;
+        Ok(Hint {
+            deck: game.deck,
+            seed: game.seed,
+            settings: game.settings,
+            commands: game.commands,
+            budget,
+        })
+    }
+
+    fn output_to_wire(answer: &HintAnswer) -> Result<String, String> {
+        Ok(match answer {
+            HintAnswer::Win(line) => format!("win.{}", encode_commands(line)),
+            other => other.key().to_owned(),
+        })
+    }
+
+    fn output_from_wire(text: &str) -> Result<HintAnswer, String> {
+        match text.split_once('.') {
+            Some(("win", line)) => decode_commands(line)
+                .map(HintAnswer::Win)
+                .map_err(|e| e.to_string()),
+            None if text == "no-win" => Ok(HintAnswer::NoWin),
+            None if text == "undecided" => Ok(HintAnswer::Undecided),
+            _ => Err(format!("not a hint's answer: {text}")),
+        }
+    }
 }
 
 /// Solves the opening hands dealt by the seeds `first .. first + count` of a deck, as
@@ -125,14 +173,15 @@ impl Task for Hands {
     }
 }
 
-/// Runs the job named `kind`, if it is one of the duel's in this bundle: the hint with
-/// the duel page, the hands with the statistics page (each job links in what it runs).
+/// Runs the job named `kind`, if it is one of the duel's in this bundle. Both jobs need
+/// the solver, which only the duel-analysis bundle links in: the release duel page's
+/// workers run that bundle's module for its hint (see `worker::worker_module`).
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
-        #[cfg(feature = "duel")]
-        Hint::KIND => Some(run_json::<Hint>(body)),
         #[cfg(feature = "duel-analysis")]
-        Hands::KIND => Some(run_json::<Hands>(body)),
+        Hint::KIND => Some(run_wire::<Hint>(body)),
+        #[cfg(feature = "duel-analysis")]
+        Hands::KIND => Some(run_wire::<Hands>(body)),
         _ => {
             let _ = body;
             None
@@ -140,7 +189,8 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
     }
 }
 
-#[cfg(test)]
+// The tests run the jobs as the workers do, through `run_wire`: with the solver's bundle.
+#[cfg(all(test, feature = "duel-analysis"))]
 mod tests {
     use super::*;
     use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
@@ -167,8 +217,8 @@ mod tests {
             log[..at].to_vec(),
             4_000,
         );
-        let answer = run_json::<Hint>(&serde_json::to_string(&hint).expect("json"))
-            .and_then(|json| serde_json::from_str::<HintAnswer>(&json).map_err(|e| e.to_string()))
+        let answer = run_wire::<Hint>(&hint.to_wire())
+            .and_then(|text| Hint::output_from_wire(&text))
             .expect("answers");
         let HintAnswer::Win(line) = answer else {
             panic!("a win is left: {answer:?}");
@@ -187,6 +237,33 @@ mod tests {
         )
         .expect("the line replays");
         assert_eq!(end.outcome(), goal_of("library-exodia-deck").ok());
+    }
+
+    #[test]
+    fn a_hint_and_its_answers_travel_in_the_share_codes_encoding() {
+        let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
+        let hint = hint_at(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            won.log()[..9].to_vec(),
+            1_234,
+        );
+        assert_eq!(Hint::from_wire(&hint.to_wire()), Ok(hint));
+        for answer in [
+            HintAnswer::Win(won.log()[9..].to_vec()),
+            HintAnswer::Win(Vec::new()),
+            HintAnswer::NoWin,
+            HintAnswer::Undecided,
+        ] {
+            let text = Hint::output_to_wire(&answer).expect("writes");
+            assert_eq!(Hint::output_from_wire(&text), Ok(answer));
+        }
+        for garbage in ["", "12", "x.AQA", "12.!!"] {
+            assert!(Hint::from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        for garbage in ["", "win", "win.!!", "lost", "no-win.AA"] {
+            assert!(Hint::output_from_wire(garbage).is_err(), "{garbage:?}");
+        }
     }
 
     #[test]
@@ -231,8 +308,8 @@ mod tests {
             first: 10,
             count: 6,
         };
-        let json = run_json::<Hands>(&serde_json::to_string(&task).expect("json")).expect("runs");
-        let got: Vec<HandResult> = serde_json::from_str(&json).expect("readable");
+        let text = run_wire::<Hands>(&task.to_wire()).expect("runs");
+        let got = Hands::output_from_wire(&text).expect("readable");
         let expected: Vec<HandResult> = (10..16)
             .map(|seed| {
                 solve_hand("library-exodia-deck", seed, Settings::default(), 300).expect("solves")
@@ -247,7 +324,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "duel")]
     fn unknown_job_kinds_are_not_the_duels() {
         assert!(dispatch("quantum-gomoku.turn", "{}").is_none());
         assert!(matches!(dispatch(Hint::KIND, "not json"), Some(Err(_))));

@@ -145,6 +145,13 @@ fn own_transform(el: &Element) -> String {
         .unwrap_or_else(|| "none".to_owned())
 }
 
+/// A length in whole CSS pixels (`12.6` -> `"13px"`). Formatting the `f64` itself would
+/// link core's float printing (about 10 KB of wasm) into the duel bundle.
+pub fn px(x: f64) -> String {
+    // `as` saturates: NaN is 0, and no page is 2^63 pixels wide.
+    format!("{}px", x.round() as i64)
+}
+
 /// Glides `el` from `from` to where it is now.
 fn glide(el: &Element, from: Rect, to: Rect) {
     let (dx, dy) = (from.x - to.x, from.y - to.y);
@@ -153,9 +160,9 @@ fn glide(el: &Element, from: Rect, to: Rect) {
     }
     let base = own_transform(el);
     let start = if base == "none" {
-        format!("translate({dx}px, {dy}px)")
+        format!("translate({}, {})", px(dx), px(dy))
     } else {
-        format!("translate({dx}px, {dy}px) {base}")
+        format!("translate({}, {}) {base}", px(dx), px(dy))
     };
     animate(
         el,
@@ -184,10 +191,10 @@ fn fly_into(copy: &Element, from: Rect, to: Rect) {
     let style = ghost.style();
     for (k, v) in [
         ("position", "fixed".to_owned()),
-        ("left", format!("{}px", from.x - sx)),
-        ("top", format!("{}px", from.y - sy)),
-        ("width", format!("{}px", from.w)),
-        ("height", format!("{}px", from.h)),
+        ("left", px(from.x - sx)),
+        ("top", px(from.y - sy)),
+        ("width", px(from.w)),
+        ("height", px(from.h)),
         ("margin", "0".to_owned()),
         ("z-index", "45".to_owned()),
         ("pointer-events", "none".to_owned()),
@@ -210,7 +217,10 @@ fn fly_into(copy: &Element, from: Rect, to: Rect) {
                 ("opacity", "1".to_owned()),
             ],
             &[
-                ("transform", format!("translate({dx}px, {dy}px) scale(.6)")),
+                (
+                    "transform",
+                    format!("translate({}, {}) scale(.6)", px(dx), px(dy)),
+                ),
                 ("opacity", "0.2".to_owned()),
             ],
         ],
@@ -294,4 +304,17 @@ fn update(
         }
     }
     *before = after;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::px;
+
+    #[test]
+    fn lengths_are_whole_pixels_rounded_to_the_nearest() {
+        assert_eq!(px(12.6), "13px");
+        assert_eq!(px(-3.4), "-3px");
+        assert_eq!(px(0.0), "0px");
+        assert_eq!(px(f64::NAN), "0px");
+    }
 }

@@ -1,41 +1,41 @@
-//! The duel autosave: deck id, seed and command log, replayed through the engine on load.
+//! The duel autosave: deck, seed, rule settings and command log (replayed through the
+//! engine on load), and the actions taken back by undo.
+//!
+//! It is text in the share code's encoding (`duel_engine::replay`), so the duel page links
+//! no JSON code for it: `2.<share code>` then `.<commands>` for each action to redo, the
+//! next one to redo last. Base64url has no `.`, so the parts split cleanly.
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use duel_engine::replay::{Shared, decode_commands, encode_commands};
+use duel_engine::{Command, Settings};
 
-/// Bumped whenever the command format changes; an older save is discarded, not migrated.
-pub const SAVE_VERSION: u32 = 1;
+/// Bumped whenever the save's format changes; an older save is discarded, not migrated.
+/// (Version 1 was JSON.)
+pub const SAVE_VERSION: u32 = 2;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[serde(bound(deserialize = "C: Deserialize<'de>, S: Deserialize<'de> + Default"))]
-pub struct SaveFile<C, S> {
-    pub version: u32,
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaveFile {
     pub deck: String,
     pub seed: u64,
-    /// Rule settings the duel was started with (replay needs them); absent = defaults.
-    #[serde(default)]
-    pub settings: S,
-    pub commands: Vec<C>,
+    /// Rule settings the duel was started with (replay needs them).
+    pub settings: Settings,
+    pub commands: Vec<Command>,
     /// Actions taken back by undo, the next one to redo last (each action is the commands
-    /// one undo removed); absent = nothing to redo.
-    #[serde(default = "Vec::new", skip_serializing_if = "Vec::is_empty")]
-    pub redo: Vec<Vec<C>>,
+    /// one undo removed).
+    pub redo: Vec<Vec<Command>>,
 }
 
 /// Why a stored save could not be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SaveError {
-    /// Not JSON of the right shape.
+    /// Not a save of the right shape.
     Corrupt,
     /// Written by another version of the app.
     Outdated { found: u32 },
 }
 
-impl<C: Serialize + DeserializeOwned, S: Serialize + DeserializeOwned + Default> SaveFile<C, S> {
-    pub fn new(deck: String, seed: u64, settings: S, commands: Vec<C>) -> Self {
+impl SaveFile {
+    pub fn new(deck: String, seed: u64, settings: Settings, commands: Vec<Command>) -> Self {
         SaveFile {
-            version: SAVE_VERSION,
             deck,
             seed,
             settings,
@@ -45,91 +45,135 @@ impl<C: Serialize + DeserializeOwned, S: Serialize + DeserializeOwned + Default>
     }
 
     /// The same save with actions to redo.
-    pub fn with_redo(self, redo: Vec<Vec<C>>) -> Self {
+    pub fn with_redo(self, redo: Vec<Vec<Command>>) -> Self {
         SaveFile { redo, ..self }
     }
 
-    pub fn to_json(&self) -> Option<String> {
-        serde_json::to_string(self).ok()
+    /// The save as stored.
+    pub fn to_text(&self) -> String {
+        let game = Shared {
+            deck: self.deck.clone(),
+            seed: self.seed,
+            settings: self.settings,
+            commands: self.commands.clone(),
+        };
+        let mut out = format!("{SAVE_VERSION}.{}", game.encode());
+        for action in &self.redo {
+            out.push('.');
+            out.push_str(&encode_commands(action));
+        }
+        out
     }
 
-    /// Reads a stored save. The version is checked before the commands are decoded, so
-    /// an old save reports `Outdated` even when its commands no longer parse.
-    pub fn from_json(json: &str) -> Result<Self, SaveError> {
-        #[derive(Deserialize)]
-        struct Header {
-            version: u32,
+    /// Reads a stored save. The version is checked first, so a save of another version
+    /// reports `Outdated` (a JSON save of version 1 too) rather than `Corrupt`.
+    pub fn from_text(text: &str) -> Result<Self, SaveError> {
+        if text.trim_start().starts_with('{') {
+            return Err(SaveError::Outdated { found: 1 });
         }
-        let header: Header = serde_json::from_str(json).map_err(|_| SaveError::Corrupt)?;
-        if header.version != SAVE_VERSION {
-            return Err(SaveError::Outdated {
-                found: header.version,
-            });
+        let mut parts = text.split('.');
+        let version: u32 = parts
+            .next()
+            .and_then(|v| v.parse().ok())
+            .ok_or(SaveError::Corrupt)?;
+        if version != SAVE_VERSION {
+            return Err(SaveError::Outdated { found: version });
         }
-        serde_json::from_str(json).map_err(|_| SaveError::Corrupt)
+        let game = parts
+            .next()
+            .and_then(|code| Shared::decode(code).ok())
+            .ok_or(SaveError::Corrupt)?;
+        let redo = parts
+            .map(decode_commands)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| SaveError::Corrupt)?;
+        Ok(SaveFile {
+            deck: game.deck,
+            seed: game.seed,
+            settings: game.settings,
+            commands: game.commands,
+            redo,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use duel_engine::state::CardId;
+    use duel_engine::{Duel, Response};
 
-    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-    enum Cmd {
-        A,
-        B(u8),
+    fn save() -> SaveFile {
+        SaveFile::new(
+            "library-exodia-deck".into(),
+            42,
+            Settings {
+                chain_confirmation: false,
+                ..Settings::default()
+            },
+            vec![
+                Command::SummonMonster { card: CardId(4) },
+                Command::Respond(Response::Cards(vec![CardId(1), CardId(9)])),
+            ],
+        )
     }
 
     #[test]
     fn round_trips() {
-        let save = SaveFile::new("exodia-deck".into(), 42, 7u8, vec![Cmd::A, Cmd::B(3)]);
-        let json = save.to_json().expect("serializable");
-        assert_eq!(SaveFile::<Cmd, u8>::from_json(&json), Ok(save));
-        // Saves written before settings were recorded load with default settings.
-        let old = r#"{"version":1,"deck":"d","seed":1,"commands":["A"]}"#;
-        assert_eq!(
-            SaveFile::<Cmd, u8>::from_json(old),
-            Ok(SaveFile::new("d".into(), 1, 0u8, vec![Cmd::A]))
-        );
+        let plain = save();
+        let text = plain.to_text();
+        assert!(text.starts_with("2."), "{text}");
+        assert_eq!(SaveFile::from_text(&text), Ok(plain));
     }
 
     #[test]
-    fn actions_to_redo_are_saved_and_saves_without_them_still_load() {
-        let save = SaveFile::new("d".into(), 3, 0u8, vec![Cmd::A])
-            .with_redo(vec![vec![Cmd::B(1)], vec![Cmd::B(2), Cmd::A]]);
-        let json = save.to_json().expect("serializable");
-        assert!(json.contains("redo"), "{json}");
-        assert_eq!(SaveFile::<Cmd, u8>::from_json(&json), Ok(save));
-        let plain = SaveFile::new("d".into(), 3, 0u8, vec![Cmd::A]);
-        let json = plain.to_json().expect("serializable");
-        assert!(
-            !json.contains("redo"),
-            "nothing to redo, nothing written: {json}"
+    fn actions_to_redo_are_saved_in_order() {
+        let with_redo = save().with_redo(vec![
+            vec![Command::PassChain],
+            vec![Command::AdvancePhase, Command::Respond(Response::Option(1))],
+        ]);
+        let text = with_redo.to_text();
+        assert_eq!(text.matches('.').count(), 3, "{text}");
+        assert_eq!(SaveFile::from_text(&text), Ok(with_redo));
+    }
+
+    #[test]
+    fn a_played_game_round_trips_and_replays() {
+        let mut duel = Duel::new("exodia-deck", 5).expect("deck");
+        for _ in 0..6 {
+            let Some(cmd) = duel.legal_commands().into_iter().next() else {
+                break;
+            };
+            duel.apply(cmd).expect("legal");
+        }
+        let saved = SaveFile::new(
+            "exodia-deck".into(),
+            5,
+            Settings::default(),
+            duel.log().to_vec(),
         );
-        assert_eq!(SaveFile::<Cmd, u8>::from_json(&json), Ok(plain));
+        let back = SaveFile::from_text(&saved.to_text()).expect("readable");
+        let replayed =
+            Duel::replay(&back.deck, back.seed, back.settings, &back.commands).expect("replays");
+        assert_eq!(replayed, duel);
     }
 
     #[test]
     fn garbage_and_old_saves_are_refused() {
+        for garbage in ["", "{not json", "2", "2.", "2.!!!", "x.AQA", "2.AQAB.!!"] {
+            let got = SaveFile::from_text(garbage);
+            assert!(got.is_err(), "{garbage:?} read as {got:?}");
+        }
+        assert_eq!(SaveFile::from_text("2.!!!"), Err(SaveError::Corrupt));
+        let json_save = r#"{"version":1,"deck":"exodia-deck","seed":1,"commands":[]}"#;
         assert_eq!(
-            SaveFile::<Cmd, u8>::from_json("{not json"),
-            Err(SaveError::Corrupt)
+            SaveFile::from_text(json_save),
+            Err(SaveError::Outdated { found: 1 })
         );
+        let later = save().to_text().replacen("2.", "3.", 1);
         assert_eq!(
-            SaveFile::<Cmd, u8>::from_json("null"),
-            Err(SaveError::Corrupt)
-        );
-        assert_eq!(
-            SaveFile::<Cmd, u8>::from_json(
-                r#"{"version":0,"deck":"x","seed":1,"commands":["Zzz"]}"#
-            ),
-            Err(SaveError::Outdated { found: 0 })
-        );
-        assert_eq!(
-            SaveFile::<Cmd, u8>::from_json(
-                r#"{"version":1,"deck":"x","seed":1,"commands":["Zzz"]}"#
-            ),
-            Err(SaveError::Corrupt)
+            SaveFile::from_text(&later),
+            Err(SaveError::Outdated { found: 3 })
         );
     }
 }

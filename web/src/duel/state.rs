@@ -60,7 +60,7 @@ pub enum Action {
         settings: Settings,
     },
     /// Replay a saved game; a save that does not replay starts the same seed afresh.
-    Resume(SaveFile<Command, Settings>),
+    Resume(SaveFile),
     /// Apply one player command.
     Apply(Command),
     /// Apply a command the UI sends by itself, only if the state is still the one it was
@@ -113,7 +113,7 @@ impl DuelState {
     }
 
     /// What to write to localStorage for this state, if there is a game.
-    pub fn save_file(&self) -> Option<SaveFile<Command, Settings>> {
+    pub fn save_file(&self) -> Option<SaveFile> {
         // The engine keeps the command log itself; the save is that log.
         let duel = self.duel.as_ref()?;
         Some(
@@ -290,11 +290,11 @@ pub enum SaveCheck {
 
 /// Reads the stored save. An unreadable one is removed at once so it cannot trouble
 /// the next load either.
-pub fn load_save() -> Result<Option<SaveFile<Command, Settings>>, SaveError> {
+pub fn load_save() -> Result<Option<SaveFile>, SaveError> {
     let Some(json) = storage::get(storage::KEY_DUEL_SAVE) else {
         return Ok(None);
     };
-    match SaveFile::from_json(&json) {
+    match SaveFile::from_text(&json) {
         Ok(save) => Ok(Some(save)),
         Err(e) => {
             clear_save();
@@ -314,10 +314,8 @@ pub fn check_save() -> SaveCheck {
     }
 }
 
-pub fn write_save(save: &SaveFile<Command, Settings>) {
-    if let Some(json) = save.to_json() {
-        storage::set(storage::KEY_DUEL_SAVE, &json);
-    }
+pub fn write_save(save: &SaveFile) {
+    storage::set(storage::KEY_DUEL_SAVE, &save.to_text());
 }
 
 pub fn clear_save() {
@@ -454,18 +452,5 @@ mod tests {
         assert_eq!(resumed.notice, Some(Notice::Resumed));
         assert_eq!(resumed.log, played.log);
         assert_eq!(resumed.duel, played.duel);
-    }
-
-    #[test]
-    fn saves_from_before_the_rule_choices_replay_with_the_defaults() {
-        let json = r#"{"version":1,"deck":"exodia-deck","seed":1,"settings":{"chain_confirmation":false},"commands":[]}"#;
-        let save = SaveFile::<Command, Settings>::from_json(json).expect("readable");
-        assert_eq!(
-            save.settings,
-            Settings {
-                chain_confirmation: false,
-                ..Settings::default()
-            }
-        );
     }
 }

@@ -4,7 +4,7 @@ use quantum_gomoku::bot::{Bot, Turn};
 use quantum_gomoku::{Game, GameId, GameOptions, GameState, ProbabilityConfig, WinProbability};
 use serde::{Deserialize, Serialize};
 
-use crate::worker::{Task, run_json};
+use crate::worker::{Task, run_wire};
 
 /// The win estimate of a game (exact for few stones on lines, 100,000 samples otherwise).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -63,8 +63,8 @@ pub fn computer_seed(id: &GameId) -> u64 {
 /// Runs the job named `kind`, if it is one of this game's.
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
-        Estimate::KIND => Some(run_json::<Estimate>(body)),
-        ComputerTurn::KIND => Some(run_json::<ComputerTurn>(body)),
+        Estimate::KIND => Some(run_wire::<Estimate>(body)),
+        ComputerTurn::KIND => Some(run_wire::<ComputerTurn>(body)),
         _ => None,
     }
 }

@@ -1,7 +1,8 @@
 // The page's Web Worker (see web/src/worker/mod.rs). On the page this module only exports
-// `spawn`. Started as a worker, it loads the page's own wasm-bindgen glue and compiled wasm
-// module (their URL and the module come in the first message) and answers every later
-// message through the Rust export `gamesWorkerRun`, one at a time, in order.
+// `spawn`. Started as a worker, it loads a wasm-bindgen glue and its wasm (the page's own
+// compiled module, or another bundle's glue and wasm URL: both come in the first message)
+// and answers every later message through the Rust export `gamesWorkerRun`, one at a time,
+// in order.
 
 export function spawn(glueUrl, wasmModule) {
   const worker = new Worker(new URL(import.meta.url), { type: 'module', name: 'games-worker' });
@@ -9,7 +10,11 @@ export function spawn(glueUrl, wasmModule) {
   return worker;
 }
 
-if (typeof DedicatedWorkerGlobalScope === 'function' && self instanceof DedicatedWorkerGlobalScope) {
+// A worker running another bundle's module (see `worker_module`) also imports that bundle's
+// copy of this script: only the first copy to run answers messages.
+if (typeof DedicatedWorkerGlobalScope === 'function' && self instanceof DedicatedWorkerGlobalScope
+  && !self.gamesWorker) {
+  self.gamesWorker = true;
   let ready;
   // A rejected promise would only reach the worker's own console; thrown from a timer it
   // becomes an error event on the page's Worker object, which then falls back to the page.

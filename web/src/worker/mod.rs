@@ -1,4 +1,5 @@
-//! Runs heavy computations (win estimates, the computer's moves) in a Web Worker, so the page never waits for them.
+//! Runs heavy computations (win estimates, the computer's moves, the duel's hint) in a Web
+//! Worker, so the page never waits for them.
 //!
 //! The worker runs the page's own wasm module: `bootstrap.js` (a wasm-bindgen snippet,
 //! served next to the glue from the page's origin) is both a module the page imports and
@@ -6,19 +7,21 @@
 //! and the compiled `WebAssembly.Module`; the worker imports the glue, instantiates the
 //! module (no second download or compilation) and answers each job through
 //! [`games_worker_run`]. No inline script and no `blob:` URL is involved, so a policy of
-//! `script-src 'self' 'wasm-unsafe-eval'` allows it. A bundle gets all this only with the
-//! `worker` cargo feature, which the games that need it turn on.
+//! `script-src 'self' 'wasm-unsafe-eval'` allows it. A page may name another bundle's
+//! module for its workers instead (see [`worker_module`]). A bundle gets all this only
+//! with the `worker` cargo feature, which the games that need it turn on.
 //!
-//! A job is a [`Task`]: JSON in, JSON out, dispatched by its [`Task::KIND`] in `dispatch`
-//! (one line per game). A task may report how far it got with [`progress`]; the page hears
-//! it through [`run_with`]. Jobs queue in order and run one at a time in the first worker;
-//! a job started with `spread` (one share of a long computation, such as the duel's
-//! statistics) may also run in one of the further workers, up to one per core ([`lanes`]).
-//! Dropping the [`Job`] handle removes a queued job and discards the answer of a running
-//! one, so an effect that returns its handle as the destructor never sees a stale answer;
-//! [`Job::abort`] also stops a running one (its worker is ended, and the next job starts a
-//! fresh one). If no worker can start (module workers unsupported, or forbidden by a
-//! policy) or one dies, jobs run on the page from a timer instead, one at a time.
+//! A job is a [`Task`]: text in (JSON unless the task says otherwise), text out,
+//! dispatched by its [`Task::KIND`] in `dispatch` (one line per game). A task may report
+//! how far it got with [`progress`]; the page hears it through [`run_with`]. Jobs queue in
+//! order and run one at a time in the first worker; a job started with `spread` (one share
+//! of a long computation, such as the duel's statistics) may also run in one of the
+//! further workers, up to one per core ([`lanes`]). Dropping the [`Job`] handle removes a
+//! queued job and discards the answer of a running one, so an effect that returns its
+//! handle as the destructor never sees a stale answer; [`Job::abort`] also stops a running
+//! one (its worker is ended, and the next job starts a fresh one). If no worker can start
+//! (module workers unsupported, or forbidden by a policy) or one dies, jobs run on the
+//! page from a timer instead, one at a time.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -31,6 +34,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 /// A computation the worker can run.
+///
+/// A task and its answer travel as text: JSON, unless the task writes its own (the duel's
+/// hint does, in the share code's encoding, so the duel page links no JSON code). Only
+/// the methods a bundle calls are linked into it.
 pub trait Task: Serialize + DeserializeOwned {
     /// The name jobs of this task are dispatched by; unique across the app.
     const KIND: &'static str;
@@ -38,6 +45,26 @@ pub trait Task: Serialize + DeserializeOwned {
     type Output: Serialize + DeserializeOwned;
     /// Runs it (in the worker, or on the page as the fallback).
     fn run(self) -> Result<Self::Output, String>;
+
+    /// The task as posted to the worker.
+    fn to_wire(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads what [`Task::to_wire`] wrote.
+    fn from_wire(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The answer as the worker posts it back.
+    fn output_to_wire(output: &Self::Output) -> Result<String, String> {
+        serde_json::to_string(output).map_err(|e| e.to_string())
+    }
+
+    /// Reads what [`Task::output_to_wire`] wrote.
+    fn output_from_wire(text: &str) -> Result<Self::Output, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
 }
 
 /// A job's answer.
@@ -69,8 +96,8 @@ impl fmt::Display for JobError {
     }
 }
 
-/// A job as posted to the worker: `[id, kind, body]`, a JS array, so the task's JSON
-/// travels as it is (not escaped inside another JSON document).
+/// A job as posted to the worker: `[id, kind, body]`, a JS array, so the task's text
+/// travels as it is (not escaped inside a JSON document).
 #[derive(Debug, Clone, PartialEq)]
 struct Request {
     id: u32,
@@ -98,7 +125,7 @@ impl Request {
     }
 }
 
-/// A job's reply: `[id, ms, inWorker, ok, payload]` (payload: the output's JSON, or why
+/// A job's reply: `[id, ms, inWorker, ok, payload]` (payload: the output's text, or why
 /// it failed).
 #[derive(Debug, Clone, PartialEq)]
 struct Reply {
@@ -111,7 +138,7 @@ struct Reply {
 impl Reply {
     fn to_js(&self) -> JsValue {
         let (ok, payload) = match &self.result {
-            Ok(json) => (true, json),
+            Ok(text) => (true, text),
             Err(why) => (false, why),
         };
         let out = js_sys::Array::of3(&self.id.into(), &self.ms.into(), &self.in_worker.into());
@@ -182,11 +209,15 @@ fn progress_from_js(value: &JsValue) -> Option<(u32, f64)> {
     Some((array.get(0).as_f64()? as u32, array.get(1).as_f64()?))
 }
 
-/// Runs a task from its JSON and answers JSON (for the games' dispatch functions).
-pub(crate) fn run_json<T: Task>(body: &str) -> Result<String, String> {
-    let task: T = serde_json::from_str(body).map_err(|e| e.to_string())?;
-    let output = task.run()?;
-    serde_json::to_string(&output).map_err(|e| e.to_string())
+/// Runs a task from its text and answers text (for the games' dispatch functions).
+// The duel page alone runs no job of its own (its hint runs in the duel-analysis module).
+#[cfg(any(
+    feature = "duel-analysis",
+    feature = "battle-line",
+    feature = "quantum-gomoku"
+))]
+pub(crate) fn run_wire<T: Task>(body: &str) -> Result<String, String> {
+    T::output_to_wire(&T::from_wire(body)?.run()?)
 }
 
 /// Runs one job by its kind: every game with jobs adds one line here.
@@ -204,7 +235,10 @@ fn dispatch(kind: &str, body: &str) -> Result<String, String> {
         return answer;
     }
     let _ = body;
-    Err(format!("no task is called {kind}"))
+    // The release duel page's hint runs in another bundle's module: only in a worker.
+    Err(format!(
+        "no task is called {kind} in this page's module (it may run in a Web Worker only)"
+    ))
 }
 
 fn now() -> f64 {
@@ -256,6 +290,36 @@ extern "C" {
     /// The URL of the wasm-bindgen glue this module was loaded by.
     #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
     static GLUE_URL: String;
+}
+
+/// The meta tag that names another bundle's module for the workers to run:
+/// `<meta name="games-worker" content="<glue URL>" data-wasm="<wasm URL>">`.
+const MODULE_META: &str = "meta[name=games-worker]";
+
+/// The glue URL and the module (compiled, or the URL of its file) the workers run: the
+/// page's own, unless the page names another bundle's in [`MODULE_META`]. The release
+/// duel page names the duel-analysis bundle's, which has the hint's solver, so the duel
+/// page does not carry it (`scripts/dev` writes the tag; see `web/release/link-worker.mjs`).
+fn worker_module() -> (String, JsValue) {
+    named_module().unwrap_or_else(|| (GLUE_URL.with(Clone::clone), wasm_bindgen::module()))
+}
+
+/// The module [`MODULE_META`] names, as absolute URLs (the worker resolves relative ones
+/// against its own script, not the page).
+fn named_module() -> Option<(String, JsValue)> {
+    let document = web_sys::window()?.document()?;
+    let meta = document.query_selector(MODULE_META).ok()??;
+    let base = document.base_uri().ok()??;
+    let absolute = |attribute: &str| {
+        let url = meta.get_attribute(attribute)?;
+        web_sys::Url::new_with_base(&url, &base)
+            .ok()
+            .map(|u| u.href())
+    };
+    Some((
+        absolute("content")?,
+        JsValue::from_str(&absolute("data-wasm")?),
+    ))
 }
 
 #[wasm_bindgen(module = "/src/worker/bootstrap.js")]
@@ -464,7 +528,7 @@ pub fn run_with<T: Task>(
     options: Options,
     done: impl FnOnce(Result<Done<T::Output>, JobError>) + 'static,
 ) -> Job {
-    let body = serde_json::to_string(task).unwrap_or_default();
+    let body = task.to_wire();
     let id = POOL.with(|p| {
         let mut pool = p.borrow_mut();
         let id = pool.next_id;
@@ -480,13 +544,13 @@ pub fn run_with<T: Task>(
             progress: options.progress,
             done: Box::new(move |reply: Reply| {
                 let answer = match reply.result {
-                    Ok(json) => serde_json::from_str(&json)
+                    Ok(text) => T::output_from_wire(&text)
                         .map(|value| Done {
                             value,
                             ms: reply.ms,
                             in_worker: reply.in_worker,
                         })
-                        .map_err(|e| JobError::Garbled(e.to_string())),
+                        .map_err(JobError::Garbled),
                     Err(why) => Err(JobError::Refused(why)),
                 };
                 done(answer);
@@ -512,8 +576,8 @@ fn ensure_worker(pool: &mut Pool, index: usize) -> bool {
     if lane.worker.is_some() {
         return true;
     }
-    let glue_url = GLUE_URL.with(Clone::clone);
-    let Ok(worker) = spawn(&glue_url, &wasm_bindgen::module()) else {
+    let (glue_url, wasm_module) = worker_module();
+    let Ok(worker) = spawn(&glue_url, &wasm_module) else {
         pool.runner = Runner::Page;
         return false;
     };

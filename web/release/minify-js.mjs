@@ -1,0 +1,51 @@
+// Minifies the JavaScript of every release bundle in DIST (default dist/): each bundle's
+// wasm-bindgen glue and its snippets (the worker script), which Trunk's own minifier
+// cannot parse and copies as they are. The pages name these files with a subresource
+// integrity hash, so each page's hash of a file is replaced by the minified file's.
+// Run by `scripts/dev` after the bundles are built and before the service worker lists
+// them.
+//
+//   node web/release/minify-js.mjs [dist]
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { minify } from 'terser';
+
+const dist = process.argv[2] ?? new URL('../../dist/', import.meta.url).pathname;
+const integrity = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+
+async function walk(dir) {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...await walk(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+const files = await walk(dist);
+const pages = files.filter((f) => f.endsWith('index.html'));
+const scripts = files.filter((f) => f.endsWith('.js') && !f.endsWith('sw.js'));
+const html = new Map();
+for (const page of pages) html.set(page, await readFile(page, 'utf8'));
+
+let before = 0;
+let after = 0;
+for (const file of scripts) {
+  const source = await readFile(file, 'utf8');
+  const result = await minify(source, {
+    module: true,
+    compress: { passes: 2 },
+    mangle: true,
+    format: { comments: false },
+  });
+  if (typeof result.code !== 'string') throw new Error(`terser gave nothing for ${file}`);
+  const [oldHash, newHash] = [integrity(source), integrity(result.code)];
+  await writeFile(file, result.code);
+  for (const [page, text] of html) html.set(page, text.replaceAll(oldHash, newHash));
+  before += source.length;
+  after += result.code.length;
+}
+for (const [page, text] of html) await writeFile(page, text);
+console.log(`minify-js: ${scripts.length} scripts in ${dist}, ${before} -> ${after} bytes`);
