@@ -161,6 +161,12 @@ fn slot(
     let target = table.is_target(place);
     let onclick = on_pick.reform(move |_: MouseEvent| (place, None));
     let on_card = on_pick.reform(move |card: Card| (place, Some(card)));
+    let drop_label = match place {
+        Place::Slot { flag, .. } | Place::TacticSlot { flag, .. } => {
+            format!("{} ⚑{}", ctx.t(T::BlPlaceHere), flag + 1)
+        }
+        _ => ctx.t(T::BlPlaceHere).to_owned(),
+    };
     html! {
         <div class={classes!(class, target.then_some("bl-target"))} data-testid={testid} {onclick}>
             { for cards.into_iter().map(|card| html! {
@@ -168,8 +174,9 @@ fn slot(
                     selected={table.selected == Some(card)} on_click={on_card.clone()} />
             }) }
             if target {
-                // A real button so a keyboard can reach an empty target slot too.
-                <button type="button" class="bl-drop">{ ctx.t(T::BlPlaceHere) }</button>
+                // A real button so a keyboard can reach an empty target slot too; its
+                // name says which flag, as the nine are read one after another.
+                <button type="button" class="bl-drop" aria-label={drop_label}>{ ctx.t(T::BlPlaceHere) }</button>
             }
         </div>
     }
