@@ -139,7 +139,11 @@ for (const [size, width, height] of SIZES) {
   await page.waitForSelector('[data-testid=board]');
   const centre = await page.evaluate(() => {
     const r = document.querySelector('[data-testid=cell-7-7]').getBoundingClientRect();
-    return Math.abs((r.left + r.right) / 2 - window.innerWidth / 2);
+    const board = document.querySelector('[data-testid=board]');
+    const [b, f] = [board.getBoundingClientRect(), board.parentElement.getBoundingClientRect()];
+    // The part of the board on screen: the frame on a phone, the board itself on a desktop.
+    const [left, right] = [Math.max(b.left, f.left), Math.min(b.right, f.right)];
+    return Math.abs((r.left + r.right) / 2 - (left + right) / 2);
   });
   expect(centre < 44, `the board opens centred (centre cell ${Math.round(centre)} px off)`);
   if (await tabUntil(page, 'the Quantum Gomoku board', '[data-testid=board] [role=gridcell]')) {
