@@ -429,6 +429,12 @@ async fn battle_line_is_playable_by_keyboard_alone() {
         if m.has("[data-testid=winner]") {
             break;
         }
+        // The table's cards that cannot be picked now are no Tab stops.
+        assert!(
+            m.all("[data-testid=board] [data-testid=card]:not([tabindex='-1'])")
+                .is_empty(),
+            "no table card to pick at the start of the turn"
+        );
         if focused_testid() == "pass" {
             press_focused("Enter").await;
         } else {
@@ -455,10 +461,10 @@ async fn battle_line_is_playable_by_keyboard_alone() {
                 press_focused("ArrowRight").await;
             }
             press_focused(" ").await;
-            assert!(
-                m.has(&format!("[data-testid^=slot-0-] [data-card-id='{card}']")),
-                "{card} is on the table"
-            );
+            let placed = format!("[data-testid^=slot-0-] [data-card-id='{card}']");
+            assert!(m.has(&placed), "{card} is on the table");
+            // This turn's card may still move: it is a Tab stop until the turn ends.
+            assert_ne!(m.attr(&placed, "tabindex"), "-1");
             // Then the draw, which ends the turn.
             assert!(
                 ["draw-troop", "draw-tactic", "end-turn"].contains(&focused_testid().as_str()),

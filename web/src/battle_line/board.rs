@@ -171,7 +171,8 @@ fn slot(
         <div class={classes!(class, target.then_some("bl-target"))} data-testid={testid} {onclick}>
             { for cards.into_iter().map(|card| html! {
                 <CardButton {card} testid="card" compact=true
-                    selected={table.selected == Some(card)} on_click={on_card.clone()} />
+                    selected={table.selected == Some(card)}
+                    tabbable={table.selectable.contains(&card)} on_click={on_card.clone()} />
             }) }
             if target {
                 // A real button so a keyboard can reach an empty target slot too; its
@@ -203,7 +204,8 @@ pub fn guile_field(props: &FieldProps) -> Html {
             data-testid={format!("field-{}", props.seat.index())} {onclick}>
             <span class="bl-label">{ ctx.t(T::BlGuileArea) }</span>
             { for cards.into_iter().map(|t| html! {
-                <CardButton card={Card::Tactic(t)} testid="card" compact=true on_click={on_card.clone()} />
+                <CardButton card={Card::Tactic(t)} testid="card" compact=true
+                    tabbable={props.table.selectable.contains(&Card::Tactic(t))} on_click={on_card.clone()} />
             }) }
             if target {
                 <button type="button" class="bl-drop">{ ctx.t(T::BlPlaceHere) }</button>
