@@ -158,6 +158,14 @@ for (const [size, width, height] of SIZES) {
     await page.keyboard.press('Tab');
     f = await focus(page);
     expect(!f.id.startsWith('cell-'), `one Tab leaves the board (${f.id})`);
+    // A resumed game opens on its last stone.
+    await page.reload();
+    await page.waitForSelector('[data-testid=cell-7-14] [data-testid=stone]');
+    const shown = await page.evaluate(() => {
+      const r = document.querySelector('[data-testid=cell-7-14]').getBoundingClientRect();
+      return r.left >= 0 && r.right <= window.innerWidth;
+    });
+    expect(shown, 'a resumed game opens with its last stone in view');
   }
   await context.close();
 }
