@@ -192,21 +192,8 @@ pub fn search_watched(
     policy: Policy<'_>,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Search {
-    // The log of the game so far would be cloned at every position for nothing.
-    let mut start = start.clone();
-    start.log.clear();
-    let start = &start;
-    let mut ctx = Ctx {
-        goal,
-        budget,
-        policy,
-        nodes: 0,
-        failed: HashMap::default(),
-        path: Vec::new(),
-        capped: false,
-        progress,
-        cancelled: false,
-    };
+    let start = &without_log(start);
+    let mut ctx = Ctx::new(goal, budget, policy, progress);
     let mut limit: u16 = 1;
     loop {
         let result = dfs(start, limit, &mut ctx);
@@ -253,21 +240,9 @@ pub fn shortest(
             proved: false,
         };
     }
-    let mut start = start.clone();
-    start.log.clear();
-    let start = &start;
+    let start = &without_log(start);
     let mut ignore = |_| true;
-    let mut ctx = Ctx {
-        goal,
-        budget,
-        policy,
-        nodes: 0,
-        failed: HashMap::default(),
-        path: Vec::new(),
-        capped: false,
-        progress: &mut ignore,
-        cancelled: false,
-    };
+    let mut ctx = Ctx::new(goal, budget, policy, &mut ignore);
     for limit in 0..u16::try_from(line.len()).unwrap_or(u16::MAX) {
         match dfs(start, limit, &mut ctx) {
             // Every line of fewer commands failed before: this one is a shortest.
@@ -374,6 +349,35 @@ struct Ctx<'p> {
     capped: bool,
     progress: &'p mut dyn FnMut(usize) -> bool,
     cancelled: bool,
+}
+
+impl<'p> Ctx<'p> {
+    fn new(
+        goal: Outcome,
+        budget: usize,
+        policy: Policy<'p>,
+        progress: &'p mut dyn FnMut(usize) -> bool,
+    ) -> Ctx<'p> {
+        Ctx {
+            goal,
+            budget,
+            policy,
+            nodes: 0,
+            failed: HashMap::default(),
+            path: Vec::new(),
+            capped: false,
+            progress,
+            cancelled: false,
+        }
+    }
+}
+
+/// A search's starting position without the log of the game so far, which would be
+/// cloned at every position for nothing.
+fn without_log(start: &Duel) -> Duel {
+    let mut start = start.clone();
+    start.log.clear();
+    start
 }
 
 /// How often (in positions or playouts) a watched search reports its progress.
