@@ -192,21 +192,8 @@ pub fn search_watched(
     policy: Policy<'_>,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Search {
-    // The log of the game so far would be cloned at every position for nothing.
-    let mut start = start.clone();
-    start.log.clear();
-    let start = &start;
-    let mut ctx = Ctx {
-        goal,
-        budget,
-        policy,
-        nodes: 0,
-        failed: HashMap::default(),
-        path: Vec::new(),
-        capped: false,
-        progress,
-        cancelled: false,
-    };
+    let start = &without_log(start);
+    let mut ctx = Ctx::new(goal, budget, policy, progress);
     let mut limit: u16 = 1;
     loop {
         let result = dfs(start, limit, &mut ctx);
@@ -246,42 +233,42 @@ pub fn shortest(
     budget: usize,
     policy: Policy<'_>,
 ) -> Shortest {
+    shortest_watched(start, goal, line, budget, policy, &mut |_| true)
+}
+
+/// [`shortest`] that reports the positions searched so far to `progress` every
+/// [`PROGRESS_EVERY`] positions; when it returns `false` the search stops and the cut
+/// line comes back unproved.
+pub fn shortest_watched(
+    start: &Duel,
+    goal: Outcome,
+    line: Vec<Command>,
+    budget: usize,
+    policy: Policy<'_>,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Shortest {
     let line = minimize(start, goal, line);
-    if !wins(start, goal, &line) {
-        return Shortest {
-            line,
-            proved: false,
-        };
-    }
-    let mut start = start.clone();
-    start.log.clear();
-    let start = &start;
-    let mut ignore = |_| true;
-    let mut ctx = Ctx {
-        goal,
-        budget,
-        policy,
-        nodes: 0,
-        failed: HashMap::default(),
-        path: Vec::new(),
-        capped: false,
-        progress: &mut ignore,
-        cancelled: false,
+    let unproved = |line| Shortest {
+        line,
+        proved: false,
     };
+    if !wins(start, goal, &line) {
+        return unproved(line);
+    }
+    let start = &without_log(start);
+    let mut ctx = Ctx::new(goal, budget, policy, progress);
     for limit in 0..u16::try_from(line.len()).unwrap_or(u16::MAX) {
         match dfs(start, limit, &mut ctx) {
-            // Every line of fewer commands failed before: this one is a shortest.
+            _ if ctx.cancelled => return unproved(line),
+            // Every shorter limit was searched in full: this line is a shortest.
             Outcome_::Win => {
                 return Shortest {
-                    proved: !ctx.capped,
                     line: ctx.path,
+                    proved: true,
                 };
             }
             Outcome_::Fail { .. } if ctx.nodes >= ctx.budget || ctx.capped => {
-                return Shortest {
-                    line,
-                    proved: false,
-                };
+                return unproved(line);
             }
             Outcome_::Fail { .. } => {}
         }
@@ -376,6 +363,35 @@ struct Ctx<'p> {
     cancelled: bool,
 }
 
+impl<'p> Ctx<'p> {
+    fn new(
+        goal: Outcome,
+        budget: usize,
+        policy: Policy<'p>,
+        progress: &'p mut dyn FnMut(usize) -> bool,
+    ) -> Ctx<'p> {
+        Ctx {
+            goal,
+            budget,
+            policy,
+            nodes: 0,
+            failed: HashMap::default(),
+            path: Vec::new(),
+            capped: false,
+            progress,
+            cancelled: false,
+        }
+    }
+}
+
+/// A search's starting position without the log of the game so far, which would be
+/// cloned at every position for nothing.
+fn without_log(start: &Duel) -> Duel {
+    let mut start = start.clone();
+    start.log.clear();
+    start
+}
+
 /// How often (in positions or playouts) a watched search reports its progress.
 pub const PROGRESS_EVERY: usize = 256;
 
@@ -440,6 +456,13 @@ pub struct Ordered {
 /// Orders the candidate commands of a position, best first. Only commands that lose at
 /// once may be dropped.
 pub type Guide = fn(&Duel, Vec<Command>) -> Ordered;
+
+/// The [`Policy`] of a goal's guide: its order, with nothing dropped but commands that
+/// lose at once.
+pub fn order_for(goal: Outcome) -> impl Fn(&Duel, Vec<Command>) -> Vec<Command> {
+    let guide = policy_for(goal);
+    move |d, c| guide(d, c).commands
+}
 
 /// The guidance for a goal: an Exodia player's instincts, or a burn player's.
 pub fn policy_for(goal: Outcome) -> Guide {
@@ -688,7 +711,7 @@ pub fn solve_watched(
             return (Search::Found(minimize(start, goal, line)), Method::Rollout);
         }
     }
-    let order = |d: &Duel, c: Vec<Command>| guide(d, c).commands;
+    let order = order_for(goal);
     let mut report = |nodes: usize| progress(0.5 + share(nodes, budget));
     (
         search_watched(start, goal, budget, &order, &mut report),

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::setup::SetupError;
-use crate::solver::{Search, policy_for, shortest, solve};
+use crate::solver::{Search, order_for, shortest, solve};
 use crate::state::{Duel, Outcome, Reason, Settings};
 
 /// Bumped whenever a change to the rules or the solver can change what [`solve_hand`]
@@ -71,8 +71,7 @@ pub fn solve_hand(
     Ok(match solve(&duel, goal, budget, seed).0 {
         Search::Found(line) => {
             // A second search of the same budget looks for a shorter line.
-            let guide = policy_for(goal);
-            let order = |d: &Duel, c| guide(d, c).commands;
+            let order = order_for(goal);
             let best = shortest(&duel, goal, line, budget, &order);
             HandResult::Won {
                 commands: u16::try_from(best.line.len()).unwrap_or(u16::MAX),

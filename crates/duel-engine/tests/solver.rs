@@ -103,9 +103,9 @@ fn a_watched_search_can_be_cancelled() {
     assert_eq!(calls, 3);
 }
 
-/// Pot of Greed and four pieces in hand, the fifth on top of the deck, and a monster to
-/// set first: a detour the win does not need.
-fn pot_wins_with_a_filler_in_hand() -> (Duel, Vec<Command>) {
+/// Pot of Greed and four pieces in hand, the fifth on top of the deck, and a monster in
+/// hand: the direct win, and the same win after setting the monster first (a detour).
+fn pot_wins_with_a_filler_in_hand() -> (Duel, Vec<Command>, Vec<Command>) {
     let d = duel(
         &[FILLER, POT_OF_GREED, EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG],
         &[LEFT_LEG, FILLER, FILLER],
@@ -113,16 +113,16 @@ fn pot_wins_with_a_filler_in_hand() -> (Duel, Vec<Command>) {
     let Search::Found(direct) = search(&d, WIN, 1_000) else {
         panic!("a win in one activation");
     };
-    (d, direct)
-}
-
-#[test]
-fn a_winning_line_loses_its_detours_and_a_losing_one_is_left_alone() {
-    let (d, direct) = pot_wins_with_a_filler_in_hand();
     let mut detour = vec![Command::SetMonster {
         card: in_hand(&d, FILLER),
     }];
     detour.extend(direct.clone());
+    (d, direct, detour)
+}
+
+#[test]
+fn a_winning_line_loses_its_detours_and_a_losing_one_is_left_alone() {
+    let (d, direct, detour) = pot_wins_with_a_filler_in_hand();
     let mut played = d.clone();
     for cmd in &detour {
         played.apply(cmd.clone()).expect("legal");
@@ -138,11 +138,7 @@ fn a_winning_line_loses_its_detours_and_a_losing_one_is_left_alone() {
 
 #[test]
 fn the_shortest_search_proves_a_one_action_win_shortest_and_not_within_no_budget() {
-    let (d, direct) = pot_wins_with_a_filler_in_hand();
-    let mut detour = vec![Command::SetMonster {
-        card: in_hand(&d, FILLER),
-    }];
-    detour.extend(direct.clone());
+    let (d, direct, detour) = pot_wins_with_a_filler_in_hand();
     let keep = |_: &Duel, c: Vec<Command>| c;
     let best = shortest(&d, WIN, detour.clone(), 1_000, &keep);
     assert_eq!(
