@@ -38,6 +38,12 @@ const PAGES = [
     await page.waitForSelector('[data-testid=effect-dialog] [data-testid=dialog-option]');
   }],
   ['battle-line', 'battle-line/#/battle-line', '[data-testid=mode-cpu]'],
+  ['battle-line-game', 'battle-line/#/battle-line?seed=5', '[data-testid=mode-cpu]', async (page) => {
+    // A game against the computer with a hand card chosen: the table's places to put it.
+    await page.click('[data-testid=mode-cpu]');
+    await page.click('[data-testid=hand-card]');
+    await page.waitForSelector('[data-testid=slot-0-0]');
+  }],
   ['quantum-gomoku', 'quantum-gomoku/#/quantum-gomoku', '[data-testid=board]'],
   ['help-duel', '#/help/duel', 'main h1, h1'],
 ];
