@@ -2,21 +2,12 @@
 // list of every file to keep offline and a version that changes whenever any file does.
 // Run by `scripts/dev build` (and test, bench) after the per-game bundles are in place.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { walk } from '../release/files.mjs';
 
 const dist = process.argv[2] ?? new URL('../../dist/', import.meta.url).pathname;
 const template = await readFile(new URL('sw.js', import.meta.url), 'utf8');
-
-async function walk(dir) {
-  const out = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await walk(path));
-    else out.push(path);
-  }
-  return out;
-}
 
 const files = (await walk(dist))
   .map((f) => relative(dist, f).split(sep).join('/'))

@@ -7,22 +7,12 @@
 //
 //   node web/release/minify-js.mjs [dist]
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import { minify } from 'terser';
+import { walk } from './files.mjs';
 
 const dist = process.argv[2] ?? new URL('../../dist/', import.meta.url).pathname;
 const integrity = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
-
-async function walk(dir) {
-  const out = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await walk(path));
-    else out.push(path);
-  }
-  return out;
-}
 
 const files = await walk(dist);
 const pages = files.filter((f) => f.endsWith('index.html'));

@@ -428,8 +428,8 @@ impl T {
             T::QgSamples => ("回のランダム観測から推定", "random collapses (estimate)"),
             T::QgLastObservation => ("直前の観測結果", "Last observation"),
             T::QgKeyboardHelp => (
-                "矢印キーでカーソル移動、Enter で配置、O で観測",
-                "Arrow keys move the cursor, Enter places, O observes",
+                "矢印キーでカーソル移動、Enter か Space で配置、O で観測",
+                "Arrow keys move the cursor, Enter or Space places, O observes",
             ),
             T::QgBoard => ("盤面", "Board"),
             T::Help => ("遊び方とルール", "How to play"),

@@ -8,6 +8,8 @@ pub mod ctx;
 pub mod duel;
 pub mod help;
 pub mod i18n;
+#[cfg(any(feature = "battle-line", feature = "quantum-gomoku"))]
+pub mod keys;
 pub mod modal;
 pub mod offline;
 pub mod prefs;

@@ -16,7 +16,10 @@ use web::storage::KEY_LANG;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
-use common::{Mounted, clear_keys, preset, storage};
+use common::{
+    Mounted, clear_keys, focused, focused_testid, preset, press_focused, settle, sleep, storage,
+    tab_to,
+};
 
 /// Mounts the app at `hash` with a clean localStorage (Japanese UI) unless `save` is
 /// given. The computer plays `easy` (fast and fixed) unless a test picks a level.
@@ -351,4 +354,130 @@ async fn a_corrupt_save_is_discarded_with_a_notice() {
     let m2 = mount("#/battle-line", Some(&bad)).await;
     assert!(m2.has("[data-testid=save-notice]"));
     drop(m);
+}
+
+impl Mounted {
+    /// Waits (up to 30 s) for the game to end or for the computer to finish its turn.
+    async fn wait_for_my_turn_or_the_end(&self) {
+        for _ in 0..300 {
+            if self.has("[data-testid=winner]") {
+                return;
+            }
+            if self.has("[data-testid=hand]")
+                && self.has("[data-testid=prompt]")
+                && !self.text("[data-testid=prompt]").contains("コンピューター")
+            {
+                return;
+            }
+            sleep(100).await;
+            settle().await;
+        }
+        panic!("the computer did not finish its turn");
+    }
+}
+
+/// Whether a `data-card-id` names a troop (`red-7`) rather than a tactic (`alexander`).
+fn is_troop(id: &str) -> bool {
+    id.rsplit('-')
+        .next()
+        .is_some_and(|v| v.parse::<u8>().is_ok())
+}
+
+#[wasm_bindgen_test]
+async fn battle_line_is_playable_by_keyboard_alone() {
+    let m = mount("#/battle-line?seed=5", None).await;
+    tab_to(&m.one("[data-testid=mode-cpu]"));
+    press_focused("Enter").await;
+    // The game starts with the focus on the hand.
+    assert_eq!(focused_testid(), "hand-card");
+
+    // Escape takes back a selection and leaves the focus on the card.
+    press_focused("Enter").await;
+    assert!(m.has("[data-testid=hand-card].bl-selected"));
+    assert!(
+        focused().class_list().contains("bl-drop"),
+        "focus on a target"
+    );
+    press_focused("Escape").await;
+    assert!(!m.has(".bl-selected"));
+    assert_eq!(focused_testid(), "hand-card");
+
+    let mut turns = 0;
+    while !m.has("[data-testid=winner]") {
+        turns += 1;
+        assert!(turns < 60, "the game did not end");
+        // Claim every flag marked as provable (a claim can end the game).
+        while let Some(flag) = (0..9).find(|i| {
+            m.has(&format!("[data-testid=flag-{i}].claimable"))
+                && m.has(&format!("[data-testid=claim-{i}]:not([disabled])"))
+        }) {
+            tab_to(&m.one(&format!("[data-testid=claim-{flag}]")));
+            press_focused("Enter").await;
+            assert_eq!(
+                m.attr(&format!("[data-testid=flag-{flag}]"), "data-owner"),
+                "0"
+            );
+            if m.has("[data-testid=winner]") {
+                break;
+            }
+            assert!(
+                ["hand-card", "pass"].contains(&focused_testid().as_str()),
+                "back to the hand after a claim, not to {:?}",
+                focused_testid()
+            );
+        }
+        if m.has("[data-testid=winner]") {
+            break;
+        }
+        // The table's cards that cannot be picked now are no Tab stops.
+        assert!(
+            m.all("[data-testid=board] [data-testid=card]:not([tabindex='-1'])")
+                .is_empty(),
+            "no table card to pick at the start of the turn"
+        );
+        if focused_testid() == "pass" {
+            press_focused("Enter").await;
+        } else {
+            // The turn starts on the first card of the hand; the arrows reach a troop.
+            assert_eq!(focused_testid(), "hand-card");
+            let hand = m.card_ids("[data-testid=hand-card]");
+            let troop = hand
+                .iter()
+                .position(|id| is_troop(id))
+                .expect("a troop in hand (the test draws troops only)");
+            for _ in 0..troop {
+                press_focused("ArrowRight").await;
+            }
+            let card = focused().get_attribute("data-card-id").unwrap_or_default();
+            assert_eq!(card, hand[troop]);
+            press_focused("Enter").await;
+            // Selected: the focus is on the first flag it may go to; the arrows pick another.
+            assert!(
+                focused().class_list().contains("bl-drop"),
+                "focus on a target"
+            );
+            let targets = m.all(".bl-drop").len();
+            for _ in 0..(turns % targets) {
+                press_focused("ArrowRight").await;
+            }
+            press_focused(" ").await;
+            let placed = format!("[data-testid^=slot-0-] [data-card-id='{card}']");
+            assert!(m.has(&placed), "{card} is on the table");
+            // This turn's card may still move: it is a Tab stop until the turn ends.
+            assert_ne!(m.attr(&placed, "tabindex"), "-1");
+            // Then the draw, which ends the turn.
+            assert!(
+                ["draw-troop", "draw-tactic", "end-turn"].contains(&focused_testid().as_str()),
+                "the focus went to the draw, not to {:?}",
+                focused_testid()
+            );
+            press_focused("Enter").await;
+        }
+        m.wait_for_my_turn_or_the_end().await;
+    }
+    // The end: the winner's banner has the focus on its new-game button, which leads
+    // back to the choice of mode.
+    assert_eq!(focused_testid(), "winner-new-game");
+    press_focused("Enter").await;
+    assert_eq!(focused_testid(), "mode-cpu");
 }

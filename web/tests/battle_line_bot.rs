@@ -144,6 +144,7 @@ async fn the_page_answers_while_the_computer_thinks() {
         sleep(10).await;
     }
     assert!(m.text("[data-testid=bl-thinking]").contains("考え中"));
+    let thinking_from = now();
     m.click("[data-testid=btn-lang]").await;
     assert!(
         m.text("[data-testid=bl-thinking]").contains("Thinking"),
@@ -151,10 +152,20 @@ async fn the_page_answers_while_the_computer_thinks() {
     );
     m.click("[data-testid=btn-lang]").await;
     m.wait_for_my_turn(300).await;
+    let thought = now() - thinking_from;
     assert!(m.has("[data-testid=bot-move]"));
     assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
-    let long = long_tasks.over(50.0);
-    assert!(long.is_empty(), "main-thread tasks over 50 ms: {long:?}");
+    // Had the search run on the page, one task would have lasted about as long as the
+    // computer thought. The page's own work (two renders in another language, the move,
+    // the autosave) is a few short tasks, but in this unoptimized build on a loaded
+    // machine one of them may pass 50 ms: the bound is a third of the thinking time,
+    // at least 50 ms and at most 250 ms.
+    let longest = long_tasks.durations().into_iter().fold(0.0, f64::max);
+    let bound = (thought / 3.0).clamp(50.0, 250.0);
+    assert!(
+        longest < bound,
+        "a main-thread task of {longest:.0} ms while the computer thought for {thought:.0} ms"
+    );
 }
 
 /// The page's clock, in milliseconds with sub-millisecond resolution.

@@ -10,7 +10,10 @@ use web_sys::{Element, HtmlInputElement};
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
-use common::{LongTasks, Mounted, clear_keys_where, mount, settle, storage, window};
+use common::{
+    LongTasks, Mounted, clear_keys_where, focused_testid, mount, press_focused, settle, storage,
+    tab_to, window,
+};
 
 /// Forgets every Quantum Gomoku save and the language choice.
 fn clear_storage() {
@@ -474,6 +477,85 @@ async fn keyboard_moves_the_cursor_places_and_observes() {
     assert_eq!(app.value("status-turn"), "1");
     app.key("[data-testid=cell-8-8]", "o").await;
     assert_eq!(app.value("obs-used-black"), "1");
+}
+
+/// The cells of the board that Tab stops on.
+fn tab_stops(app: &Mounted) -> Vec<String> {
+    app.all("[data-testid=board] [tabindex='0']")
+        .iter()
+        .filter_map(|e| e.get_attribute("data-testid"))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn quantum_gomoku_board_moves_focus_with_the_arrow_keys_and_places_with_enter() {
+    clear_storage();
+    let app = mount("#/quantum-gomoku").await;
+    // One Tab stop for the whole board: the cursor's cell, in the centre.
+    assert_eq!(tab_stops(&app), ["cell-7-7"]);
+    assert!(app.all("[role=gridcell]").len() == 225);
+    tab_to(&app.one("[data-testid=cell-7-7]"));
+
+    // The arrows move the focus, and the Tab stop with it; the board's edge stops them.
+    press_focused("ArrowLeft").await;
+    press_focused("ArrowUp").await;
+    assert_eq!(focused_testid(), "cell-6-6");
+    assert_eq!(tab_stops(&app), ["cell-6-6"]);
+    for _ in 0..8 {
+        press_focused("ArrowUp").await;
+    }
+    assert_eq!(focused_testid(), "cell-0-6", "stopped at the top row");
+
+    // Enter places Black's stone where the focus is; Space places White's.
+    press_focused("Enter").await;
+    assert_eq!(
+        app.stone(0, 6).get_attribute("aria-label").as_deref(),
+        Some("BLACK P90")
+    );
+    press_focused("ArrowRight").await;
+    press_focused(" ").await;
+    assert_eq!(app.value("status-turn"), "2");
+    assert_eq!(
+        app.stone(0, 7).get_attribute("aria-label").as_deref(),
+        Some("WHITE P10")
+    );
+    // Enter on an occupied cell changes nothing.
+    press_focused("Enter").await;
+    assert_eq!(app.value("status-turn"), "2");
+    assert_eq!(focused_testid(), "cell-0-7", "the focus stays on the board");
+
+    // Observe with its button (White moved last).
+    tab_to(&app.one("[data-testid=observe]"));
+    press_focused("Enter").await;
+    assert_eq!(app.value("obs-used-white"), "1");
+
+    // A new game from its button.
+    let old_id = app.value("status-id");
+    tab_to(&app.one("[data-testid=new-game]"));
+    press_focused(" ").await;
+    assert_ne!(app.value("status-id"), old_id);
+    assert_eq!(app.value("status-turn"), "0");
+
+    // The opponent: the arrow keys choose the computer as White, which then answers.
+    tab_to(&app.one("[data-testid=qg-opponent]"));
+    press_focused("ArrowDown").await;
+    let select: web_sys::HtmlSelectElement = app
+        .one("[data-testid=qg-opponent]")
+        .dyn_into()
+        .expect("a select");
+    assert_eq!(select.value(), "computer-white");
+    let cursor = tab_stops(&app);
+    assert_eq!(cursor.len(), 1);
+    tab_to(&app.one(&format!("[data-testid={}]", cursor[0])));
+    press_focused("ArrowDown").await;
+    press_focused("Enter").await;
+    app.computer_done().await;
+    assert_eq!(
+        app.value("status-turn"),
+        "2",
+        "the player's stone and the computer's"
+    );
+    assert_eq!(app.value("status-current"), "BLACK");
 }
 
 #[wasm_bindgen_test]

@@ -1,8 +1,13 @@
 //! Measures the computer levels: win rates against the easy bot and a random player over seeded games (each seed from both seats), and the time per decision.
 //!
-//! `cargo run --release -p battle-line --example harness -- [games] [level...] [--against easy,random] [--threads N]`
+//! `cargo run --release -p battle-line --example harness -- [games] [level...] [--against easy,random] [--threads N] [--from SEED]`
 //!
 //! With no level named, `normal` and `hard` are measured (and `easy` against random).
+//! Seeds `SEED .. SEED + games` are played (default from 0), so a long measurement can be
+//! run in parts whose counts add up: `-- 250 hard --against easy --from 250` is the
+//! second quarter of 1,000 seeds. The moves do not depend on the build profile (the
+//! search counts rollouts, not time), so `--profile fast` plays the same games sooner;
+//! only the decision times differ.
 
 use battle_line::bot::{Contender, Level, RandomPlayer, choose, move_seed};
 use battle_line::{Game, Phase, Player, Settings};
@@ -55,6 +60,7 @@ fn play(seed: u64, seats: [Contender; 2], measured: Player) -> Outcome {
 
 fn main() {
     let mut games = 1000u64;
+    let mut from = 0u64;
     let mut levels: Vec<Level> = Vec::new();
     let mut against: Vec<Contender> = vec![Contender::Level(Level::Easy), Contender::Random];
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -62,6 +68,8 @@ fn main() {
     while let Some(a) = args.next() {
         if a == "--threads" {
             threads = args.next().and_then(|n| n.parse().ok()).unwrap_or(threads);
+        } else if a == "--from" {
+            from = args.next().and_then(|n| n.parse().ok()).unwrap_or(from);
         } else if a == "--against" {
             against = args
                 .next()
@@ -99,7 +107,8 @@ fn main() {
                     .map(|t| {
                         scope.spawn(move || {
                             let mut out = Vec::new();
-                            for seed in (0..games).filter(|s| *s as usize % threads == t) {
+                            for seed in (from..from + games).filter(|s| *s as usize % threads == t)
+                            {
                                 for seat in Player::BOTH {
                                     let mut seats = [opponent; 2];
                                     seats[seat.index()] = Contender::Level(level);
@@ -147,8 +156,9 @@ fn main() {
                 mean(&times),
             );
             eprintln!(
-                "  ({} games in {:.0} s)",
+                "  ({} games, seeds {from}..{}, in {:.0} s)",
                 n,
+                from + games,
                 started.elapsed().as_secs_f64()
             );
         }

@@ -4,7 +4,9 @@
 //! does not decide count as not won and are listed apart. Hands the budget does not
 //! decide spend all of it (`budget / 40` guided playouts, then `budget` search positions),
 //! so their solving time gives the solver's speed in budget positions per second, the
-//! figure `web/bench/duel-stats.mjs` measures the same way in the browser.
+//! figure `web/bench/duel-stats.mjs` measures the same way in the browser. A second line
+//! gives the histogram of the shortest win found per hand (and how many are proved
+//! shortest) and the time the won hands took, the search for a shorter line included.
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-win-rate -- 1000 4000`
 //! (hands per deck, search budget in positions, optionally one deck id)
@@ -27,13 +29,16 @@ fn main() {
         let mut tally = Tally::default();
         let mut times = Vec::new();
         let mut undecided_ms = 0.0;
+        let mut won_ms = 0.0;
         for seed in 0..hands {
             let start = Instant::now();
             let r = solve_hand(&deck.id, seed, Settings::default(), budget).unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             times.push(ms);
-            if r == HandResult::Undecided {
-                undecided_ms += ms;
+            match r {
+                HandResult::Undecided => undecided_ms += ms,
+                HandResult::Won { .. } => won_ms += ms,
+                HandResult::Lost => {}
             }
             tally.add(seed, r);
         }
@@ -52,6 +57,17 @@ fn main() {
             times[times.len() / 2],
             times[times.len() * 95 / 100],
             (tally.undecided.len() * budget) as f64 / (undecided_ms / 1000.0),
+        );
+        let lengths: Vec<String> = tally
+            .lengths
+            .iter()
+            .map(|(len, n)| format!("{len}:{n}/{}", tally.proved.get(len).unwrap_or(&0)))
+            .collect();
+        println!(
+            "  shortest win found, commands:hands/proved shortest: {}; won hands took {:.0} ms in all ({:.1} ms each)",
+            lengths.join(" "),
+            won_ms,
+            won_ms / f64::from(tally.won.max(1)),
         );
     }
 }

@@ -192,21 +192,8 @@ pub fn search_watched(
     policy: Policy<'_>,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Search {
-    // The log of the game so far would be cloned at every position for nothing.
-    let mut start = start.clone();
-    start.log.clear();
-    let start = &start;
-    let mut ctx = Ctx {
-        goal,
-        budget,
-        policy,
-        nodes: 0,
-        failed: HashMap::default(),
-        path: Vec::new(),
-        capped: false,
-        progress,
-        cancelled: false,
-    };
+    let start = &without_log(start);
+    let mut ctx = Ctx::new(goal, budget, policy, progress);
     let mut limit: u16 = 1;
     loop {
         let result = dfs(start, limit, &mut ctx);
@@ -220,6 +207,120 @@ pub fn search_watched(
                 return Search::GaveUp;
             }
             Outcome_::Fail { .. } => limit = limit.saturating_mul(2),
+        }
+    }
+}
+
+/// The shortest line to the goal that a search finds, and whether it is proved the
+/// shortest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shortest {
+    pub line: Vec<Command>,
+    /// No line of fewer commands reaches the goal (every shorter line was tried).
+    pub proved: bool,
+}
+
+/// From a winning `line` (one that replays from `start` to `goal`), the shortest line
+/// the solver can find: first every command that the win does not need is dropped, one
+/// at a time, each shorter line checked by replaying it ([`minimize`]); then a search of
+/// at most `budget` positions deepens one command at a time, so the first line it finds
+/// is a shortest one and each limit it exhausts proves there is none that short. A `line`
+/// that does not win is given back as it is, unproved.
+pub fn shortest(
+    start: &Duel,
+    goal: Outcome,
+    line: Vec<Command>,
+    budget: usize,
+    policy: Policy<'_>,
+) -> Shortest {
+    shortest_watched(start, goal, line, budget, policy, &mut |_| true)
+}
+
+/// [`shortest`] that reports the positions searched so far to `progress` every
+/// [`PROGRESS_EVERY`] positions; when it returns `false` the search stops and the cut
+/// line comes back unproved.
+pub fn shortest_watched(
+    start: &Duel,
+    goal: Outcome,
+    line: Vec<Command>,
+    budget: usize,
+    policy: Policy<'_>,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Shortest {
+    let line = minimize(start, goal, line);
+    let unproved = |line| Shortest {
+        line,
+        proved: false,
+    };
+    if !wins(start, goal, &line) {
+        return unproved(line);
+    }
+    let start = &without_log(start);
+    let mut ctx = Ctx::new(goal, budget, policy, progress);
+    for limit in 0..u16::try_from(line.len()).unwrap_or(u16::MAX) {
+        match dfs(start, limit, &mut ctx) {
+            _ if ctx.cancelled => return unproved(line),
+            // Every shorter limit was searched in full: this line is a shortest.
+            Outcome_::Win => {
+                return Shortest {
+                    line: ctx.path,
+                    proved: true,
+                };
+            }
+            Outcome_::Fail { .. } if ctx.nodes >= ctx.budget || ctx.capped => {
+                return unproved(line);
+            }
+            Outcome_::Fail { .. } => {}
+        }
+    }
+    Shortest { line, proved: true }
+}
+
+/// How many of `line`'s commands, replayed from `start`, reach `goal` (`None`: they do
+/// not reach it, or one is refused).
+fn reaches(start: &Duel, goal: Outcome, line: &[Command]) -> Option<usize> {
+    let mut d = start.clone();
+    for (n, cmd) in line.iter().enumerate() {
+        if d.outcome().is_some() {
+            return (d.outcome() == Some(goal)).then_some(n);
+        }
+        d.apply(cmd.clone()).ok()?;
+    }
+    (d.outcome() == Some(goal)).then_some(line.len())
+}
+
+/// Whether `line` replays from `start` to `goal`, using every command.
+fn wins(start: &Duel, goal: Outcome, line: &[Command]) -> bool {
+    reaches(start, goal, line) == Some(line.len())
+}
+
+/// `line` without the commands the win does not need: each is left out in turn and kept
+/// out when the rest still replays from `start` to `goal` (cut where the goal is reached),
+/// until no single command can go. A guided playout's line carries detours a player
+/// would not take. A line that does not win comes back unchanged.
+pub fn minimize(start: &Duel, goal: Outcome, mut line: Vec<Command>) -> Vec<Command> {
+    if !wins(start, goal, &line) {
+        return line;
+    }
+    loop {
+        let before = line.len();
+        // The position after `line[..i]`, so each try replays only what follows.
+        let mut prefix = start.clone();
+        let mut i = 0;
+        while i < line.len() {
+            if let Some(n) = reaches(&prefix, goal, &line[i + 1..]) {
+                line.remove(i);
+                line.truncate(i + n);
+            } else {
+                if prefix.apply(line[i].clone()).is_err() {
+                    // Cannot happen: the line replays; keep it as it is.
+                    return line;
+                }
+                i += 1;
+            }
+        }
+        if line.len() == before {
+            return line;
         }
     }
 }
@@ -260,6 +361,35 @@ struct Ctx<'p> {
     capped: bool,
     progress: &'p mut dyn FnMut(usize) -> bool,
     cancelled: bool,
+}
+
+impl<'p> Ctx<'p> {
+    fn new(
+        goal: Outcome,
+        budget: usize,
+        policy: Policy<'p>,
+        progress: &'p mut dyn FnMut(usize) -> bool,
+    ) -> Ctx<'p> {
+        Ctx {
+            goal,
+            budget,
+            policy,
+            nodes: 0,
+            failed: HashMap::default(),
+            path: Vec::new(),
+            capped: false,
+            progress,
+            cancelled: false,
+        }
+    }
+}
+
+/// A search's starting position without the log of the game so far, which would be
+/// cloned at every position for nothing.
+fn without_log(start: &Duel) -> Duel {
+    let mut start = start.clone();
+    start.log.clear();
+    start
 }
 
 /// How often (in positions or playouts) a watched search reports its progress.
@@ -326,6 +456,13 @@ pub struct Ordered {
 /// Orders the candidate commands of a position, best first. Only commands that lose at
 /// once may be dropped.
 pub type Guide = fn(&Duel, Vec<Command>) -> Ordered;
+
+/// The [`Policy`] of a goal's guide: its order, with nothing dropped but commands that
+/// lose at once.
+pub fn order_for(goal: Outcome) -> impl Fn(&Duel, Vec<Command>) -> Vec<Command> {
+    let guide = policy_for(goal);
+    move |d, c| guide(d, c).commands
+}
 
 /// The guidance for a goal: an Exodia player's instincts, or a burn player's.
 pub fn policy_for(goal: Outcome) -> Guide {
@@ -543,8 +680,9 @@ pub enum Method {
 }
 
 /// Looks for a line to `goal` knowing everything (the deck order included): guided
-/// playouts first (`budget / 40` of them), then a depth-first search of at most `budget`
-/// positions in the guide's order. Deterministic for a given `seed`.
+/// playouts first (`budget / 40` of them; a winning one comes back [`minimize`]d), then a
+/// depth-first search of at most `budget` positions in the guide's order. Deterministic
+/// for a given `seed`.
 pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, Method) {
     solve_watched(start, goal, budget, seed, &mut |_| true)
 }
@@ -570,10 +708,10 @@ pub fn solve_watched(
         }
         let (end, line) = rollout(start, &mut rng, guide);
         if end.outcome() == Some(goal) {
-            return (Search::Found(line), Method::Rollout);
+            return (Search::Found(minimize(start, goal, line)), Method::Rollout);
         }
     }
-    let order = |d: &Duel, c: Vec<Command>| guide(d, c).commands;
+    let order = order_for(goal);
     let mut report = |nodes: usize| progress(0.5 + share(nodes, budget));
     (
         search_watched(start, goal, budget, &order, &mut report),

@@ -1,6 +1,7 @@
 //! Deck statistics: how many seeded opening hands of a deck can be won this turn when the
 //! deck order is known (an oracle), with a 95% interval, a histogram of the length of the
-//! winning lines found, and the hands the search could not decide. Each hand is solved
+//! shortest winning line found for each hand (and how many of those are proved shortest),
+//! and the hands the search could not decide. Each hand is solved
 //! alone, so the work can be split between threads or Web Workers and tallied here.
 
 use std::collections::BTreeMap;
@@ -8,12 +9,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::setup::SetupError;
-use crate::solver::{Search, solve};
+use crate::solver::{Search, order_for, shortest, solve};
 use crate::state::{Duel, Outcome, Reason, Settings};
 
 /// Bumped whenever a change to the rules or the solver can change what [`solve_hand`]
 /// answers for a seed (the card data has its own fingerprint in [`engine_version`]).
-pub const SOLVER_REVISION: u32 = 1;
+pub const SOLVER_REVISION: u32 = 2;
 
 /// What a stored result of [`solve_hand`] depends on besides its arguments: the crate's
 /// version, [`SOLVER_REVISION`] and a fingerprint of the card data. A cache keyed by it
@@ -30,9 +31,9 @@ pub fn engine_version() -> String {
 /// What the solver found for one opening hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum HandResult {
-    /// Won; the line found has this many commands (the shortest one when the search found
-    /// it, a longer one when a guided playout did).
-    Won { commands: u16 },
+    /// Won; the shortest line found has this many commands, and `proved`: no shorter
+    /// line exists (see [`crate::solver::shortest`]).
+    Won { commands: u16, proved: bool },
     /// Proved lost.
     Lost,
     /// The budget ran out first.
@@ -68,9 +69,15 @@ pub fn solve_hand(
     let goal = goal_of(deck)?;
     let duel = Duel::with_settings(deck, seed, settings)?;
     Ok(match solve(&duel, goal, budget, seed).0 {
-        Search::Found(line) => HandResult::Won {
-            commands: u16::try_from(line.len()).unwrap_or(u16::MAX),
-        },
+        Search::Found(line) => {
+            // A second search of the same budget looks for a shorter line.
+            let order = order_for(goal);
+            let best = shortest(&duel, goal, line, budget, &order);
+            HandResult::Won {
+                commands: u16::try_from(best.line.len()).unwrap_or(u16::MAX),
+                proved: best.proved,
+            }
+        }
         Search::Impossible => HandResult::Lost,
         Search::GaveUp | Search::Cancelled => HandResult::Undecided,
     })
@@ -84,17 +91,23 @@ pub struct Tally {
     pub lost: u32,
     /// Seeds of the hands the search could not decide.
     pub undecided: Vec<u64>,
-    /// Number of wins by the length of the line found, in commands.
+    /// Number of wins by the length of the shortest line found, in commands.
     pub lengths: BTreeMap<u16, u32>,
+    /// Of those, the wins whose line is proved the shortest, by length.
+    #[serde(default)]
+    pub proved: BTreeMap<u16, u32>,
 }
 
 impl Tally {
     pub fn add(&mut self, seed: u64, r: HandResult) {
         self.hands += 1;
         match r {
-            HandResult::Won { commands } => {
+            HandResult::Won { commands, proved } => {
                 self.won += 1;
                 *self.lengths.entry(commands).or_insert(0) += 1;
+                if proved {
+                    *self.proved.entry(commands).or_insert(0) += 1;
+                }
             }
             HandResult::Lost => self.lost += 1,
             HandResult::Undecided => self.undecided.push(seed),
@@ -146,7 +159,10 @@ mod tests {
         let mut t = Tally::default();
         for seed in 0..100 {
             let r = if seed % 4 == 0 {
-                HandResult::Won { commands: 20 }
+                HandResult::Won {
+                    commands: 20,
+                    proved: seed % 8 == 0,
+                }
             } else if seed % 4 == 1 {
                 HandResult::Undecided
             } else {
@@ -166,6 +182,7 @@ mod tests {
             "{lo} {hi}"
         );
         assert_eq!(t.lengths.get(&20), Some(&25));
+        assert_eq!(t.proved.get(&20), Some(&13));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use duel_engine::solver::{Search, search, solve};
+use duel_engine::solver::{Search, Shortest, minimize, search, shortest, solve};
 use duel_engine::{Command, Duel, Outcome, Reason, Setup};
 
 const WIN: Outcome = Outcome::Win(Reason::Exodia);
@@ -101,4 +101,55 @@ fn a_watched_search_can_be_cancelled() {
     });
     assert_eq!(result, Search::Cancelled);
     assert_eq!(calls, 3);
+}
+
+/// Pot of Greed and four pieces in hand, the fifth on top of the deck, and a monster in
+/// hand: the direct win, and the same win after setting the monster first (a detour).
+fn pot_wins_with_a_filler_in_hand() -> (Duel, Vec<Command>, Vec<Command>) {
+    let d = duel(
+        &[FILLER, POT_OF_GREED, EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG],
+        &[LEFT_LEG, FILLER, FILLER],
+    );
+    let Search::Found(direct) = search(&d, WIN, 1_000) else {
+        panic!("a win in one activation");
+    };
+    let mut detour = vec![Command::SetMonster {
+        card: in_hand(&d, FILLER),
+    }];
+    detour.extend(direct.clone());
+    (d, direct, detour)
+}
+
+#[test]
+fn a_winning_line_loses_its_detours_and_a_losing_one_is_left_alone() {
+    let (d, direct, detour) = pot_wins_with_a_filler_in_hand();
+    let mut played = d.clone();
+    for cmd in &detour {
+        played.apply(cmd.clone()).expect("legal");
+    }
+    assert_eq!(played.outcome(), Some(WIN), "the detour still wins");
+    assert_eq!(minimize(&d, WIN, detour), direct);
+    // A line that does not win is not the minimizer's to change.
+    let no_win = vec![Command::SetMonster {
+        card: in_hand(&d, FILLER),
+    }];
+    assert_eq!(minimize(&d, WIN, no_win.clone()), no_win);
+}
+
+#[test]
+fn the_shortest_search_proves_a_one_action_win_shortest_and_not_within_no_budget() {
+    let (d, direct, detour) = pot_wins_with_a_filler_in_hand();
+    let keep = |_: &Duel, c: Vec<Command>| c;
+    let best = shortest(&d, WIN, detour.clone(), 1_000, &keep);
+    assert_eq!(
+        best,
+        Shortest {
+            line: direct.clone(),
+            proved: true
+        }
+    );
+    // With no positions to search, the cut line comes back unproved.
+    let unproved = shortest(&d, WIN, detour, 0, &keep);
+    assert_eq!(unproved.line, direct);
+    assert!(!unproved.proved);
 }

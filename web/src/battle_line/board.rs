@@ -161,15 +161,23 @@ fn slot(
     let target = table.is_target(place);
     let onclick = on_pick.reform(move |_: MouseEvent| (place, None));
     let on_card = on_pick.reform(move |card: Card| (place, Some(card)));
+    let drop_label = match place {
+        Place::Slot { flag, .. } | Place::TacticSlot { flag, .. } => {
+            format!("{} ⚑{}", ctx.t(T::BlPlaceHere), flag + 1)
+        }
+        _ => ctx.t(T::BlPlaceHere).to_owned(),
+    };
     html! {
         <div class={classes!(class, target.then_some("bl-target"))} data-testid={testid} {onclick}>
             { for cards.into_iter().map(|card| html! {
                 <CardButton {card} testid="card" compact=true
-                    selected={table.selected == Some(card)} on_click={on_card.clone()} />
+                    selected={table.selected == Some(card)}
+                    tabbable={table.selectable.contains(&card)} on_click={on_card.clone()} />
             }) }
             if target {
-                // A real button so a keyboard can reach an empty target slot too.
-                <button type="button" class="bl-drop">{ ctx.t(T::BlPlaceHere) }</button>
+                // A real button so a keyboard can reach an empty target slot too; its
+                // name says which flag, as the nine are read one after another.
+                <button type="button" class="bl-drop" aria-label={drop_label}>{ ctx.t(T::BlPlaceHere) }</button>
             }
         </div>
     }
@@ -196,7 +204,8 @@ pub fn guile_field(props: &FieldProps) -> Html {
             data-testid={format!("field-{}", props.seat.index())} {onclick}>
             <span class="bl-label">{ ctx.t(T::BlGuileArea) }</span>
             { for cards.into_iter().map(|t| html! {
-                <CardButton card={Card::Tactic(t)} testid="card" compact=true on_click={on_card.clone()} />
+                <CardButton card={Card::Tactic(t)} testid="card" compact=true
+                    tabbable={props.table.selectable.contains(&Card::Tactic(t))} on_click={on_card.clone()} />
             }) }
             if target {
                 <button type="button" class="bl-drop">{ ctx.t(T::BlPlaceHere) }</button>

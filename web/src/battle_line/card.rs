@@ -49,6 +49,11 @@ pub struct CardButtonProps {
     pub selected: bool,
     #[prop_or_default]
     pub compact: bool,
+    /// Whether Tab stops on it: on the table only the cards the player may pick now, so
+    /// that Tab does not walk through every card played (they stay clickable, as tapping
+    /// them says nothing happens).
+    #[prop_or(true)]
+    pub tabbable: bool,
     pub on_click: Callback<Card>,
 }
 
@@ -71,7 +76,7 @@ pub fn card_button(props: &CardButtonProps) -> Html {
         <button type="button" class={card_classes(card, props.selected)}
             data-testid={props.testid.clone()} data-card-id={card_id(card)}
             title={text::card(card, lang)} aria-pressed={props.selected.to_string()}
-            {onclick}>
+            tabindex={(!props.tabbable).then_some("-1")} {onclick}>
             { card_face(card, props.compact, lang) }
         </button>
     }

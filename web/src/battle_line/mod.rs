@@ -24,6 +24,7 @@ use yew::prelude::*;
 
 use crate::ctx::{Ctx, use_ctx};
 use crate::i18n::T;
+use crate::keys;
 use crate::storage;
 use crate::worker;
 use board::{Board, GuileField, Piles, Table, seat_name};
@@ -78,6 +79,9 @@ pub fn battle_line_page() -> Html {
     let level = use_state(saved_level);
     // Whether the computer is thinking about its next command.
     let thinking = use_state(|| false);
+    let root = use_node_ref();
+    // Whether the player last used the keyboard (rather than a pointer) on this page.
+    let keyboard = use_mut_ref(|| false);
 
     {
         use_effect_with(*level, |level| {
@@ -198,8 +202,83 @@ pub fn battle_line_page() -> Html {
         use_effect_with(state.version, move |_| selected.set(None));
     }
 
+    // Keyboard play: the focus goes where the player acts next. A card just selected sends
+    // it to its first target; a button that the position removed or turned off (a card
+    // played, a flag claimed, the computer's turn over) gives it to the next step of the
+    // turn. Only for a player using the keyboard: a tap never moves the focus.
+    {
+        let root = root.clone();
+        let keyboard = keyboard.clone();
+        let next = next_focus(&state, *selected);
+        let just_selected = selected.is_some();
+        use_effect_with(
+            // The seed too: a new game's mode buttons wait for it.
+            (
+                state.version,
+                *selected,
+                state.hand_hidden(),
+                state.seed,
+                next,
+            ),
+            move |(_, _, _, _, next)| {
+                if !*keyboard.borrow() {
+                    return;
+                }
+                let Some(root) = root.cast::<web_sys::Element>() else {
+                    return;
+                };
+                if just_selected
+                    && keys::focus_first(
+                        &root,
+                        ".bl-drop, .bl-deck.bl-target, [data-testid=discard].bl-target",
+                    )
+                {
+                    return;
+                }
+                if keys::focus_lost()
+                    && let Some(selector) = next
+                {
+                    keys::focus_first(&root, selector);
+                }
+            },
+        );
+    }
+
+    let on_keydown = {
+        let root = root.clone();
+        let keyboard = keyboard.clone();
+        let selected = selected.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            *keyboard.borrow_mut() = true;
+            let Some(root) = root.cast::<web_sys::Element>() else {
+                return;
+            };
+            if e.key() == "Escape"
+                && selected.is_some()
+                && let Some(card) = keys::all(&root, ".bl-selected").into_iter().next()
+            {
+                // Back to the card, unselected, to choose again.
+                e.prevent_default();
+                let _ = card.focus();
+                selected.set(None);
+                return;
+            }
+            let _ = keys::step_in_row(&e, &root, "[data-testid=hand-card]")
+                || keys::step_in_row(&e, &root, ".bl-drop")
+                || keys::press_focused_button(&e);
+        })
+    };
+    let on_pointerdown = {
+        let keyboard = keyboard.clone();
+        Callback::from(move |_: PointerEvent| *keyboard.borrow_mut() = false)
+    };
+
     let Some(game) = state.game.clone() else {
-        return mode_choice(&ctx, &state, &level);
+        return html! {
+            <section class="page bl-page" ref={root} onkeydown={on_keydown} onpointerdown={on_pointerdown}>
+                { mode_choice(&ctx, &state, &level) }
+            </section>
+        };
     };
     let vs_cpu = state.mode == Some(Mode::Cpu);
     let header = header(&ctx, &state, &level);
@@ -212,7 +291,7 @@ pub fn battle_line_page() -> Html {
         let next = seat_name(|k| ctx.t(k), game.current(), false);
         // The table stays out of the DOM too: nothing of the next hand may show.
         return html! {
-            <section class="page bl-page">
+            <section class="page bl-page" ref={root} onkeydown={on_keydown} onpointerdown={on_pointerdown}>
                 { header }
                 <div class="bl-pass">
                     <h3>{ ctx.t(T::BlPassDevice) }</h3>
@@ -327,7 +406,7 @@ pub fn battle_line_page() -> Html {
     };
 
     html! {
-        <section class="page bl-page">
+        <section class="page bl-page" ref={root} onkeydown={on_keydown} onpointerdown={on_pointerdown}>
             { header }
             { winner_banner(&ctx, &state) }
             { error_box(&ctx, &state) }
@@ -459,7 +538,7 @@ fn mode_choice(
     let timing = state.settings.claim_timing;
     let ready = state.seed.is_some();
     html! {
-        <section class="page bl-page">
+        <>
             <div class="bl-header">
                 <h2>{ ctx.t(T::BattleLine) }</h2>
                 <span class="muted" data-testid="seed">
@@ -483,8 +562,51 @@ fn mode_choice(
                 <button type="button" class="btn btn-primary" data-testid="mode-pvp" disabled={!ready}
                     onclick={start(Mode::Pvp)}>{ ctx.t(T::BlModePvp) }</button>
             </div>
-        </section>
+        </>
     }
+}
+
+/// Where the keyboard focus goes when the position took it away: the next step of the
+/// player's turn, as a CSS selector under the page (the first match not disabled).
+/// `None` while the computer or the other player is to move.
+fn next_focus(state: &BattleState, selected: Option<Card>) -> Option<String> {
+    let Some(game) = &state.game else {
+        return Some("[data-testid=mode-cpu]".to_owned());
+    };
+    if game.is_over() {
+        return Some("[data-testid=winner-new-game]".to_owned());
+    }
+    if state.hand_hidden() {
+        return Some("[data-testid=pass-device]".to_owned());
+    }
+    if !state.human_to_move() || selected.is_some() {
+        return None;
+    }
+    let hand_card = "[data-testid=hand-card]".to_owned();
+    Some(match game.prompt() {
+        Prompt::DrawCard | Prompt::ScoutDraw { .. } => {
+            "[data-testid=draw-troop], [data-testid=draw-tactic]".to_owned()
+        }
+        Prompt::EndTurn => "[data-testid=end-turn]".to_owned(),
+        // Nothing left to play: passing is the move.
+        Prompt::PlayCard if game.legal_commands().contains(&Command::Pass) => {
+            "[data-testid=pass]".to_owned()
+        }
+        // A guile tactic takes a card on the table: the first one it may take.
+        Prompt::Redeploy | Prompt::Deserter | Prompt::Traitor => {
+            let hand = game.hand(game.current());
+            game.selectable_cards()
+                .into_iter()
+                .find(|c| !hand.contains(c))
+                .map_or(hand_card, |c| {
+                    format!(
+                        "[data-testid=board] [data-testid=card][data-card-id='{}']",
+                        state::card_id(c)
+                    )
+                })
+        }
+        _ => hand_card,
+    })
 }
 
 fn prompt_text(ctx: &Ctx, prompt: Prompt) -> String {

@@ -2,7 +2,7 @@
 //! share of the deck statistics' opening hands.
 
 use duel_engine::replay::{Shared, decode_commands, encode_commands};
-use duel_engine::solver::{Search, solve_watched};
+use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
 use duel_engine::stats::{HandResult, goal_of, solve_hand};
 use duel_engine::{Command, Duel, Settings};
 use serde::{Deserialize, Serialize};
@@ -63,8 +63,9 @@ impl Hint {
             .wrapping_add((self.commands.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 
-    /// Replays the position and searches from it, telling `watch` the share of the budget
-    /// used (it stops the search by answering `false`).
+    /// Replays the position and searches from it, telling `watch` the share of the work
+    /// done (it stops the search by answering `false`). A line found is then made as short
+    /// as a second search of the same budget can (`solver::shortest_watched`).
     pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
         let goal = goal_of(&self.deck).map_err(|e| e.to_string())?;
         let duel = Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
@@ -73,13 +74,29 @@ impl Hint {
             return Err("the duel is over".to_owned());
         }
         let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
-        Ok(
-            match solve_watched(&duel, goal, budget, self.playout_seed(), watch).0 {
-                Search::Found(line) => HintAnswer::Win(line),
-                Search::Impossible => HintAnswer::NoWin,
-                Search::GaveUp | Search::Cancelled => HintAnswer::Undecided,
-            },
-        )
+        // How far the progress bar got when a line was found: the search for a shorter
+        // one fills the rest.
+        let mut reached = 0.0;
+        let found = {
+            let mut seen = |done: f64| {
+                reached = done;
+                watch(done)
+            };
+            solve_watched(&duel, goal, budget, self.playout_seed(), &mut seen).0
+        };
+        Ok(match found {
+            Search::Found(line) => {
+                // The shortest line within a second budget: a player follows fewer steps.
+                let order = order_for(goal);
+                let mut report =
+                    |nodes: usize| watch(reached + (1.0 - reached) * nodes as f64 / budget as f64);
+                HintAnswer::Win(
+                    shortest_watched(&duel, goal, line, budget, &order, &mut report).line,
+                )
+            }
+            Search::Impossible => HintAnswer::NoWin,
+            Search::GaveUp | Search::Cancelled => HintAnswer::Undecided,
+        })
     }
 }
 

@@ -447,14 +447,28 @@ pub fn stats_page(props: &StatsProps) -> Html {
                 <dd data-testid="stats-elapsed">{ format!("{:.1} s ({per_second:.0} {})", run.ms / 1000.0, lang.pick("手札/秒", "hands/s")) }</dd>
             </dl>
             if !tally.lengths.is_empty() {
-                <h3>{ lang.pick("見つかった勝ち筋の長さ（操作の数）", "Length of the winning line found (commands)") }</h3>
+                <h3>{ lang.pick("最短の勝ち筋の長さ（操作の数）", "Length of the shortest winning line (commands)") }</h3>
+                <p class="muted" data-testid="stats-histogram-note">
+                    { lang.pick(
+                        "手札ごとに見つかった最短の勝ち筋です。どの操作も省けないところまで縮め、同じ上限でより短い筋を探します。それより短い筋がないと証明できた手札は「証明済み」に数えます。",
+                        "The shortest winning line found for each hand: cut until no command can be left out, then searched for a shorter one within the same budget. Hands where no shorter line can exist count as proved.",
+                    ) }
+                </p>
                 <div class="stats-histogram" data-testid="stats-histogram">
-                    { for tally.lengths.iter().map(|(len, count)| html! {
-                        <div class="stats-bar-row" data-testid="stats-bar" data-length={len.to_string()} data-count={count.to_string()}>
-                            <span class="stats-bar-label">{ len }</span>
-                            <span class="stats-bar" style={format!("width: {:.1}%", 100.0 * f64::from(*count) / f64::from(longest))}></span>
-                            <span class="stats-bar-count">{ count }</span>
-                        </div>
+                    { for tally.lengths.iter().map(|(len, count)| {
+                        let proved = tally.proved.get(len).copied().unwrap_or(0);
+                        html! {
+                            <div class="stats-bar-row" data-testid="stats-bar" data-length={len.to_string()} data-count={count.to_string()} data-proved={proved.to_string()}>
+                                <span class="stats-bar-label">{ len }</span>
+                                <span class="stats-bar" style={format!("width: {:.1}%", 100.0 * f64::from(*count) / f64::from(longest))}></span>
+                                <span class="stats-bar-count">
+                                    { count }
+                                    if proved > 0 {
+                                        { format!(" ({} {proved})", lang.pick("証明済み", "proved")) }
+                                    }
+                                </span>
+                            </div>
+                        }
                     }) }
                 </div>
             }
@@ -571,7 +585,13 @@ mod tests {
             .reduce(RunAction::Start(key(100)))
             .reduce(RunAction::Answers {
                 first: 20,
-                results: vec![HandResult::Undecided, HandResult::Won { commands: 9 }],
+                results: vec![
+                    HandResult::Undecided,
+                    HandResult::Won {
+                        commands: 9,
+                        proved: false,
+                    },
+                ],
                 ms: 1.0,
             })
             .reduce(RunAction::Cancel);

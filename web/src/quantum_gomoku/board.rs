@@ -41,6 +41,7 @@ pub fn step(cursor: Position, key: &str, size: usize) -> Option<Position> {
 pub fn board(props: &BoardProps) -> Html {
     let ctx = use_ctx();
     let board_ref = use_node_ref();
+    let frame_ref = use_node_ref();
     let size = props.view.board_size;
 
     let on_keydown = {
@@ -64,17 +65,41 @@ pub fn board(props: &BoardProps) -> Html {
                     // A cell that cannot take focus only loses the announcement.
                     let _ = cell.focus();
                 }
-            } else if key == "Enter" {
+            } else if key == "Enter" || key == " " {
                 // Handled here rather than by the button's own click, so the
-                // cursor (not whichever cell has focus) decides, exactly once.
+                // cursor (not whichever cell has focus) decides, exactly once;
+                // a held key does not place again.
                 e.prevent_default();
-                on_place.emit(cursor);
+                if !e.repeat() {
+                    on_place.emit(cursor);
+                }
             } else if key == "o" || key == "O" {
                 e.prevent_default();
                 on_observe.emit(());
             }
         })
     };
+
+    // On a phone the board is wider than the screen and scrolls sideways in its frame:
+    // it opens centred (or on the last stone of a resumed game), and each new stone,
+    // the computer's too, is brought into view. The focused cell scrolls into view by
+    // itself. On a wide screen the frame does not scroll and this does nothing.
+    let last_stone = props
+        .view
+        .cells
+        .iter()
+        .flatten()
+        .filter_map(|c| c.stone.as_ref().map(|s| (s.turn_placed, c.position)))
+        .max_by_key(|(turn, _)| *turn)
+        .map(|(_, p)| p);
+    {
+        let frame_ref = frame_ref.clone();
+        use_effect_with((size, last_stone), move |(_, last)| {
+            if let Some(frame) = frame_ref.cast::<web_sys::Element>() {
+                reveal(&frame, *last);
+            }
+        });
+    }
 
     let colours = props
         .view
@@ -104,18 +129,47 @@ pub fn board(props: &BoardProps) -> Html {
     });
 
     html! {
-        <div
-            ref={board_ref}
-            class="qg-board"
-            aria-busy={props.locked.to_string()}
-            data-testid="board"
-            role="grid"
-            aria-label={ctx.t(T::QgBoard)}
-            style={format!("--qg-size: {size}")}
-            onkeydown={on_keydown}
-        >
-            { for rows }
+        <div class="qg-board-frame" ref={frame_ref}>
+            <div
+                ref={board_ref}
+                class="qg-board"
+                aria-busy={props.locked.to_string()}
+                data-testid="board"
+                role="grid"
+                aria-label={ctx.t(T::QgBoard)}
+                style={format!("--qg-size: {size}")}
+                onkeydown={on_keydown}
+            >
+                { for rows }
+            </div>
         </div>
+    }
+}
+
+/// Scrolls the board's frame sideways to show the cell at `last` (centred if it is out of
+/// view), or to the board's centre when there is no stone yet.
+fn reveal(frame: &web_sys::Element, last: Option<Position>) {
+    let (width, view) = (frame.scroll_width(), frame.client_width());
+    if width <= view {
+        return;
+    }
+    let centre = |left: i32, w: i32| (left + w / 2 - view / 2).clamp(0, width - view);
+    let Some(p) = last else {
+        frame.set_scroll_left(centre(0, width));
+        return;
+    };
+    let cell = frame
+        .query_selector(&format!("[data-testid=\"cell-{}-{}\"]", p.row, p.col))
+        .ok()
+        .flatten()
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(cell) = cell {
+        // The frame is the cells' offset parent (position: relative in the CSS).
+        let (left, w) = (cell.offset_left(), cell.offset_width());
+        let shown = frame.scroll_left();
+        if left < shown || left + w > shown + view {
+            frame.set_scroll_left(centre(left, w));
+        }
     }
 }
 

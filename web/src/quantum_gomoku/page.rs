@@ -11,6 +11,7 @@ use yew::prelude::*;
 
 use crate::ctx::{replace_route, use_ctx};
 use crate::i18n::T;
+use crate::keys;
 use crate::route::Route;
 use crate::storage;
 use crate::worker::{self, Done};
@@ -317,19 +318,32 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
             }
         })
     };
-    let on_opponent = {
+    let choose_opponent = {
         let state = state.clone();
-        Callback::from(move |e: Event| {
-            let chosen = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                .and_then(|s| Opponent::parse(&s.value()));
-            if let Some(o) = chosen {
+        Callback::from(move |value: String| {
+            if let Some(o) = Opponent::parse(&value) {
                 storage::set(store::KEY_OPPONENT, o.as_str());
                 state.dispatch(Action::SetOpponent(o));
             }
         })
     };
+    let on_opponent = {
+        let choose = choose_opponent.clone();
+        Callback::from(move |e: Event| {
+            if let Some(s) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                choose.emit(s.value());
+            }
+        })
+    };
+    let on_opponent_key = Callback::from(move |e: KeyboardEvent| {
+        if let Some(value) = keys::step_select(&e) {
+            choose_opponent.emit(value);
+        }
+    });
+    // Enter and Space press the page's buttons (see `keys`); the board takes its own keys first.
+    let on_keydown = Callback::from(|e: KeyboardEvent| {
+        keys::press_focused_button(&e);
+    });
     let on_dismiss = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Dismiss))
@@ -356,7 +370,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     let next = view.next_probability_type;
 
     html! {
-        <section class="page qg-page">
+        <section class="page qg-page" onkeydown={on_keydown}>
             <h2>{ ctx.t(T::QuantumGomoku) }</h2>
             <p class="qg-muted">{ ctx.t(T::QgRulesBlurb) }</p>
             if let Some(key) = notice {
@@ -372,7 +386,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                     <div class="btn-row qg-actions">
                         <label class="qg-opponent">
                             { text::opponent_label(lang) }{ " " }
-                            <select data-testid="qg-opponent" onchange={on_opponent}>
+                            <select data-testid="qg-opponent" onchange={on_opponent} onkeydown={on_opponent_key}>
                                 { for Opponent::ALL.into_iter().map(|o| html! {
                                     <option value={o.as_str()} selected={o == opponent}>
                                         { text::opponent(lang, o) }

@@ -240,3 +240,49 @@ impl Mounted {
         panic!("the computer did not finish its turn");
     }
 }
+
+/// The element that has the keyboard focus (the body when none has).
+pub fn focused() -> Element {
+    document().active_element().expect("an active element")
+}
+
+/// The `data-testid` of the element that has the keyboard focus ("" when it has none).
+pub fn focused_testid() -> String {
+    focused().get_attribute("data-testid").unwrap_or_default()
+}
+
+/// Tab to `el`: asserts that the keyboard can reach it (in the tab order, not disabled),
+/// then focuses it.
+pub fn tab_to(el: &Element) {
+    let html = el.dyn_ref::<HtmlElement>().expect("an HTML element");
+    assert!(
+        html.tab_index() >= 0,
+        "not in the tab order: {}",
+        el.outer_html()
+    );
+    assert!(
+        !el.has_attribute("disabled"),
+        "disabled: {}",
+        el.outer_html()
+    );
+    html.focus().expect("focus");
+    assert_eq!(&focused(), el, "took the focus");
+}
+
+/// A key pressed on `target` (a keydown that bubbles and can be cancelled, as a keyboard
+/// sends it), then the page settles.
+pub async fn press(target: &Element, key: &str) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
+    target.dispatch_event(&event).expect("dispatch");
+    settle().await;
+}
+
+/// A key pressed on whatever has the focus.
+pub async fn press_focused(key: &str) {
+    press(&focused(), key).await;
+}
