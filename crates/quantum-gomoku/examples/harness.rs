@@ -4,10 +4,12 @@
 //! `cargo run --profile fast -p quantum-gomoku --example quantum-gomoku-harness -- [games]`
 //! (`games` per opponent and colour, default 1000). `--release` instead of `--profile fast`
 //! runs the size-tuned profile the page ships with. Nothing is asserted: the figures go
-//! into the crate's README. A last pair of rows plays greedy against greedy, to show
-//! what moving first is worth by itself.
+//! into the crate's README. A pair of rows plays greedy against greedy, to show
+//! what moving first is worth by itself. A last pair lets the search bot observe again
+//! after a miss for as long as `Bot::decide` says so (the rules allow it; the page's
+//! computer observes at most once per turn, as `Turn::observe` says).
 
-use quantum_gomoku::bot::Bot;
+use quantum_gomoku::bot::{Bot, Decision};
 use quantum_gomoku::{Command, Game, GameOptions, GameStatus, Player, Rng};
 use std::time::{Duration, Instant};
 
@@ -16,6 +18,8 @@ use std::time::{Duration, Instant};
 enum Agent {
     /// The search bot (its decisions are timed).
     Search(Bot),
+    /// The search bot, observing again after a miss while `Bot::decide` says so.
+    SearchObservingAgain(Bot),
     /// The greedy one-ply baseline.
     Greedy(Bot),
     /// Places on a uniformly random empty cell, then observes with probability 1/2
@@ -27,7 +31,7 @@ enum Agent {
 fn turn(game: &mut Game, agent: Agent, rng: &mut Rng, times: &mut Vec<Duration>) {
     let me = game.state().current_player;
     let (position, observe) = match agent {
-        Agent::Search(bot) | Agent::Greedy(bot) => {
+        Agent::Search(bot) | Agent::SearchObservingAgain(bot) | Agent::Greedy(bot) => {
             let start = Instant::now();
             let turn = bot
                 .turn(game.state(), game.options())
@@ -53,6 +57,18 @@ fn turn(game: &mut Game, agent: Agent, rng: &mut Rng, times: &mut Vec<Duration>)
             seed: None,
         })
         .expect("the last mover may observe");
+        if let Agent::SearchObservingAgain(bot) = agent {
+            while game.state().status == GameStatus::Playing
+                && game.observer() == Some(me)
+                && bot.decide(game.state(), game.options(), me) == Ok(Decision::Observe)
+            {
+                game.apply(Command::Observe {
+                    player: me,
+                    seed: None,
+                })
+                .expect("the last mover may observe");
+            }
+        }
     }
 }
 
@@ -92,17 +108,26 @@ fn main() {
         .unwrap_or(1000);
     let mut all_times = Vec::new();
     let mut decided_vs_greedy = (0u32, 0u32);
-    for opponent in ["random", "greedy", "greedy (reference: greedy vs greedy)"] {
+    for opponent in [
+        "random",
+        "greedy",
+        "greedy (reference: greedy vs greedy)",
+        "greedy (observing again after a miss)",
+    ] {
         for colour in [Player::Black, Player::White] {
             let (mut won, mut lost, mut drawn) = (0u32, 0u32, 0u32);
             let started = Instant::now();
             for g in 0..games {
                 // Seeds differ per game; the same seeds serve every opponent and colour.
                 let seed = 1_000_000 + g;
-                let player = if opponent.starts_with("greedy (") {
-                    Agent::Greedy(Bot::greedy(seed.wrapping_mul(31)))
-                } else {
-                    Agent::Search(Bot::new(seed.wrapping_mul(31)))
+                let player = match opponent {
+                    "greedy (reference: greedy vs greedy)" => {
+                        Agent::Greedy(Bot::greedy(seed.wrapping_mul(31)))
+                    }
+                    "greedy (observing again after a miss)" => {
+                        Agent::SearchObservingAgain(Bot::new(seed.wrapping_mul(31)))
+                    }
+                    _ => Agent::Search(Bot::new(seed.wrapping_mul(31))),
                 };
                 let other = match opponent {
                     "random" => Agent::Random,
@@ -122,13 +147,15 @@ fn main() {
                 decided_vs_greedy.0 += won;
                 decided_vs_greedy.1 += won + lost;
             }
-            let who = if opponent.starts_with("greedy (") {
-                "greedy"
-            } else {
-                "bot"
+            let (who, how) = match opponent {
+                "greedy (reference: greedy vs greedy)" => ("greedy", ""),
+                "greedy (observing again after a miss)" => {
+                    ("bot", ", observing again after a miss")
+                }
+                _ => ("bot", ""),
             };
             println!(
-                "{who} as {colour} vs {}: won {won}, lost {lost}, drawn {drawn} of {games}: {:.1}% of decided games ({:.0} s)",
+                "{who} as {colour} vs {}{how}: won {won}, lost {lost}, drawn {drawn} of {games}: {:.1}% of decided games ({:.0} s)",
                 opponent.split(' ').next().unwrap_or(opponent),
                 100.0 * f64::from(won) / f64::from((won + lost).max(1)),
                 started.elapsed().as_secs_f64(),

@@ -27,6 +27,11 @@
 //! between candidates much less noisy than independent estimates would be.
 //! Whether to observe after the chosen placement is then decided on the
 //! engine's exact probability (sampled on crowded boards).
+//!
+//! Where the search sees no difference (early on, no line can be completed
+//! within three placements, so every reply to a first stone looks alike), a
+//! small shape term decides: the windows of `win_length` cells a placement
+//! keeps open for the bot and those of the opponent it spoils.
 
 use crate::bitboard::Geometry;
 use crate::model::{Player, Position, ProbabilityType, Stone};
@@ -865,7 +870,15 @@ fn search(table: &Table<'_>, config: &BotConfig, rng: &mut Rng) -> Plan {
 
     // Then each root in that order, every reply, and the deeper placements,
     // while the budget lasts.
-    let mut best: Option<(usize, f64, f64, f64)> = None;
+    let mut best: Option<(usize, f64, f64, f64, f64)> = None;
+    let owner: Vec<Option<bool>> = (0..cells)
+        .map(|c| {
+            table
+                .state
+                .stone_at(table.position(c))
+                .map(|s| s.placed_by == me)
+        })
+        .collect();
     let mut placed = Vec::with_capacity(MAX_DEPTH);
     for &(i, _) in &order {
         if best.is_some() && deep.spent >= config.budget {
@@ -904,12 +917,13 @@ fn search(table: &Table<'_>, config: &BotConfig, rng: &mut Rng) -> Plan {
         placed.pop();
         lanes.remove(root.cell);
         let value = choose(&root.odds, me, counts[0] > 0, wait, miss, deep.cost);
-        if best.is_none_or(|b| value > b.1) {
-            best = Some((i, value, wait, miss));
+        let ranked = value + SHAPE_WEIGHT * shape(&lanes.windows, &owner, root.cell);
+        if best.is_none_or(|b| ranked > b.4) {
+            best = Some((i, value, wait, miss, ranked));
         }
     }
     match best.and_then(|b| tree.get(b.0).map(|r| (r, b))) {
-        Some((root, (_, value, wait, wait_after_miss))) => Plan {
+        Some((root, (_, value, wait, wait_after_miss, _))) => Plan {
             position: table.position(root.cell),
             value,
             wait,
@@ -923,6 +937,37 @@ fn search(table: &Table<'_>, config: &BotConfig, rng: &mut Rng) -> Plan {
         },
     }
 }
+
+/// How much a placement on `cell` does for `me` beyond the horizon of the
+/// search: per window through it, the windows it keeps open for me (no
+/// opposing stone; more the more of my stones they hold) and those of the
+/// opponent it spoils (more the more of theirs). `owner` is per cell: `Some(true)`
+/// for my stones, `Some(false)` for the opponent's, `None` for an empty cell.
+fn shape(windows: &Windows, owner: &[Option<bool>], cell: usize) -> f64 {
+    let mut score = 0;
+    for window in windows.through[cell].chunks_exact(windows.others) {
+        let (mut mine, mut theirs) = (0i32, 0i32);
+        for &c in window {
+            match owner.get(usize::from(c)).copied().flatten() {
+                Some(true) => mine += 1,
+                Some(false) => theirs += 1,
+                None => {}
+            }
+        }
+        if theirs == 0 {
+            score += (mine + 1) * (mine + 1) - 1;
+        } else if mine == 0 {
+            score += theirs * theirs;
+        }
+    }
+    f64::from(score)
+}
+
+/// The weight of [`shape`] in the choice of the first placement: small enough
+/// to only decide between placements the search values (nearly) alike, which
+/// it does in quiet positions where no line can be completed within its
+/// horizon (a first reply, the first stones of a new group).
+const SHAPE_WEIGHT: f64 = 0.002;
 
 /// The deepest search accepted (placements looked ahead).
 pub const MAX_DEPTH: usize = 5;
@@ -1120,5 +1165,30 @@ mod tests {
         assert_eq!(w.through[12].len() / 2, 12);
         // A corner lies on one window per direction except the anti-diagonal.
         assert_eq!(w.through[0].len() / 2, 3);
+    }
+
+    #[test]
+    fn shape_counts_the_windows_a_cell_opens_for_me_and_spoils_for_the_opponent() {
+        // 5x5, win 3. The opponent's pair on (0,0), (0,1); my stone on (4,2).
+        let w = Windows::new(5, 3);
+        let mut owner = vec![None; 25];
+        owner[0] = Some(false);
+        owner[1] = Some(false);
+        owner[22] = Some(true);
+        let at = |owner: &[Option<bool>], r: usize, c: usize| shape(&w, owner, r * 5 + c);
+        // (0,2) spoils the pair's only window (two of theirs: 4) and one more of
+        // (0,1)'s (one: 1).
+        assert_eq!(at(&owner, 0, 2), 5.0);
+        // (4,3) extends my stone in two windows of row 4 (one of mine each: 3 + 3).
+        assert_eq!(at(&owner, 4, 3), 6.0);
+        // (2,4) shares one window with my stone (the anti-diagonal to (4,2)).
+        assert_eq!(at(&owner, 2, 4), 3.0);
+        // (3,4) shares a window with no stone: nothing.
+        assert_eq!(at(&owner, 3, 4), 0.0);
+        // A window holding stones of both sides counts for neither: with my stone
+        // on (0,3), (0,2) still spoils the pair (4), the window (0,1)-(0,3) is dead
+        // and (0,2)-(0,4) is open for me (3).
+        owner[3] = Some(true);
+        assert_eq!(at(&owner, 0, 2), 7.0);
     }
 }

@@ -235,3 +235,21 @@ fn every_placement_is_on_an_empty_cell_through_a_whole_game() {
         }
     }
 }
+
+#[test]
+fn a_quiet_first_reply_spoils_a_window_of_the_opponents_stone() {
+    // After one stone nothing can be completed within the search's horizon, so the
+    // reply is chosen by shape: it goes where it shares a window of three with the
+    // opponent's stone (same row, column or diagonal, at most two cells away) rather
+    // than anywhere else near it.
+    for seed in 0..8 {
+        let g = game(seed, 15, 3, &[(7, 7)]);
+        let turn = Bot::new(seed)
+            .turn(g.state(), g.options())
+            .expect("white to move");
+        let (dr, dc) = (turn.position.row.abs_diff(7), turn.position.col.abs_diff(7));
+        let on_a_line = dr == 0 || dc == 0 || dr == dc;
+        assert!(on_a_line && dr.max(dc) <= 2, "seed {seed}: {turn:?}");
+        assert!(!turn.observe, "seed {seed}");
+    }
+}
