@@ -11,12 +11,16 @@ import { readFile } from 'node:fs/promises';
 import { launch, serveDist } from './serve.mjs';
 
 const DECISIONS = Number(process.env.DECISIONS ?? 60);
-// DIST=path/ points it at another build, e.g. a debug `trunk build` of every game.
-const dist = process.env.DIST ?? new URL('../../dist/quantum-gomoku/', import.meta.url).pathname;
+// The whole site is served (the bundle's icons and service worker live at its root);
+// DIST=path/ and PAGE=folder/ (PAGE= for the root) point it at another build, e.g. a
+// debug `trunk build` of every game.
+const dist = process.env.DIST ?? new URL('../../dist/', import.meta.url).pathname;
+const pageDir = process.env.PAGE ?? 'quantum-gomoku/';
 
-// Trunk's loader is the page's only inline script; everything else must come from 'self'.
-const html = await readFile(`${dist}index.html`, 'utf8');
-const inline = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)]
+// Trunk's loader is the page's only inline script (its minified HTML drops the quotes of
+// `type=module`); everything else must come from 'self'.
+const html = await readFile(`${dist}${pageDir}index.html`, 'utf8');
+const inline = [...html.matchAll(/<script type="?module"?>([\s\S]*?)<\/script>/g)]
   .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
 const csp = `script-src 'self' 'wasm-unsafe-eval' ${inline.join(' ')}`;
 const { server, base } = await serveDist(dist, { 'content-security-policy': csp });
@@ -42,7 +46,7 @@ await page.addInitScript(() => {
   }).observe({ type: 'longtask', buffered: true });
 });
 
-await page.goto(`${base}#/quantum-gomoku`);
+await page.goto(`${base}${pageDir}#/quantum-gomoku`);
 await page.evaluate(() => localStorage.clear());
 await page.reload();
 await page.waitForSelector('[data-testid=board]');

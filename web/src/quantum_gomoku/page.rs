@@ -17,7 +17,7 @@ use crate::storage;
 use crate::worker::{self, Done};
 
 use super::board::Board;
-use super::jobs::{ComputerTurn, Estimate, computer_seed};
+use super::jobs::{ComputerObserve, ComputerTurn, Estimate, computer_seed};
 use super::panels::{MoveLog, ObservationSummary, ProbabilityPanel, StatusBar};
 use super::state::{
     Action, Notice, Opponent, PageError, QgState, Thought, can_undo, computer_to_move,
@@ -160,28 +160,46 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     }
 
     // The computer's turn: it thinks in the worker, then its placement (and observation)
-    // goes through the reducer, which drops it if the game changed in the meantime.
+    // goes through the reducer, which drops it if the game changed in the meantime. After
+    // a missed observation it is asked, in the worker too, whether to observe again.
     {
         let game = state.game.clone();
         let dispatcher = state.dispatcher();
         let version = state.version;
         let opponent = state.opponent;
-        use_effect_with((state.version, state.opponent), move |_| {
-            let job = game.filter(|g| computer_to_move(g, opponent)).map(|game| {
-                let task = ComputerTurn::of(&game, computer_seed(&game.id()));
-                worker::run(&task, move |answer| match answer {
-                    Ok(done) => dispatcher.dispatch(Action::ComputerTurn {
-                        version,
-                        turn: done.value,
-                        thought: Thought {
-                            ms: done.ms,
-                            in_worker: done.in_worker,
-                        },
-                    }),
-                    Err(e) => {
-                        dispatcher.dispatch(Action::Refuse(PageError::Computer(e.to_string())))
-                    }
-                })
+        let observe_again = state.observe_again;
+        use_effect_with((state.version, state.opponent, observe_again), move |_| {
+            let refuse = {
+                let dispatcher = dispatcher.clone();
+                move |e: worker::JobError| {
+                    dispatcher.dispatch(Action::Refuse(PageError::Computer(e.to_string())))
+                }
+            };
+            let job = game.and_then(|game| {
+                let seed = computer_seed(&game.id());
+                if computer_to_move(&game, opponent) {
+                    let task = ComputerTurn::of(&game, seed);
+                    Some(worker::run(&task, move |answer| match answer {
+                        Ok(done) => dispatcher.dispatch(Action::ComputerTurn {
+                            version,
+                            thought: thought_of(&done),
+                            turn: done.value,
+                        }),
+                        Err(e) => refuse(e),
+                    }))
+                } else if observe_again {
+                    let task = ComputerObserve::of(&game, seed)?;
+                    Some(worker::run(&task, move |answer| match answer {
+                        Ok(done) => dispatcher.dispatch(Action::ComputerObserve {
+                            version,
+                            thought: thought_of(&done),
+                            observe: done.value,
+                        }),
+                        Err(e) => refuse(e),
+                    }))
+                } else {
+                    None
+                }
             });
             move || drop(job)
         });
@@ -223,7 +241,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
         .is_some_and(|o| o.turn_executed == view.turn_count);
     let opponent = state.opponent;
     let computer = opponent.computer();
-    let thinking = computer_to_move(game, opponent);
+    let thinking = state.computer_thinking();
     // Against the computer the page offers only the player's own moves.
     let observe_enabled = view.observe.enabled && computer != Some(view.observe.player);
     let undo_enabled = can_undo(game, opponent);
@@ -485,5 +503,13 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                 </aside>
             </div>
         </section>
+    }
+}
+
+/// How a job of the computer's ran, for the page to show.
+fn thought_of<T>(done: &worker::Done<T>) -> Thought {
+    Thought {
+        ms: done.ms,
+        in_worker: done.in_worker,
     }
 }

@@ -122,6 +122,10 @@ pub struct QgState {
     pub opponent: Opponent,
     /// The computer's latest turn, while it is the latest event.
     pub thought: Option<Thought>,
+    /// The computer's observation just missed and it may observe again (it has
+    /// observations left and the player has not moved): it decides before the player's
+    /// turn opens, as a player at the board may observe again after a miss.
+    pub observe_again: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -145,6 +149,12 @@ pub enum Action {
         turn: Turn,
         thought: Thought,
     },
+    /// The computer's answer to "observe again?" after a miss, computed for `version`.
+    ComputerObserve {
+        version: u64,
+        observe: bool,
+        thought: Thought,
+    },
     /// Choose who plays the other side.
     SetOpponent(Opponent),
     /// Record a refusal that did not come from the engine.
@@ -162,7 +172,27 @@ impl QgState {
             version: self.version + 1,
             opponent: self.opponent,
             thought,
+            observe_again: false,
         })
+    }
+
+    /// [`QgState::changed`] after the computer (`player`) observed: if it missed and may
+    /// observe again, it is asked first.
+    fn observed_by_computer(&self, game: Game, player: Player, thought: Thought) -> Rc<QgState> {
+        let state = game.state();
+        let again = state.status == GameStatus::Playing
+            && state.last_mover == Some(player)
+            && state.observations_remaining(player) > 0;
+        let mut next = self.changed(game, Some(thought));
+        Rc::make_mut(&mut next).observe_again = again;
+        next
+    }
+
+    /// Whether the computer is deciding something: its turn, or observing again.
+    pub fn computer_thinking(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|g| computer_to_move(g, self.opponent) || self.observe_again)
     }
 }
 
@@ -178,6 +208,7 @@ impl Reducible for QgState {
                 version: self.version + 1,
                 opponent: self.opponent,
                 thought: None,
+                observe_again: false,
             }),
             Action::Apply(command) => {
                 let Some(game) = &self.game else {
@@ -234,6 +265,7 @@ impl Reducible for QgState {
                     other => other.map(|_| ()),
                 };
                 match observed {
+                    Ok(()) if turn.observe => self.observed_by_computer(next, player, thought),
                     Ok(()) => self.changed(next, Some(thought)),
                     Err(e) => Rc::new(QgState {
                         last_error: Some(PageError::Computer(e.to_string())),
@@ -241,8 +273,41 @@ impl Reducible for QgState {
                     }),
                 }
             }
+            Action::ComputerObserve {
+                version,
+                observe,
+                thought,
+            } => {
+                let Some(game) = self
+                    .game
+                    .as_ref()
+                    .filter(|_| version == self.version && self.observe_again)
+                else {
+                    return self;
+                };
+                let Some(player) = game.state().last_mover else {
+                    return self;
+                };
+                if !observe {
+                    return Rc::new(QgState {
+                        observe_again: false,
+                        ..(*self).clone()
+                    });
+                }
+                let mut next = game.clone();
+                match next.apply(Command::Observe { player, seed: None }) {
+                    Ok(_) => self.observed_by_computer(next, player, thought),
+                    Err(e) => Rc::new(QgState {
+                        last_error: Some(PageError::Computer(e.to_string())),
+                        observe_again: false,
+                        ..(*self).clone()
+                    }),
+                }
+            }
             Action::SetOpponent(opponent) => Rc::new(QgState {
                 opponent,
+                // A new opponent does not inherit the old one's chance to observe again.
+                observe_again: false,
                 ..(*self).clone()
             }),
             Action::Refuse(error) => Rc::new(QgState {
@@ -340,8 +405,62 @@ mod tests {
         assert_eq!(game.state().white_observations_remaining, 4);
         assert_eq!(after.thought.map(|t| t.in_worker), Some(true));
         // The next move of the player clears the computer's thought.
-        let next = after.reduce(place(Player::Black, 0, 0));
+        let next = after.clone().reduce(place(Player::Black, 0, 0));
         assert_eq!(next.thought, None);
+        assert!(!next.observe_again);
+    }
+
+    fn computer_observe(version: u64, observe: bool) -> Action {
+        Action::ComputerObserve {
+            version,
+            observe,
+            thought: Thought {
+                ms: 3.0,
+                in_worker: true,
+            },
+        }
+    }
+
+    #[test]
+    fn after_a_missed_observation_the_computer_may_observe_again_before_the_player_moves() {
+        let state = shown()
+            .reduce(Action::SetOpponent(Opponent::Computer(Player::White)))
+            .reduce(place(Player::Black, 7, 7));
+        // Two stones cannot make a line: the observation misses.
+        let missed = state
+            .clone()
+            .reduce(computer_turn(state.version, 7, 8, true));
+        let game = missed.game.as_ref().expect("a game");
+        assert_eq!(game.state().white_observations_remaining, 4);
+        assert!(missed.observe_again);
+        assert!(
+            missed.computer_thinking(),
+            "the player waits for the computer"
+        );
+        // It observes again: one more observation used, and it may go on.
+        let again = missed
+            .clone()
+            .reduce(computer_observe(missed.version, true));
+        let game = again.game.as_ref().expect("a game");
+        assert_eq!(game.state().white_observations_remaining, 3);
+        assert!(again.observe_again);
+        // An answer for an older version is dropped; "no" opens the player's turn.
+        assert_eq!(
+            again.clone().reduce(computer_observe(missed.version, true)),
+            again
+        );
+        let done = again.clone().reduce(computer_observe(again.version, false));
+        assert!(!done.observe_again);
+        assert!(!done.computer_thinking());
+        assert_eq!(done.game, again.game);
+        // A placement without an observation leaves nothing to decide.
+        let quiet = shown()
+            .reduce(Action::SetOpponent(Opponent::Computer(Player::White)))
+            .reduce(place(Player::Black, 7, 7));
+        let quiet = quiet
+            .clone()
+            .reduce(computer_turn(quiet.version, 7, 8, false));
+        assert!(!quiet.observe_again);
     }
 
     #[test]
