@@ -61,7 +61,7 @@ impl Shared {
             .map_or(u8::MAX, |i| i as u8);
         out.push(deck);
         put(&mut out, self.seed);
-        out.push(settings_bits(self.settings));
+        out.push(self.settings.bits());
         for cmd in &self.commands {
             put_command(&mut out, cmd);
         }
@@ -88,7 +88,7 @@ impl Shared {
             .id
             .clone();
         let seed = r.varint()?;
-        let settings = settings_from(r.byte()?);
+        let settings = Settings::from_bits(r.byte()?);
         Ok(Shared {
             deck,
             seed,
@@ -140,20 +140,6 @@ impl Duel {
     /// The game a share code describes, replayed to its last command.
     pub fn from_share_code(code: &str) -> Result<Duel, ShareError> {
         Ok(Shared::decode(code)?.replay()?)
-    }
-}
-
-fn settings_bits(s: Settings) -> u8 {
-    u8::from(s.into_the_void_counts_itself)
-        | u8::from(s.chain_confirmation) << 1
-        | u8::from(s.exodia_wins_mid_effect) << 2
-}
-
-fn settings_from(bits: u8) -> Settings {
-    Settings {
-        into_the_void_counts_itself: bits & 1 != 0,
-        chain_confirmation: bits & 2 != 0,
-        exodia_wins_mid_effect: bits & 4 != 0,
     }
 }
 

@@ -251,6 +251,25 @@ pub struct Settings {
     pub exodia_wins_mid_effect: bool,
 }
 
+impl Settings {
+    /// The settings as three bits (Into the Void, chain confirmation, Exodia mid-effect),
+    /// as share codes and other compact texts carry them.
+    pub fn bits(self) -> u8 {
+        u8::from(self.into_the_void_counts_itself)
+            | u8::from(self.chain_confirmation) << 1
+            | u8::from(self.exodia_wins_mid_effect) << 2
+    }
+
+    /// Reads [`Settings::bits`] (other bits are ignored).
+    pub fn from_bits(bits: u8) -> Settings {
+        Settings {
+            into_the_void_counts_itself: bits & 1 != 0,
+            chain_confirmation: bits & 2 != 0,
+            exodia_wins_mid_effect: bits & 4 != 0,
+        }
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {

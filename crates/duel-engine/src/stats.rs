@@ -40,6 +40,38 @@ pub enum HandResult {
     Undecided,
 }
 
+impl HandResult {
+    /// A short text: `w<commands>` (`w<commands>p` when proved shortest), `l` or `u`.
+    pub fn code(self) -> String {
+        match self {
+            HandResult::Won { commands, proved } => {
+                format!("w{commands}{}", if proved { "p" } else { "" })
+            }
+            HandResult::Lost => "l".to_owned(),
+            HandResult::Undecided => "u".to_owned(),
+        }
+    }
+
+    /// Reads [`HandResult::code`].
+    pub fn from_code(code: &str) -> Option<HandResult> {
+        match code {
+            "l" => Some(HandResult::Lost),
+            "u" => Some(HandResult::Undecided),
+            _ => {
+                let won = code.strip_prefix('w')?;
+                let (digits, proved) = match won.strip_suffix('p') {
+                    Some(digits) => (digits, true),
+                    None => (won, false),
+                };
+                Some(HandResult::Won {
+                    commands: digits.parse().ok()?,
+                    proved,
+                })
+            }
+        }
+    }
+}
+
 /// The goal a deck plays for: the burn deck (whose main deck has no win pieces) wins by
 /// LP 0, the others by Exodia.
 pub fn goal_of(deck: &str) -> Result<Outcome, SetupError> {
@@ -114,6 +146,57 @@ impl Tally {
         }
     }
 
+    /// The tally as a short text: `<hands> <won> <lost>;<undecided seeds>;<length>:<wins>:<proved>`,
+    /// lists comma-separated (a cache that links no JSON code can store it).
+    pub fn to_text(&self) -> String {
+        let join = |items: Vec<String>| items.join(",");
+        let undecided = join(self.undecided.iter().map(u64::to_string).collect());
+        let lengths = join(
+            self.lengths
+                .iter()
+                .map(|(len, n)| format!("{len}:{n}:{}", self.proved.get(len).unwrap_or(&0)))
+                .collect(),
+        );
+        format!(
+            "{} {} {};{undecided};{lengths}",
+            self.hands, self.won, self.lost
+        )
+    }
+
+    /// Reads [`Tally::to_text`]; `None` for anything else.
+    pub fn from_text(text: &str) -> Option<Tally> {
+        let mut parts = text.split(';');
+        let mut counts = parts.next()?.split(' ').map(|n| n.parse::<u32>().ok());
+        let (hands, won, lost) = (counts.next()??, counts.next()??, counts.next()??);
+        let items = |part: &str| {
+            part.split(',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        let undecided = items(parts.next()?)
+            .iter()
+            .map(|s| s.parse().ok())
+            .collect::<Option<Vec<u64>>>()?;
+        let mut tally = Tally {
+            hands,
+            won,
+            lost,
+            undecided,
+            ..Tally::default()
+        };
+        for entry in items(parts.next()?) {
+            let mut fields = entry.split(':').map(|n| n.parse::<u32>().ok());
+            let len = u16::try_from(fields.next()??).ok()?;
+            let (wins, proved) = (fields.next()??, fields.next()??);
+            tally.lengths.insert(len, wins);
+            if proved > 0 {
+                tally.proved.insert(len, proved);
+            }
+        }
+        (parts.next().is_none() && counts.next().is_none()).then_some(tally)
+    }
+
     /// The share of hands won so far (undecided hands count as not won: a lower bound).
     pub fn win_rate(&self) -> f64 {
         if self.hands == 0 {
@@ -183,6 +266,46 @@ mod tests {
         );
         assert_eq!(t.lengths.get(&20), Some(&25));
         assert_eq!(t.proved.get(&20), Some(&13));
+    }
+
+    #[test]
+    fn hand_results_and_tallies_round_trip_through_their_texts() {
+        let results = [
+            HandResult::Won {
+                commands: 31,
+                proved: false,
+            },
+            HandResult::Won {
+                commands: 7,
+                proved: true,
+            },
+            HandResult::Lost,
+            HandResult::Undecided,
+        ];
+        let mut t = Tally::default();
+        for (seed, r) in results.into_iter().enumerate() {
+            assert_eq!(HandResult::from_code(&r.code()), Some(r));
+            t.add(seed as u64 + 40, r);
+        }
+        assert_eq!(Tally::from_text(&t.to_text()), Some(t.clone()));
+        assert_eq!(
+            Tally::from_text(&Tally::default().to_text()),
+            Some(Tally::default())
+        );
+        for bad in ["", "w", "wp", "w-1", "x", "l2"] {
+            assert_eq!(HandResult::from_code(bad), None, "{bad:?}");
+        }
+        for bad in [
+            "",
+            "1 2",
+            "1 2 3",
+            "1 2 3;x;",
+            "1 2 3;;7:1",
+            "1 2 3;;;",
+            "{\"hands\":1}",
+        ] {
+            assert_eq!(Tally::from_text(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -176,6 +176,55 @@ impl Task for Hands {
     const KIND: &'static str = "duel.hands";
     type Output = Vec<HandResult>;
 
+    // Short texts, so the statistics page links no JSON code: `<deck>.<settings bits>.
+    // <budget>.<first>.<count>` there, the results' codes comma-separated back.
+    fn to_wire(&self) -> String {
+        format!(
+            "{}.{}.{}.{}.{}",
+            self.deck,
+            self.settings.bits(),
+            self.budget,
+            self.first,
+            self.count
+        )
+    }
+
+    fn from_wire(text: &str) -> Result<Hands, String> {
+        let bad = || format!("not a share of hands: {text}");
+        let mut parts = text.split('.');
+        let mut next = || parts.next().ok_or_else(bad);
+        let deck = next()?.to_owned();
+        let bits: u8 = next()?.parse().map_err(|_| bad())?;
+        let budget = next()?.parse().map_err(|_| bad())?;
+        let first = next()?.parse().map_err(|_| bad())?;
+        let count = next()?.parse().map_err(|_| bad())?;
+        if parts.next().is_some() {
+            return Err(bad());
+        }
+        Ok(Hands {
+            deck,
+            settings: Settings::from_bits(bits),
+            budget,
+            first,
+            count,
+        })
+    }
+
+    fn output_to_wire(results: &Vec<HandResult>) -> Result<String, String> {
+        Ok(results
+            .iter()
+            .map(|r| r.code())
+            .collect::<Vec<_>>()
+            .join(","))
+    }
+
+    fn output_from_wire(text: &str) -> Result<Vec<HandResult>, String> {
+        text.split(',')
+            .filter(|code| !code.is_empty())
+            .map(|code| HandResult::from_code(code).ok_or_else(|| format!("not a result: {code}")))
+            .collect()
+    }
+
     fn run(self) -> Result<Vec<HandResult>, String> {
         if self.count > HANDS_MAX {
             return Err(format!("at most {HANDS_MAX} hands per job"));
@@ -333,6 +382,16 @@ mod tests {
             })
             .collect();
         assert_eq!(got, expected);
+        for garbage in [
+            "",
+            "library-exodia-deck.0.300.10",
+            "d.x.1.2.3",
+            "d.0.1.2.3.4",
+        ] {
+            assert!(Hands::from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        assert!(Hands::output_from_wire("w3,q").is_err());
+        assert_eq!(Hands::output_from_wire(""), Ok(Vec::new()));
         let too_many = Hands {
             count: HANDS_MAX + 1,
             ..task

@@ -4,7 +4,6 @@ use std::rc::Rc;
 
 use duel_engine::stats::{HandResult, Tally, engine_version};
 use duel_engine::{Settings, deck, decks};
-use serde::{Deserialize, Serialize};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -79,11 +78,32 @@ impl RunKey {
 }
 
 /// A finished run as stored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Stored {
     pub tally: Tally,
     /// How long it took, in milliseconds.
     pub ms: f64,
+}
+
+impl Stored {
+    /// `<whole milliseconds>;<the tally's text>` (no JSON code in the bundle for it).
+    pub fn to_text(&self) -> String {
+        format!(
+            "{};{}",
+            self.ms.max(0.0).round() as u64,
+            self.tally.to_text()
+        )
+    }
+
+    /// Reads [`Stored::to_text`]; `None` for anything else (a result stored by an older
+    /// version is computed again).
+    pub fn from_text(text: &str) -> Option<Stored> {
+        let (ms, tally) = text.split_once(';')?;
+        Some(Stored {
+            ms: ms.parse::<u64>().ok()? as f64,
+            tally: Tally::from_text(tally)?,
+        })
+    }
 }
 
 /// Where a run is.
@@ -175,7 +195,7 @@ impl Reducible for Run {
 }
 
 fn load(key: &RunKey) -> Option<Stored> {
-    storage::get(&key.cache_key()).and_then(|json| serde_json::from_str(&json).ok())
+    storage::get(&key.cache_key()).and_then(|text| Stored::from_text(&text))
 }
 
 fn now_ms() -> f64 {
@@ -245,10 +265,8 @@ pub fn stats_page(props: &StatsProps) -> Html {
                     tally: run.tally.clone(),
                     ms: run.ms,
                 };
-                if let Ok(json) = serde_json::to_string(&stored) {
-                    // A full storage only means the next visit computes it again.
-                    storage::set(&key.cache_key(), &json);
-                }
+                // A full storage only means the next visit computes it again.
+                storage::set(&key.cache_key(), &stored.to_text());
             }
         });
     }
@@ -604,8 +622,7 @@ mod tests {
             tally: run.tally.clone(),
             ms: 1.0,
         };
-        let back: Stored =
-            serde_json::from_str(&serde_json::to_string(&stored).expect("json")).expect("readable");
-        assert_eq!(back, stored);
+        assert_eq!(Stored::from_text(&stored.to_text()), Some(stored));
+        assert_eq!(Stored::from_text("{\"ms\":1.0}"), None);
     }
 }
