@@ -35,16 +35,7 @@ pub fn press_focused_button(e: &KeyboardEvent) -> bool {
     true
 }
 
-/// The elements under `root` that match `selector`, in document order.
-pub fn all(root: &Element, selector: &str) -> Vec<HtmlElement> {
-    let Ok(list) = root.query_selector_all(selector) else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<HtmlElement>().ok())
-        .collect()
-}
+pub use crate::modal::all;
 
 /// ArrowLeft / ArrowRight on one of a row of buttons (the elements under `root` matching
 /// `selector`) move the focus to the previous / next one, stopping at the ends. Returns

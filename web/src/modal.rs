@@ -10,7 +10,12 @@ const FOCUSABLE: &str = "button:not([disabled]), a[href], input:not([disabled]),
     select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
 
 fn focusables(root: &Element) -> Vec<HtmlElement> {
-    let Ok(list) = root.query_selector_all(FOCUSABLE) else {
+    all(root, FOCUSABLE)
+}
+
+/// The elements under `root` that match `selector`, in document order.
+pub fn all(root: &Element, selector: &str) -> Vec<HtmlElement> {
+    let Ok(list) = root.query_selector_all(selector) else {
         return Vec::new();
     };
     (0..list.length())
