@@ -54,18 +54,7 @@ pub struct Shared {
 impl Shared {
     /// The share code of this game.
     pub fn encode(&self) -> String {
-        let mut out = vec![VERSION];
-        let deck = decks()
-            .iter()
-            .position(|d| d.id == self.deck)
-            .map_or(u8::MAX, |i| i as u8);
-        out.push(deck);
-        put(&mut out, self.seed);
-        out.push(self.settings.bits());
-        for cmd in &self.commands {
-            put_command(&mut out, cmd);
-        }
-        URL_SAFE_NO_PAD.encode(out)
+        encode_game(&self.deck, self.seed, self.settings, &self.commands)
     }
 
     /// Reads a share code (it does not check that the commands replay).
@@ -103,6 +92,23 @@ impl Shared {
     }
 }
 
+/// The share code of a game given by its parts, so a caller that holds them (a duel, a
+/// save, a hint) need not copy its command log into a [`Shared`] first.
+pub fn encode_game(deck: &str, seed: u64, settings: Settings, commands: &[Command]) -> String {
+    let mut out = vec![VERSION];
+    let deck = decks()
+        .iter()
+        .position(|d| d.id == deck)
+        .map_or(u8::MAX, |i| i as u8);
+    out.push(deck);
+    put(&mut out, seed);
+    out.push(settings.bits());
+    for cmd in commands {
+        put_command(&mut out, cmd);
+    }
+    URL_SAFE_NO_PAD.encode(out)
+}
+
 /// A list of commands alone, in the share code's encoding (base64url of the commands'
 /// bytes, empty for none): the duel page's save keeps the actions to redo this way.
 pub fn encode_commands(commands: &[Command]) -> String {
@@ -128,13 +134,7 @@ pub fn decode_commands(code: &str) -> Result<Vec<Command>, DecodeError> {
 impl Duel {
     /// This game as a share code.
     pub fn share_code(&self) -> String {
-        Shared {
-            deck: self.deck_id.clone(),
-            seed: self.seed,
-            settings: self.settings,
-            commands: self.log.clone(),
-        }
-        .encode()
+        encode_game(&self.deck_id, self.seed, self.settings, &self.log)
     }
 
     /// The game a share code describes, replayed to its last command.

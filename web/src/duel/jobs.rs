@@ -1,7 +1,7 @@
 //! The duel's worker jobs: the hint ("can this position still win this turn?") and one
 //! share of the deck statistics' opening hands.
 
-use duel_engine::replay::{Shared, decode_commands, encode_commands};
+use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
 use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
 use duel_engine::stats::{HandResult, goal_of, solve_hand};
 use duel_engine::{Command, Duel, Settings};
@@ -115,13 +115,8 @@ impl Task for Hint {
     // its share links: `<budget>.<share code>` there, `win.<commands>`, `no-win` or
     // `undecided` back.
     fn to_wire(&self) -> String {
-        let game = Shared {
-            deck: self.deck.clone(),
-            seed: self.seed,
-            settings: self.settings,
-            commands: self.commands.clone(),
-        };
-        format!("{}.{}", self.budget, game.encode())
+        let game = encode_game(&self.deck, self.seed, self.settings, &self.commands);
+        format!("{}.{game}", self.budget)
     }
 
     fn from_wire(text: &str) -> Result<Hint, String> {

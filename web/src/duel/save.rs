@@ -5,7 +5,7 @@
 //! no JSON code for it: `2.<share code>` then `.<commands>` for each action to redo, the
 //! next one to redo last. Base64url has no `.`, so the parts split cleanly.
 
-use duel_engine::replay::{Shared, decode_commands, encode_commands};
+use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
 use duel_engine::{Command, Settings};
 
 /// Bumped whenever the save's format changes; an older save is discarded, not migrated.
@@ -51,13 +51,8 @@ impl SaveFile {
 
     /// The save as stored.
     pub fn to_text(&self) -> String {
-        let game = Shared {
-            deck: self.deck.clone(),
-            seed: self.seed,
-            settings: self.settings,
-            commands: self.commands.clone(),
-        };
-        let mut out = format!("{SAVE_VERSION}.{}", game.encode());
+        let game = encode_game(&self.deck, self.seed, self.settings, &self.commands);
+        let mut out = format!("{SAVE_VERSION}.{game}");
         for action in &self.redo {
             out.push('.');
             out.push_str(&encode_commands(action));

@@ -43,21 +43,13 @@ impl RunKey {
     /// The localStorage key of this run's result: deck, number of hands, budget, rule
     /// settings and the engine's version (its card data and solver revision included).
     pub fn cache_key(&self) -> String {
-        let s = self.settings;
-        let bits = [
-            s.into_the_void_counts_itself,
-            s.chain_confirmation,
-            s.exodia_wins_mid_effect,
-        ]
-        .map(|b| if b { '1' } else { '0' })
-        .iter()
-        .collect::<String>();
         format!(
-            "{}{}|{}|{}|{bits}|{}",
+            "{}{}|{}|{}|{}|{}",
             storage::KEY_DUEL_STATS_PREFIX,
             self.deck,
             self.hands,
             self.budget,
+            self.settings.bits(),
             engine_version()
         )
     }
