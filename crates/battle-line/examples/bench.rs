@@ -1,9 +1,9 @@
-//! Benchmarks: claim proofs per second (exhaustive over unseen troops) and the bot's time per move.
+//! Benchmarks: claim proofs per second (exhaustive over unseen troops), the easy bot's time per move, and the searching levels' time on fixed positions.
 //!
 //! `cargo run --profile fast -p battle-line --example battle-line-bench`
 
-use battle_line::bot::{Bot, RandomPlayer};
-use battle_line::{Command, Game, Player, Settings};
+use battle_line::bot::{Bot, Level, RandomPlayer, choose};
+use battle_line::{Command, Game, Phase, Player, Settings};
 use std::time::Instant;
 
 /// Positions from random play, with the flags that have one complete side (so the
@@ -58,11 +58,16 @@ fn main() {
     );
 
     let mut times = Vec::new();
+    // Every 6th position where a card is to be played, for the searching levels.
+    let mut plays = Vec::new();
     for seed in 0..40u64 {
         let mut g = Game::new(seed, Settings::default());
         let mut bots = [Bot::new(seed), Bot::new(seed + 1000)];
         while !g.is_over() && g.log().len() < 3000 {
             let p = g.current().index();
+            if g.phase() == Phase::Play && g.log().len().is_multiple_of(6) && plays.len() < 60 {
+                plays.push(g.clone());
+            }
             let t = Instant::now();
             let Some(c) = bots[p].choose(&g) else { break };
             times.push(t.elapsed().as_secs_f64() * 1e3);
@@ -74,12 +79,36 @@ fn main() {
             }
         }
     }
-    times.sort_by(f64::total_cmp);
-    let mean = times.iter().sum::<f64>() / times.len() as f64;
-    let p99 = times[times.len() * 99 / 100];
-    let max = times[times.len() - 1];
+    let (mean, p99, max) = summary(&mut times);
     println!(
         "bot decisions: {} (bot vs bot, 40 games): mean {mean:.3} ms, p99 {p99:.3} ms, max {max:.3} ms",
         times.len()
     );
+
+    for level in [Level::Normal, Level::Hard] {
+        let mut times: Vec<f64> = plays
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let t = Instant::now();
+                let c = choose(g, level, i as u64);
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                assert!(c.is_some_and(|c| g.legal_commands().contains(&c)));
+                ms
+            })
+            .collect();
+        let (mean, p99, max) = summary(&mut times);
+        println!(
+            "{} decisions on {} fixed positions (a card to play): mean {mean:.1} ms, p99 {p99:.1} ms, max {max:.1} ms",
+            level.code(),
+            times.len()
+        );
+    }
+}
+
+/// Mean, 99th percentile and maximum of `times` (sorted in place).
+fn summary(times: &mut [f64]) -> (f64, f64, f64) {
+    times.sort_by(f64::total_cmp);
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    (mean, times[times.len() * 99 / 100], times[times.len() - 1])
 }

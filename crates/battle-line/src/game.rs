@@ -590,6 +590,10 @@ impl Game {
     pub fn tactics_played(&self, p: Player) -> u8 {
         self.tactics_played[p.index()]
     }
+    /// Whether a player has played a leader (Alexander or Darius); a second is refused.
+    pub fn leader_played(&self, p: Player) -> bool {
+        self.leader_played[p.index()]
+    }
     pub fn log(&self) -> &[Command] {
         &self.log
     }

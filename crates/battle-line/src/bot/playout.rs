@@ -5,15 +5,17 @@
 //! that it reaches that player (its share of the unseen cards it will still draw, so
 //! the discount grows as the deck runs out; the other player's hand counts as draws
 //! for it). A flag that can already be proven is worth a bonus. A move is worth its
-//! change at its flag, weighted by the flag's place in the line (a flag that would
-//! complete three in a row counts more). Only troops and morale cards are played; the
-//! root search decides the other tactics. The worths are computed on bit masks
-//! ([`super::reach`]), without allocating for sides without wild cards.
+//! change at its flag (the flag's place in the line can weigh it too, `position`, off
+//! by default: it made the playouts weaker). Only troops and morale cards are played;
+//! the root search decides the other tactics. The worths are computed on bit masks
+//! ([`super::reach`]), wild cards included, without allocating; the strength found for
+//! a side's worth also decides its claim proofs, and the other side's is found once
+//! per move.
 
 use super::easy::strength_value;
 use super::eval::flag_weights;
-use super::reach::reach;
-use crate::card::{Card, Color, TacticKind, Troop, TroopSet};
+use super::reach::reach_side;
+use crate::card::{Card, TacticKind, TroopSet};
 use crate::formation::{Judging, Strength, best_formation};
 use crate::game::{Command, Deck, Game, Phase, Player, Target};
 use seeded_rng::Rng;
@@ -57,60 +59,44 @@ impl Default for Playout {
 /// Score points that make a flag a 73% favourite, for the position weights.
 const POSITION_SCALE: f64 = 40.0;
 
-/// Troops of a side (with `extra`), or `None` when it holds a wild card.
-fn plain_troops(side: &[Card], extra: Option<Card>) -> Option<([Troop; 5], usize)> {
-    let mut troops = [Troop {
-        color: Color::Red,
-        value: 1,
-    }; 5];
-    let mut len = 0;
-    for c in side.iter().chain(extra.iter()) {
-        match c {
-            Card::Troop(t) if len < troops.len() => {
-                troops[len] = *t;
-                len += 1;
-            }
-            _ => return None,
+/// The best strength `side` (with `extra`) can reach from `avail` (its strength when
+/// complete).
+fn best_strength(
+    side: &[Card],
+    extra: Option<Card>,
+    rules: Judging,
+    avail: TroopSet,
+) -> Option<Strength> {
+    match reach_side(side, extra, rules.cards, rules.fog, avail, TroopSet::EMPTY) {
+        Some(r) => r.map(|r| r.strength),
+        None => {
+            let all: Vec<Card> = side.iter().chain(extra.iter()).copied().collect();
+            best_formation(&all, rules, avail).map(|c| c.strength)
         }
     }
-    Some((troops, len))
 }
 
-/// The best strength `side` can reach from `avail` (its strength when complete).
-fn best_strength(side: &[Card], rules: Judging, avail: TroopSet) -> Option<Strength> {
-    match plain_troops(side, None) {
-        Some((troops, len)) if len <= rules.cards => reach(
-            &troops[..len],
-            rules.cards,
-            rules.fog,
-            avail,
-            TroopSet::EMPTY,
-        )
-        .map(|r| r.strength),
-        _ => best_formation(side, rules, avail).map(|c| c.strength),
-    }
-}
-
-/// Whether a complete `mine` wins against `theirs` whatever unplayed troops come
-/// (the claim rule); `first`: `mine` completed first.
+/// Whether a complete `mine` (with `extra`) wins against `theirs` whatever unplayed
+/// troops come (the claim rule); `first`: `mine` completed first.
 fn provable(
-    mine: &[Card],
-    theirs: &[Card],
+    mine: (&[Card], Option<Card>),
+    theirs: (&[Card], Option<Card>),
     rules: Judging,
     unplayed: TroopSet,
     first: bool,
 ) -> bool {
-    if mine.len() < rules.cards {
+    let count = |side: (&[Card], Option<Card>)| side.0.len() + usize::from(side.1.is_some());
+    if count(mine) < rules.cards {
         return false;
     }
-    let Some(s) = best_strength(mine, rules, TroopSet::EMPTY) else {
+    let Some(s) = best_strength(mine.0, mine.1, rules, TroopSet::EMPTY) else {
         return false;
     };
-    if theirs.len() >= rules.cards {
-        let t = best_strength(theirs, rules, TroopSet::EMPTY);
+    if count(theirs) >= rules.cards {
+        let t = best_strength(theirs.0, theirs.1, rules, TroopSet::EMPTY);
         return Some(s) > t || (Some(s) == t && first);
     }
-    best_strength(theirs, rules, unplayed).is_none_or(|t| t <= s)
+    best_strength(theirs.0, theirs.1, rules, unplayed).is_none_or(|t| t <= s)
 }
 
 /// Whether `me` completed its side of `flag` before the other side.
@@ -158,8 +144,8 @@ impl Playout {
         }
     }
 
-    /// A side's worth: its best reachable formation, discounted per card still needed.
-    /// `extra` is a card being added.
+    /// A side's worth: its best reachable formation, discounted per card still needed,
+    /// and that formation's strength. `extra` is a card being added.
     fn potential(
         &self,
         side: &[Card],
@@ -168,22 +154,23 @@ impl Playout {
         avail: TroopSet,
         sure: TroopSet,
         unsure_discount: f64,
-    ) -> f64 {
-        if let Some((troops, len)) = plain_troops(side, extra)
-            && len < rules.cards
-        {
-            let Some(r) = reach(&troops[..len], rules.cards, rules.fog, avail, sure) else {
-                return 0.0;
+    ) -> (f64, Option<Strength>) {
+        if let Some(side_reach) = reach_side(side, extra, rules.cards, rules.fog, avail, sure) {
+            let Some(r) = side_reach else {
+                return (0.0, None);
             };
-            let missing = (rules.cards - len) as i32;
+            let have = side.len() + usize::from(extra.is_some());
+            let missing = rules.cards.saturating_sub(have) as i32;
             let unsure = i32::from(r.unsure);
-            return strength_value(r.strength, rules.cards)
+            let worth = strength_value(r.strength, rules.cards)
                 * self.sure_discount.powi(missing - unsure)
                 * unsure_discount.powi(unsure);
+            return (worth, Some(r.strength));
         }
+        // More cards than the flag judges (Mud moved away): the best subset.
         let all: Vec<Card> = side.iter().chain(extra.iter()).copied().collect();
         let Some(c) = best_formation(&all, rules, avail) else {
-            return 0.0;
+            return (0.0, None);
         };
         let factor = c.added.iter().fold(1.0, |acc, t| {
             acc * if sure.contains(*t) {
@@ -192,11 +179,16 @@ impl Playout {
                 unsure_discount
             }
         });
-        strength_value(c.strength, rules.cards) * factor
+        (
+            strength_value(c.strength, rules.cards) * factor,
+            Some(c.strength),
+        )
     }
 
     /// The score of flag `i` for `me` with `mine` as its side: its worth minus the
     /// other side's worth, plus or minus the bonus for a side that can be proven.
+    /// `theirs` is the other side's worth and, once complete, its strength (both the
+    /// same whatever `me` plays).
     fn score(
         &self,
         game: &Game,
@@ -204,11 +196,11 @@ impl Playout {
         me: Player,
         mine: (&[Card], Option<Card>),
         sight: &Sight,
-        theirs_worth: f64,
+        theirs: (f64, Option<Strength>),
     ) -> f64 {
         let f = &game.flags()[i];
         let rules = f.judging();
-        let theirs = f.slots(me.opponent());
+        let their_side = f.slots(me.opponent());
         let (mut sure, mut avail, mut unplayed) =
             (sight.hand, sight.unseen.union(sight.hand), sight.unplayed);
         if let Some(Card::Troop(t)) = mine.1 {
@@ -216,18 +208,36 @@ impl Playout {
             avail.remove(t);
             unplayed.remove(t);
         }
-        let mut v =
-            self.potential(mine.0, mine.1, rules, avail, sure, sight.mine_discount) - theirs_worth;
+        let (worth, reached) =
+            self.potential(mine.0, mine.1, rules, avail, sure, sight.mine_discount);
+        let mut v = worth - theirs.0;
         let complete = mine.0.len() + usize::from(mine.1.is_some()) >= rules.cards;
-        if complete || theirs.len() >= rules.cards {
-            let side: Vec<Card> = mine.0.iter().chain(mine.1.iter()).copied().collect();
-            // A side completed now is the second one.
-            let first = mine.1.is_none() && completed_first(f, me)
-                || mine.1.is_some() && theirs.len() < rules.cards;
-            if provable(&side, theirs, rules, unplayed, first) {
+        let their_complete = their_side.len() >= rules.cards;
+        if !complete && !their_complete {
+            return v;
+        }
+        // A side completed now is the second one.
+        let first =
+            mine.1.is_none() && completed_first(f, me) || mine.1.is_some() && !their_complete;
+        // The claim rule, as in `provable`: a complete side against a complete one, or
+        // against the best the other side can still reach from the unplayed troops.
+        if complete && let Some(s) = reached {
+            let proven = if their_complete {
+                Some(s) > theirs.1 || Some(s) == theirs.1 && first
+            } else {
+                best_strength(their_side, None, rules, unplayed).is_none_or(|t| t <= s)
+            };
+            if proven {
                 v += self.provable_bonus;
             }
-            if provable(theirs, &side, rules, unplayed, !first) {
+        }
+        if their_complete && let Some(t) = theirs.1 {
+            let proven = if complete {
+                Some(t) > reached || Some(t) == reached && !first
+            } else {
+                best_strength(mine.0, mine.1, rules, unplayed).is_none_or(|m| m <= t)
+            };
+            if proven {
                 v -= self.provable_bonus;
             }
         }
@@ -245,8 +255,8 @@ impl Playout {
                 }
                 let first = f.slots(me.opponent()).len() < f.capacity() || completed_first(f, me);
                 if provable(
-                    f.slots(me),
-                    f.slots(me.opponent()),
+                    (f.slots(me), None),
+                    (f.slots(me.opponent()), None),
                     f.judging(),
                     unplayed,
                     first,
@@ -289,13 +299,8 @@ impl Playout {
         match card {
             Card::Troop(_) => Some(0.0),
             Card::Tactic(t) if t.kind() == TacticKind::Morale && tactics_ok => {
-                // A second leader is refused; the rule lives in the engine.
-                if t.is_leader()
-                    && !game
-                        .legal_commands()
-                        .iter()
-                        .any(|c| matches!(c, Command::PlayCard { card: k, .. } if *k == card))
-                {
+                // A second leader is refused.
+                if t.is_leader() && game.leader_played(game.current()) {
                     return None;
                 }
                 Some(self.morale_cost)
@@ -317,14 +322,14 @@ impl Playout {
         cards.dedup_by(|a, b| a.0 == b.0);
         // Each flag's score now, and the other side's worth (the same for every card).
         let mut before = [0.0f64; 9];
-        let mut theirs_worth = [0.0f64; 9];
+        let mut theirs = [(0.0f64, None); 9];
         let mut chance = [0.5f64; 9];
         for (i, f) in game.flags().iter().enumerate() {
             if let Some(owner) = f.owner {
                 chance[i] = f64::from(u8::from(owner == me));
                 continue;
             }
-            theirs_worth[i] = self.potential(
+            let (worth, _) = self.potential(
                 f.slots(opp),
                 None,
                 f.judging(),
@@ -332,7 +337,11 @@ impl Playout {
                 TroopSet::EMPTY,
                 sight.their_discount,
             );
-            before[i] = self.score(game, i, me, (f.slots(me), None), &sight, theirs_worth[i]);
+            let strength = (f.slots(opp).len() >= f.judging().cards)
+                .then(|| best_strength(f.slots(opp), None, f.judging(), TroopSet::EMPTY))
+                .flatten();
+            theirs[i] = (worth, strength);
+            before[i] = self.score(game, i, me, (f.slots(me), None), &sight, theirs[i]);
             if self.position > 0.0 {
                 chance[i] = 1.0 / (1.0 + (-before[i] / POSITION_SCALE).exp());
             }
@@ -358,14 +367,7 @@ impl Playout {
                 continue;
             }
             for &(card, cost) in &cards {
-                let after = self.score(
-                    game,
-                    i,
-                    me,
-                    (f.slots(me), Some(card)),
-                    &sight,
-                    theirs_worth[i],
-                );
+                let after = self.score(game, i, me, (f.slots(me), Some(card)), &sight, theirs[i]);
                 let v = (after - before[i]) * weights[i] - cost + rng.next_f64() * self.noise;
                 if best.is_none_or(|(b, _)| v > b) {
                     best = Some((

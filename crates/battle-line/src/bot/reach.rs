@@ -2,8 +2,10 @@
 //!
 //! It answers what [`crate::formation::best_formation`] answers for such sides, and
 //! also says how many of the added cards are not sure (not in the player's hand).
+//! [`reach_side`] takes sides with wild morale cards too, by trying each troop a wild
+//! card can stand for.
 
-use crate::card::{Color, Troop, TroopSet};
+use crate::card::{Card, Color, Troop, TroopSet};
 use crate::formation::{FormationKind, Strength};
 
 /// The best reachable strength and how many of the cards it adds are unsure.
@@ -71,8 +73,20 @@ pub(crate) fn reach(
         .first()
         .map(|f| f.value)
         .filter(|v| troops.iter().all(|t| t.value == *v));
+    // Only the runs that hold every value shown: they start at most at the lowest
+    // value and at least n - 1 below the highest.
+    let (last, first) = if values == 0 {
+        (1, 11 - n as u8)
+    } else {
+        let low = values.trailing_zeros() as u8 + 1;
+        let high = 16 - values.leading_zeros() as u8;
+        (
+            (high + 1).saturating_sub(n as u8).max(1),
+            low.min(11 - n as u8),
+        )
+    };
     let runs = || {
-        (1..=(11 - n as u8))
+        (last..=first)
             .rev()
             .map(|s| (s, (((1u16 << n) - 1) << (s - 1))))
     };
@@ -102,18 +116,22 @@ pub(crate) fn reach(
                     break;
                 }
             }
+            // The highest run: no other colour can do better.
+            if best.is_some_and(|b| b.strength.sum == run_sum(first, n)) {
+                break;
+            }
         }
         if best.is_some() {
             return best;
         }
     }
     // Phalanx: the highest value with enough cards.
-    let phalanx_values: Vec<u8> = match (troops.is_empty(), one_value) {
-        (true, _) => (1..=10).rev().collect(),
-        (false, Some(v)) => vec![v],
-        (false, None) => Vec::new(),
+    let (low, high) = match (troops.is_empty(), one_value) {
+        (true, _) => (1, 10),
+        (false, Some(v)) => (v, v),
+        (false, None) => (1, 0),
     };
-    for v in phalanx_values {
+    for v in (low..=high).rev() {
         let all = available.count_value(v);
         if all >= k {
             let s = sure.intersection(available).count_value(v).min(k);
@@ -182,6 +200,105 @@ pub(crate) fn reach(
     host(FormationKind::Host)
 }
 
+/// [`reach`] for any side of at most `n` cards (`cards` plus `extra`), wild morale
+/// cards included: the best over the troops each wild card can stand for. Wild cards
+/// may copy a troop already on the side, so a stand-in may repeat one. `None` when
+/// the side holds more than `n` cards (the caller judges those by their best subset).
+pub(crate) fn reach_side(
+    cards: &[Card],
+    extra: Option<Card>,
+    n: usize,
+    fog: bool,
+    available: TroopSet,
+    sure: TroopSet,
+) -> Option<Option<Reach>> {
+    let mut troops = [Troop {
+        color: Color::Red,
+        value: 1,
+    }; 5];
+    let mut len = 0;
+    let mut wilds = [(0u8, 0u8); 5];
+    let mut wild_len = 0;
+    for card in cards.iter().chain(extra.iter()) {
+        match card {
+            Card::Troop(t) if len < troops.len() => {
+                troops[len] = *t;
+                len += 1;
+            }
+            Card::Tactic(t) => {
+                if let Some(values) = t.wild_values()
+                    && wild_len < wilds.len()
+                {
+                    wilds[wild_len] = (*values.start(), *values.end());
+                    wild_len += 1;
+                }
+            }
+            Card::Troop(_) => return None,
+        }
+    }
+    if len + wild_len > n {
+        return None;
+    }
+    Some(stand_in(
+        &mut troops,
+        len,
+        &wilds[..wild_len],
+        n,
+        fog,
+        available,
+        sure,
+    ))
+}
+
+/// Places a stand-in troop for the first of `wilds` after `troops[..len]`, every way
+/// that can matter, and keeps the best reach.
+fn stand_in(
+    troops: &mut [Troop; 5],
+    len: usize,
+    wilds: &[(u8, u8)],
+    n: usize,
+    fog: bool,
+    available: TroopSet,
+    sure: TroopSet,
+) -> Option<Reach> {
+    let Some((&(low, high), rest)) = wilds.split_first() else {
+        return reach(&troops[..len], n, fog, available, sure);
+    };
+    // Under Fog only the sum counts: the highest value.
+    let low = if fog { high } else { low };
+    // A colour formation needs the troops' one colour; with mixed colours (or Fog) the
+    // colour does not matter; an empty side may take any.
+    let one = [if len == 0 {
+        Color::Red
+    } else {
+        troops[0].color
+    }];
+    let colors: &[Color] = if len == 0 && !fog { &Color::ALL } else { &one };
+    // Nothing beats the highest wedge through the troops' values with nothing unsure.
+    let lowest = troops[..len].iter().map(|t| t.value).min().unwrap_or(10);
+    let ceiling = Strength {
+        kind: FormationKind::Wedge,
+        sum: run_sum(lowest.min(11 - n as u8), n),
+    };
+    let mut best: Option<Reach> = None;
+    for &color in colors {
+        for value in (low..=high).rev() {
+            troops[len] = Troop { color, value };
+            if let Some(r) = stand_in(troops, len + 1, rest, n, fog, available, sure)
+                && best.is_none_or(|b| {
+                    r.strength > b.strength || r.strength == b.strength && r.unsure < b.unsure
+                })
+            {
+                if !fog && r.strength >= ceiling && r.unsure == 0 {
+                    return Some(r);
+                }
+                best = Some(r);
+            }
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,5 +348,64 @@ mod tests {
                 assert!(usize::from(r.unsure) <= c.added.len());
             }
         }
+    }
+
+    #[test]
+    fn reach_side_with_wild_cards_matches_best_formation() {
+        use crate::card::Tactic;
+        let wild = [
+            Tactic::Alexander,
+            Tactic::CompanionCavalry,
+            Tactic::ShieldBearers,
+        ];
+        let mut rng = Rng::new(78);
+        let all: Vec<Troop> = Troop::all().collect();
+        for _ in 0..20_000 {
+            let mut deck = all.clone();
+            rng.shuffle(&mut deck);
+            let rules = match rng.index(5) {
+                0 => Judging {
+                    cards: 4,
+                    fog: false,
+                },
+                1 => Judging {
+                    cards: 3,
+                    fog: true,
+                },
+                _ => Judging::NORMAL,
+            };
+            // Up to a full side, with up to three wild cards (one of each kind).
+            let wilds = rng.index(4).min(rules.cards);
+            let on_side = rng.index(rules.cards - wilds + 1);
+            let mut side: Vec<Card> = deck.drain(..on_side).map(Card::Troop).collect();
+            let mut kinds = wild;
+            rng.shuffle(&mut kinds);
+            side.extend(kinds[..wilds].iter().map(|t| Card::Tactic(*t)));
+            rng.shuffle(&mut side);
+            let avail: TroopSet = deck.drain(..rng.index(40)).collect();
+            let sure: TroopSet = avail
+                .iter_high_first()
+                .filter(|_| rng.chance(0.2))
+                .collect();
+            let expected = best_formation(&side, rules, avail).map(|c| c.strength);
+            // The last card may come as the card being added.
+            let (cards, extra) = match side.split_last() {
+                Some((last, rest)) if rng.chance(0.5) => (rest, Some(*last)),
+                _ => (&side[..], None),
+            };
+            let got = reach_side(cards, extra, rules.cards, rules.fog, avail, sure)
+                .expect("at most n cards");
+            assert_eq!(
+                got.map(|r| r.strength),
+                expected,
+                "{side:?} {rules:?} {avail:?}"
+            );
+        }
+        // More cards than the flag judges are left to the caller.
+        let four: Vec<Card> = all[..4].iter().copied().map(Card::Troop).collect();
+        assert_eq!(
+            reach_side(&four, None, 3, false, TroopSet::EMPTY, TroopSet::EMPTY),
+            None
+        );
     }
 }
