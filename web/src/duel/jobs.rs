@@ -65,7 +65,8 @@ impl Hint {
 
     /// Replays the position and searches from it, telling `watch` the share of the work
     /// done (it stops the search by answering `false`). A line found is then made as short
-    /// as a second search of the same budget can (`solver::shortest_watched`).
+    /// as a second search with the rest of the budget can (`solver::shortest_watched`), so
+    /// the whole hint stays within one budget.
     pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
         let goal = goal_of(&self.deck).map_err(|e| e.to_string())?;
         let duel = Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
@@ -86,13 +87,14 @@ impl Hint {
         };
         Ok(match found {
             Search::Found(line) => {
-                // The shortest line within a second budget: a player follows fewer steps.
+                // The shortest line the rest of the budget finds: a player follows fewer
+                // steps.
                 let order = order_for(goal);
-                let mut report =
-                    |nodes: usize| watch(reached + (1.0 - reached) * nodes as f64 / budget as f64);
-                HintAnswer::Win(
-                    shortest_watched(&duel, goal, line, budget, &order, &mut report).line,
-                )
+                let rest = ((1.0 - reached) * budget as f64) as usize;
+                let mut report = |nodes: usize| {
+                    watch(reached + (1.0 - reached) * nodes as f64 / rest.max(1) as f64)
+                };
+                HintAnswer::Win(shortest_watched(&duel, goal, line, rest, &order, &mut report).line)
             }
             Search::Impossible => HintAnswer::NoWin,
             Search::GaveUp | Search::Cancelled => HintAnswer::Undecided,
