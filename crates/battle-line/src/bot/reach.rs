@@ -306,24 +306,30 @@ mod tests {
     use crate::formation::{Judging, best_formation};
     use seeded_rng::Rng;
 
+    /// All troops shuffled, and Mud, Fog or the ordinary rules (the ordinary ones
+    /// more often).
+    fn shuffled_deck_and_rules(rng: &mut Rng) -> (Vec<Troop>, Judging) {
+        let mut deck: Vec<Troop> = Troop::all().collect();
+        rng.shuffle(&mut deck);
+        let rules = match rng.index(5) {
+            0 => Judging {
+                cards: 4,
+                fog: false,
+            },
+            1 => Judging {
+                cards: 3,
+                fog: true,
+            },
+            _ => Judging::NORMAL,
+        };
+        (deck, rules)
+    }
+
     #[test]
     fn reach_matches_best_formation_on_random_sides() {
         let mut rng = Rng::new(77);
-        let all: Vec<Troop> = Troop::all().collect();
         for _ in 0..20_000 {
-            let mut deck = all.clone();
-            rng.shuffle(&mut deck);
-            let rules = match rng.index(5) {
-                0 => Judging {
-                    cards: 4,
-                    fog: false,
-                },
-                1 => Judging {
-                    cards: 3,
-                    fog: true,
-                },
-                _ => Judging::NORMAL,
-            };
+            let (mut deck, rules) = shuffled_deck_and_rules(&mut rng);
             let on_side = rng.index(rules.cards);
             let troops: Vec<Troop> = deck.drain(..on_side).collect();
             let avail: TroopSet = deck.drain(..rng.index(40)).collect();
@@ -359,21 +365,8 @@ mod tests {
             Tactic::ShieldBearers,
         ];
         let mut rng = Rng::new(78);
-        let all: Vec<Troop> = Troop::all().collect();
         for _ in 0..20_000 {
-            let mut deck = all.clone();
-            rng.shuffle(&mut deck);
-            let rules = match rng.index(5) {
-                0 => Judging {
-                    cards: 4,
-                    fog: false,
-                },
-                1 => Judging {
-                    cards: 3,
-                    fog: true,
-                },
-                _ => Judging::NORMAL,
-            };
+            let (mut deck, rules) = shuffled_deck_and_rules(&mut rng);
             // Up to a full side, with up to three wild cards (one of each kind).
             let wilds = rng.index(4).min(rules.cards);
             let on_side = rng.index(rules.cards - wilds + 1);
@@ -402,7 +395,7 @@ mod tests {
             );
         }
         // More cards than the flag judges are left to the caller.
-        let four: Vec<Card> = all[..4].iter().copied().map(Card::Troop).collect();
+        let four: Vec<Card> = Troop::all().take(4).map(Card::Troop).collect();
         assert_eq!(
             reach_side(&four, None, 3, false, TroopSet::EMPTY, TroopSet::EMPTY),
             None
