@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::card_view::engine_lang;
-use crate::duel::hint::thousands;
+use crate::duel::hint::{fixed1, thousands};
 use crate::duel::jobs::Hands;
 use crate::duel::state::new_game_settings;
 use crate::i18n::T;
@@ -194,8 +194,9 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
+/// One decimal without core's float formatting (see [`fixed1`]).
 fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
+    format!("{}%", fixed1(100.0 * x))
 }
 
 #[derive(Debug, Properties, PartialEq, Clone)]
@@ -454,7 +455,7 @@ pub fn stats_page(props: &StatsProps) -> Html {
                     <span data-testid="stats-undecided-count">{ thousands(tally.undecided.len() as u32) }</span>
                 </dd>
                 <dt>{ lang.pick("時間", "Time") }</dt>
-                <dd data-testid="stats-elapsed">{ format!("{:.1} s ({per_second:.0} {})", run.ms / 1000.0, lang.pick("手札/秒", "hands/s")) }</dd>
+                <dd data-testid="stats-elapsed">{ format!("{} s ({} {})", fixed1(run.ms / 1000.0), thousands((per_second + 0.5) as u32), lang.pick("手札/秒", "hands/s")) }</dd>
             </dl>
             if !tally.lengths.is_empty() {
                 <h3>{ lang.pick("最短の勝ち筋の長さ（操作の数）", "Length of the shortest winning line (commands)") }</h3>
@@ -470,7 +471,7 @@ pub fn stats_page(props: &StatsProps) -> Html {
                         html! {
                             <div class="stats-bar-row" data-testid="stats-bar" data-length={len.to_string()} data-count={count.to_string()} data-proved={proved.to_string()}>
                                 <span class="stats-bar-label">{ len }</span>
-                                <span class="stats-bar" style={format!("width: {:.1}%", 100.0 * f64::from(*count) / f64::from(longest))}></span>
+                                <span class="stats-bar" style={format!("width: {}%", fixed1(100.0 * f64::from(*count) / f64::from(longest)))}></span>
                                 <span class="stats-bar-count">
                                     { count }
                                     if proved > 0 {
