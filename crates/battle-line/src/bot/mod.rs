@@ -35,7 +35,7 @@ pub enum Level {
     /// A short search: 5 candidates, 60 playouts (well under 200 ms in a browser).
     #[default]
     Normal,
-    /// A wider, longer search: 8 candidates, 360 playouts (well under 1 s in a browser).
+    /// A wider, longer search: 8 candidates, 900 playouts (under 1 s in a browser).
     Hard,
 }
 
@@ -69,7 +69,7 @@ impl Level {
             }),
             Level::Hard => Some(Config {
                 width: 8,
-                rollouts: 360,
+                rollouts: 900,
                 depth: FULL,
                 params: policy.params,
                 policy,

@@ -394,16 +394,26 @@ impl Playout {
             .unwrap_or(Command::Pass)
     }
 
-    /// Plays until the game ends or `turns` more turns have ended.
+    /// Plays until the game ends, `turns` more turns have ended, or both players have
+    /// passed in a row (each turn a pass and its end): then nothing changes any more
+    /// (this player passes only when it has no troop or morale card to play and no
+    /// claim, and a pass draws nothing), although the game itself goes on while a
+    /// tactic could still be played.
     pub fn run(&self, game: &mut Game, turns: usize, rng: &mut Rng) {
         let mut ended = 0;
+        let mut passes = 0;
         for _ in 0..2000 {
-            if game.is_over() || ended >= turns {
+            if game.is_over() || ended >= turns || passes >= 2 {
                 return;
             }
             let who = game.current();
             let Some(cmd) = self.command(game, rng) else {
                 return;
+            };
+            passes = match cmd {
+                Command::Pass => passes + 1,
+                Command::EndTurn => passes,
+                _ => 0,
             };
             if game.apply(cmd).is_err() {
                 // Never expected; fall back to the first listed command.
