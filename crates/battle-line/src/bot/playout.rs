@@ -434,3 +434,59 @@ impl Playout {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::RandomPlayer;
+    use crate::game::Settings;
+
+    /// The commands of `log` after `from`, without the turn ends.
+    fn moves(log: &[Command], from: usize) -> Vec<Command> {
+        log[from..]
+            .iter()
+            .copied()
+            .filter(|c| *c != Command::EndTurn)
+            .collect()
+    }
+
+    #[test]
+    fn a_playout_stops_once_both_players_have_passed_in_a_row() {
+        let playout = Playout::default();
+        let mut stopped_on_passes = 0;
+        for seed in 0..300u64 {
+            // Long random play leaves positions where neither side has a troop to play.
+            let mut game = Game::new(seed, Settings::default());
+            let mut random = RandomPlayer::new(seed);
+            for _ in 0..(60 + seed % 4 * 30) {
+                let Some(c) = random.choose(&game) else { break };
+                game.apply(c).expect("listed");
+            }
+            let start = game.log().len();
+            let mut rng = Rng::new(seed);
+            playout.run(&mut game, 200, &mut rng);
+            if game.is_over() {
+                continue;
+            }
+            let played = moves(game.log(), start);
+            // Not over within 200 turns: only because the last two moves were passes.
+            assert!(
+                played.ends_with(&[Command::Pass, Command::Pass]),
+                "seed {seed}: {:?}",
+                &played[played.len().saturating_sub(4)..]
+            );
+            // No two passes in a row before the end.
+            assert!(
+                !played[..played.len() - 1]
+                    .windows(2)
+                    .any(|w| w == [Command::Pass, Command::Pass]),
+                "seed {seed}"
+            );
+            stopped_on_passes += 1;
+        }
+        assert!(
+            stopped_on_passes > 0,
+            "some playout reached a stuck position"
+        );
+    }
+}
