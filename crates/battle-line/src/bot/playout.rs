@@ -76,27 +76,26 @@ fn best_strength(
     }
 }
 
-/// Whether a complete `mine` (with `extra`) wins against `theirs` whatever unplayed
-/// troops come (the claim rule); `first`: `mine` completed first.
+/// Whether a complete `mine` wins against `theirs` whatever unplayed troops come (the
+/// claim rule); `first`: `mine` completed first.
 fn provable(
-    mine: (&[Card], Option<Card>),
-    theirs: (&[Card], Option<Card>),
+    mine: &[Card],
+    theirs: &[Card],
     rules: Judging,
     unplayed: TroopSet,
     first: bool,
 ) -> bool {
-    let count = |side: (&[Card], Option<Card>)| side.0.len() + usize::from(side.1.is_some());
-    if count(mine) < rules.cards {
+    if mine.len() < rules.cards {
         return false;
     }
-    let Some(s) = best_strength(mine.0, mine.1, rules, TroopSet::EMPTY) else {
+    let Some(s) = best_strength(mine, None, rules, TroopSet::EMPTY) else {
         return false;
     };
-    if count(theirs) >= rules.cards {
-        let t = best_strength(theirs.0, theirs.1, rules, TroopSet::EMPTY);
+    if theirs.len() >= rules.cards {
+        let t = best_strength(theirs, None, rules, TroopSet::EMPTY);
         return Some(s) > t || (Some(s) == t && first);
     }
-    best_strength(theirs.0, theirs.1, rules, unplayed).is_none_or(|t| t <= s)
+    best_strength(theirs, None, rules, unplayed).is_none_or(|t| t <= s)
 }
 
 /// Whether `me` completed its side of `flag` before the other side.
@@ -255,8 +254,8 @@ impl Playout {
                 }
                 let first = f.slots(me.opponent()).len() < f.capacity() || completed_first(f, me);
                 if provable(
-                    (f.slots(me), None),
-                    (f.slots(me.opponent()), None),
+                    f.slots(me),
+                    f.slots(me.opponent()),
                     f.judging(),
                     unplayed,
                     first,
