@@ -93,7 +93,9 @@ impl Shared {
 }
 
 /// The share code of a game given by its parts, so a caller that holds them (a duel, a
-/// save, a hint) need not copy its command log into a [`Shared`] first.
+/// save, a hint) need not copy its command log into a [`Shared`] first. A deck id
+/// that is not a preset is written as deck 255, which [`Shared::decode`] refuses with
+/// [`DecodeError::UnknownDeck`]: the code never opens another deck's game.
 pub fn encode_game(deck: &str, seed: u64, settings: Settings, commands: &[Command]) -> String {
     let mut out = vec![VERSION];
     let deck = decks()
@@ -293,6 +295,15 @@ mod tests {
         assert_eq!(decode_commands(&bad_tag), Err(DecodeError::BadCommand(77)));
         let cut = URL_SAFE_NO_PAD.encode([0u8]);
         assert_eq!(decode_commands(&cut), Err(DecodeError::Truncated));
+    }
+
+    #[test]
+    fn a_game_of_an_unknown_deck_encodes_to_a_code_that_is_refused() {
+        let code = encode_game("no-such-deck", 5, Settings::default(), &[]);
+        assert_eq!(
+            Shared::decode(&code),
+            Err(DecodeError::UnknownDeck(u8::MAX))
+        );
     }
 
     #[test]
