@@ -13,6 +13,7 @@ const root = new URL('../../', import.meta.url).pathname;
 const shots = process.env.SHOTS ?? `${root}target/screenshots`;
 await mkdir(shots, { recursive: true });
 const axe = await readFile(`${root}node_modules/axe-core/axe.min.js`, 'utf8');
+const deserterSave = (await readFile(`${root}web/bench/fixtures/battle-line-deserter.json`, 'utf8')).trim();
 const { server, base } = await serveDist(`${root}dist/`);
 const browser = await launch();
 
@@ -43,6 +44,15 @@ const PAGES = [
     await page.click('[data-testid=mode-cpu]');
     await page.click('[data-testid=hand-card]');
     await page.waitForSelector('[data-testid=slot-0-0]');
+  }],
+  ['battle-line-deserter', 'battle-line/#/battle-line', '[data-testid=mode-cpu], [data-testid=board]', async (page) => {
+    // A saved game (web/bench/fixtures/, checked by a unit test in
+    // web/src/battle_line/state.rs) where Deserter picks one of the computer's cards on the
+    // table: the cards it may pick are touch targets too.
+    await page.evaluate((json) => localStorage.setItem('games.battle-line.save', json), deserterSave);
+    await page.reload();
+    await page.waitForSelector('[data-testid=guile-guide]');
+    await page.waitForSelector('[data-testid=board] .bl-pickable');
   }],
   ['quantum-gomoku', 'quantum-gomoku/#/quantum-gomoku', '[data-testid=board]'],
   ['help-duel', '#/help/duel', 'main h1, h1'],
@@ -80,7 +90,11 @@ for (const [size, width, height] of SIZES) {
     if (size === 'phone') {
       // Touch targets of at least 44x44 px; a checkbox counts with its label. Quantum
       // Gomoku's cells count too: on a phone its board scrolls sideways in its own frame.
+      // A card on Battle Line's table that cannot be picked now is part of its slot (a
+      // column of at least 46 px): a tap on it acts as a tap on the slot, or does nothing.
+      // The cards a guile tactic may pick (.bl-pickable) are targets of their own.
       const small = await page.evaluate(() => [...document.querySelectorAll('button, a[href], input, select, summary')]
+        .filter((e) => !e.matches('.bl-board .bl-card:not(.bl-pickable), .bl-field .bl-card:not(.bl-pickable)'))
         .map((e) => {
           const target = e.closest('label') ?? e;
           const r = target.getBoundingClientRect();

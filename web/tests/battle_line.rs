@@ -338,6 +338,46 @@ async fn redeploy_shows_the_guide_and_allows_earlier_cards() {
 }
 
 #[wasm_bindgen_test]
+async fn deserter_marks_exactly_the_cards_it_may_pick_on_the_table() {
+    let deserter = Command::PlayCard {
+        card: Card::Tactic(Tactic::Deserter),
+        target: Target::Field,
+    };
+    let (save, game) = fixture(Mode::Cpu, |g| g.legal_commands().contains(&deserter));
+    let mut after = game.clone();
+    after.apply(deserter).expect("deserter is legal");
+    let mut picks: Vec<String> = after
+        .legal_commands()
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::ResolveDeserter { card } => Some(card_id(card)),
+            _ => None,
+        })
+        .collect();
+    picks.sort();
+    assert!(!picks.is_empty(), "Deserter has a card to take");
+    let m = mount("#/battle-line", Some(&save)).await;
+    assert!(!m.has("[data-testid=board].bl-picking"));
+    m.click("[data-testid=hand-card][data-card-id=deserter]")
+        .await;
+    m.click("[data-testid=field-0]").await;
+    // The board widens its columns on a phone for these 44 px targets (web/battle-line.css).
+    assert!(m.has("[data-testid=board].bl-picking"));
+    let mut marked = m.card_ids("[data-testid=board] .bl-pickable");
+    marked.sort();
+    assert_eq!(marked, picks);
+    m.click(&format!(
+        "[data-testid=board] [data-card-id='{}']",
+        picks[0]
+    ))
+    .await;
+    m.click("[data-testid=discard]").await;
+    assert!(!m.has("[data-testid=guile-guide]"));
+    assert!(!m.has("[data-testid=board].bl-picking"));
+    assert!(m.all("[data-testid=board] .bl-pickable").is_empty());
+}
+
+#[wasm_bindgen_test]
 async fn a_corrupt_save_is_discarded_with_a_notice() {
     let m = mount("#/battle-line", Some("{this is not a save")).await;
     assert!(m.has("[data-testid=save-notice]"));

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::card::{CardButton, card_static};
 use super::state::Place;
+use super::text;
 use crate::ctx::use_ctx;
 use crate::i18n::T;
 
@@ -37,6 +38,13 @@ impl Table {
             .iter()
             .find(|(p, _)| *p == place)
             .map(|(_, c)| *c)
+    }
+
+    /// Whether the viewer picks a card on the table now (a guile tactic's step): the
+    /// selectable cards are not all in their hand.
+    pub fn picking_on_table(&self) -> bool {
+        let hand = self.game.hand(self.viewer);
+        self.selectable.iter().any(|c| !hand.contains(c))
     }
 
     /// Whether the viewer may press `claim-<flag>` now: their turn, a claim moment,
@@ -110,7 +118,7 @@ pub fn board(props: &BoardProps) -> Html {
             let env: Vec<&str> = [Tactic::Fog, Tactic::Mud]
                 .into_iter()
                 .filter(|t| f.has(*t))
-                .map(|t| if t == Tactic::Fog { "Fog" } else { "Mud" })
+                .map(|t| text::tactic_short(t, ctx.lang))
                 .collect();
             html! {
                 <div class={classes!("bl-flag", claimable.then_some("claimable"),
@@ -138,7 +146,7 @@ pub fn board(props: &BoardProps) -> Html {
         })
         .collect();
     html! {
-        <div class="bl-board" data-testid="board">
+        <div class={classes!("bl-board", table.picking_on_table().then_some("bl-picking"))} data-testid="board">
             { row(opp, true) }
             { row(opp, false) }
             { flag_cells }

@@ -73,7 +73,8 @@ pub fn card_button(props: &CardButtonProps) -> Html {
         })
     };
     html! {
-        <button type="button" class={card_classes(card, props.selected)}
+        <button type="button"
+            class={classes!(card_classes(card, props.selected), props.tabbable.then_some("bl-pickable"))}
             data-testid={props.testid.clone()} data-card-id={card_id(card)}
             title={text::card(card, lang)} aria-pressed={props.selected.to_string()}
             tabindex={(!props.tabbable).then_some("-1")} {onclick}>

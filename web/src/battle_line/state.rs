@@ -549,6 +549,29 @@ mod tests {
         Game::new(seed, Settings::default()).record()
     }
 
+    /// The save the accessibility scan (`web/bench/a11y.mjs`) loads to reach a guile
+    /// pick on a phone: it must stay a real position where the player picks a table card.
+    #[test]
+    fn the_scans_deserter_save_is_a_pick_among_table_cards() {
+        let json = include_str!("../../bench/fixtures/battle-line-deserter.json");
+        let (save, game, _) = BattleSave::load(json.trim()).expect("the fixture loads");
+        assert_eq!(save.mode, Mode::Cpu);
+        assert_eq!(game.current(), Player::P0);
+        assert_eq!(
+            game.phase(),
+            Phase::Guile {
+                tactic: Tactic::Deserter
+            }
+        );
+        let hand = game.hand(Player::P0);
+        let on_table = game
+            .selectable_cards()
+            .into_iter()
+            .filter(|c| !hand.contains(c))
+            .count();
+        assert!(on_table >= 5, "only {on_table} table cards to pick");
+    }
+
     #[test]
     fn bot_lines_reach_a_provable_claim() {
         let record = bot_line_until(1, Settings::default(), 400, |g| {
