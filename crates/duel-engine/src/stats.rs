@@ -90,6 +90,10 @@ pub fn goal_of(deck: &str) -> Result<Outcome, SetupError> {
     })
 }
 
+/// The search budget (positions) the app gives one opening hand: enough to decide nearly
+/// every hand; the rare hand it does not decide is listed as undecided.
+pub const HAND_BUDGET: usize = 300;
+
 /// Solves the opening hand of `deck` dealt by `seed` (deterministic: the same arguments
 /// give the same answer on every machine).
 pub fn solve_hand(
