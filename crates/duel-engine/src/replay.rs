@@ -14,7 +14,9 @@ use crate::setup::ReplayError;
 use crate::state::{CardId, Duel, Settings};
 
 /// The share code format; a code of another version is refused, not guessed at.
-const VERSION: u8 = 1;
+/// Version 2: the same bytes, but a command log replays with shuffles that depend only
+/// on which cards are in the deck (version 1's logs would replay into other games).
+const VERSION: u8 = 2;
 
 /// Why a share code could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]

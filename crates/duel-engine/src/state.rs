@@ -176,6 +176,22 @@ pub struct CardInstance {
 }
 
 impl CardInstance {
+    /// Everything that tells this card apart from another copy, without its id, where
+    /// it is or its stamp: two cards with equal keys in the same place are
+    /// interchangeable.
+    pub(crate) fn kind_key(&self) -> impl Ord + std::hash::Hash + use<> {
+        (
+            self.code,
+            self.owner == Player::You,
+            self.face == Face::Up,
+            self.position.map(|p| p == Position::Attack),
+            self.placed_this_turn,
+            self.summoned.map(|s| (s.kind as u8, s.proper)),
+            self.counters,
+            self.last_known.map(|l| (l.atk, l.level)),
+        )
+    }
+
     /// A card of `owner` that is nowhere yet (set-up or a new Token puts it somewhere).
     pub(crate) fn new(code: Code, owner: Player, face: Face) -> CardInstance {
         CardInstance {

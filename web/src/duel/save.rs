@@ -9,8 +9,9 @@ use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game}
 use duel_engine::{Command, Settings};
 
 /// Bumped whenever the save's format changes; an older save is discarded, not migrated.
-/// (Version 1 was JSON.)
-pub const SAVE_VERSION: u32 = 2;
+/// (Version 1 was JSON; version 2's command logs were played with shuffles that depended
+/// on which copy of a card went back to the deck, and would replay into other games.)
+pub const SAVE_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SaveFile {
