@@ -5,6 +5,9 @@
 //! that runs out of candidates is a proof; it is read from the card data (which cards are
 //! win pieces, which effects deal damage), never from passcodes.
 
+mod bound;
+mod key;
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use seeded_rng::Rng;
@@ -175,9 +178,11 @@ pub fn search(start: &Duel, goal: Outcome, budget: usize) -> Search {
 /// command that could still reach the goal, or a failed search proves nothing.
 pub type Policy<'a> = &'a dyn Fn(&Duel, Vec<Command>) -> Vec<Command>;
 
-/// [`search`] with a policy that orders the candidates of each position: iterative
-/// deepening (lines of 1, 2, 4, 8, ... commands, so short wins are found first) over a
-/// depth-first search with a table of the positions already explored and how deep.
+/// [`search`] with a policy that orders the candidates of each position: a depth-first
+/// search in the policy's order (lines of at most 1, 2, 4, 8 and 16 commands first, so
+/// short wins come first, then every line), with a table of the positions already explored (keyed
+/// so that other orders of the same actions and other copies of a card meet, see
+/// [`position_key`]) and the admissible cuts of [`hopeless`].
 pub fn search_with(start: &Duel, goal: Outcome, budget: usize, policy: Policy<'_>) -> Search {
     search_watched(start, goal, budget, policy, &mut |_| true)
 }
@@ -194,8 +199,9 @@ pub fn search_watched(
 ) -> Search {
     let start = &without_log(start);
     let mut ctx = Ctx::new(goal, budget, policy, progress);
-    let mut limit: u16 = 1;
-    loop {
+    // Short lines first (cheap: the table keeps what the shallow passes proved), then
+    // the whole tree.
+    for limit in [1, 2, 4, 8, 16, MAX_LINE] {
         let result = dfs(start, limit, &mut ctx);
         if ctx.cancelled {
             return Search::Cancelled;
@@ -203,13 +209,16 @@ pub fn search_watched(
         match result {
             Outcome_::Win => return Search::Found(ctx.path),
             Outcome_::Fail { cut: false } if !ctx.capped => return Search::Impossible,
-            Outcome_::Fail { .. } if ctx.nodes >= ctx.budget || ctx.capped => {
-                return Search::GaveUp;
-            }
-            Outcome_::Fail { .. } => limit = limit.saturating_mul(2),
+            Outcome_::Fail { .. } if ctx.nodes >= ctx.budget || limit == MAX_LINE => break,
+            Outcome_::Fail { .. } => {}
         }
     }
+    Search::GaveUp
 }
+
+/// The longest line a search follows: far beyond any first turn (the longest wins
+/// found are under 100 commands), so reaching it only guards against a rule loop.
+const MAX_LINE: u16 = 1000;
 
 /// The shortest line to the goal that a search finds, and whether it is proved the
 /// shortest.
@@ -325,27 +334,20 @@ pub fn minimize(start: &Duel, goal: Outcome, mut line: Vec<Command>) -> Vec<Comm
     }
 }
 
-/// A hash of everything that decides what can still happen: card instances, zones, the
-/// chain, running effects, prompts, pending triggers, restrictions, once-per-turn keys,
-/// End Phase work and the RNG (the deck order and future shuffles). The command log and
-/// the event journal do not matter.
-pub fn position_key(d: &Duel) -> u64 {
-    use std::hash::{Hash, Hasher};
-    // A fast non-cryptographic hash: the table is the solver's own, nothing an attacker
-    // feeds, and SipHash over a whole duel was most of the search's time.
-    let mut h = rustc_hash::FxHasher::default();
-    (&d.cards, &d.players, &d.chain, &d.frames, &d.prompt).hash(&mut h);
-    (
-        &d.used_opt,
-        &d.delayed,
-        &d.restrictions,
-        d.end_step,
-        d.phase,
-    )
-        .hash(&mut h);
-    (&d.triggers, &d.trigger_build, &d.watchers, d.last_happening).hash(&mut h);
-    (d.resolving, d.outcome, &d.rng).hash(&mut h);
-    h.finish()
+/// Whether the admissible cuts the search uses call `d` lost for `goal` without
+/// searching it: the first turn's End Phase with nothing left that could draw, search or
+/// deal damage, or (for Exodia) a piece that no card left can bring to the hand, or that
+/// lies deeper in the deck than every draw left can reach. Sound: it never calls a
+/// winnable position lost (checked against an exhaustive search in the tests).
+pub fn hopeless(d: &Duel, goal: Outcome) -> bool {
+    bound::hopeless(d, goal)
+}
+
+/// A key of everything that decides what can still happen, equal for positions that
+/// differ only in which copy of a card is where or in orders nothing reads (see
+/// [`key`]). The command log and the event journal do not matter.
+pub fn position_key(d: &Duel) -> u128 {
+    key::key(d)
 }
 
 struct Ctx<'p> {
@@ -355,7 +357,7 @@ struct Ctx<'p> {
     nodes: usize,
     /// Positions where no line of at most that many more commands reaches the goal
     /// (`u16::MAX`: none at all).
-    failed: HashMap<u64, u16>,
+    failed: HashMap<key::Key, u16>,
     path: Vec<Command>,
     /// Some selection had more answers than the search tries.
     capped: bool,
@@ -415,7 +417,10 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
     if remaining == 0 || ctx.nodes >= ctx.budget || ctx.cancelled {
         return Outcome_::Fail { cut: true };
     }
-    let key = position_key(d);
+    if bound::hopeless(d, ctx.goal) {
+        return Outcome_::Fail { cut: false };
+    }
+    let key = key::key(d);
     if ctx.failed.get(&key).is_some_and(|&r| r >= remaining) {
         return Outcome_::Fail { cut: false };
     }

@@ -1,0 +1,330 @@
+//! Position keys for the solver's table: two positions with the same key have the same
+//! futures, so a position reached by another order of the same actions is searched once.
+//!
+//! At a quiet position (the open Main or End Phase: no prompt, chain, running effect or
+//! pending trigger) the key names cards by what they are and where, never by instance id:
+//! copies of a card in the same state are interchangeable (the engine's shuffles depend
+//! only on what a player can tell apart), the hand, graveyard, banishment and Extra Deck
+//! are sets (nothing reads their order but the opponent's hand, kept in order), the deck
+//! is a sequence, and stamps only count as "this card has not moved since" where an End
+//! Phase effect remembers a card. Any other position is keyed by all of its data.
+
+use std::hash::{Hash, Hasher};
+
+use crate::state::{
+    CardId, CardInstance, Duel, Held, Location, OptKey, Player, PlayerState, Position,
+};
+
+/// A 128-bit position key (two independent 64-bit hashes of the same words): a
+/// collision, which would make a search trust another position's result, is out of
+/// reach at the table sizes the solver uses.
+pub(crate) type Key = u128;
+
+/// Collects the words of a key and hashes them twice.
+#[derive(Default)]
+struct Words {
+    a: u64,
+    b: u64,
+}
+
+impl Words {
+    fn word(&mut self, w: u64) {
+        // FxHash's step, and a multiply-xorshift step with other constants.
+        self.a = (self.a.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        let x = (self.b ^ w).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let x = (x ^ (x >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        self.b = x ^ (x >> 29);
+    }
+
+    fn key(&self) -> Key {
+        (u128::from(self.a) << 64) | u128::from(self.b)
+    }
+}
+
+impl Hasher for Words {
+    fn finish(&self) -> u64 {
+        self.a
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut buf = [0u8; 8];
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.word(u64::from_le_bytes(buf));
+        }
+        self.word(bytes.len() as u64);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.word(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.word(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.word(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.word(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.word(i as u64);
+    }
+}
+
+/// The key of a position.
+pub(crate) fn key(d: &Duel) -> Key {
+    if quiet(d) { quiet_key(d) } else { full_key(d) }
+}
+
+/// No prompt, chain, running effect or trigger: the player acts on an open game state.
+fn quiet(d: &Duel) -> bool {
+    d.prompt.is_none()
+        && d.chain.is_empty()
+        && d.frames.is_empty()
+        && d.triggers.is_empty()
+        && d.trigger_build.is_none()
+        && !d.resolving
+}
+
+/// Every field that decides what can still happen, ids and stamps included.
+fn full_key(d: &Duel) -> Key {
+    let mut w = Words::default();
+    w.word(1);
+    (&d.cards, &d.players, &d.chain, &d.frames, &d.prompt).hash(&mut w);
+    (
+        &d.used_opt,
+        &d.delayed,
+        &d.restrictions,
+        d.end_step,
+        d.phase,
+    )
+        .hash(&mut w);
+    (&d.triggers, &d.trigger_build, &d.watchers, d.last_happening).hash(&mut w);
+    (d.resolving, d.outcome, &d.rng, d.turn).hash(&mut w);
+    w.key()
+}
+
+/// A card as a pair of words: what it is and its state (no id, place or stamp), with
+/// the once-per-turn uses of its own effects and, for an equip, the zone of its monster.
+fn card_words(d: &Duel, id: CardId) -> (u64, u64) {
+    let Some(c) = d.cards.get(id.index()) else {
+        return (u64::MAX, u64::MAX);
+    };
+    let mut uses = 0u64;
+    for k in &d.used_opt {
+        if let OptKey::Card(card, effect) = k
+            && *card == id
+        {
+            uses |= 1 << (effect % 32);
+        }
+    }
+    let equip = c
+        .equipped_to
+        .and_then(|m| d.cards.get(m.index()))
+        .map_or(0, |m| 1 + place(m));
+    let (a, b) = state_words(c);
+    (a, b ^ (uses << 24) ^ (equip << 56))
+}
+
+/// What a card is and its state, as two words.
+fn state_words(c: &CardInstance) -> (u64, u64) {
+    let a = u64::from(c.code)
+        | u64::from(c.owner == Player::You) << 32
+        | u64::from(c.controller == Player::You) << 33
+        | u64::from(c.face == crate::state::Face::Up) << 34
+        | match c.position {
+            None => 0,
+            Some(Position::Attack) => 1,
+            Some(Position::Defense) => 2,
+        } << 35
+        | u64::from(c.placed_this_turn) << 37
+        | c.summoned
+            .map_or(0, |s| 1 + (s.kind as u64) * 2 + u64::from(s.proper))
+            << 38
+        | u64::from(c.counters) << 44
+        | u64::from(c.location == Location::Vanished) << 52;
+    let b = c
+        .last_known
+        .map_or(0, |l| 1 | u64::from(l.atk) << 1 | u64::from(l.level) << 17);
+    (a, b)
+}
+
+/// A field card's zone as a small number (player, zone, slot); 0 off the field.
+fn place(c: &CardInstance) -> u64 {
+    let p = u64::from(c.controller == Player::You) * 16;
+    p + match c.location {
+        Location::MainMonsterZone(s) => 1 + u64::from(s),
+        Location::SpellTrapZone(s) => 6 + u64::from(s),
+        Location::FieldZone => 11,
+        _ => 0,
+    }
+}
+
+/// A pile whose order nothing reads, as the sorted words of its cards.
+fn set_of(d: &Duel, ids: &[CardId], w: &mut Words) {
+    let mut cards: Vec<(u64, u64)> = ids.iter().map(|&id| card_words(d, id)).collect();
+    cards.sort_unstable();
+    w.word(cards.len() as u64);
+    for (a, b) in cards {
+        w.word(a);
+        w.word(b);
+    }
+}
+
+/// A pile in its order.
+fn sequence_of(d: &Duel, ids: &[CardId], w: &mut Words) {
+    w.word(ids.len() as u64);
+    for &id in ids {
+        let (a, b) = card_words(d, id);
+        w.word(a);
+        w.word(b);
+    }
+}
+
+fn player_words(d: &Duel, p: Player, ps: &PlayerState, w: &mut Words) {
+    w.word(u64::from(ps.lp));
+    w.word(
+        u64::from(ps.normal_summon_limit)
+            | u64::from(ps.normal_summon_used) << 8
+            | u64::from(ps.special_summoned_this_turn) << 16
+            | u64::from(ps.drew_from_empty) << 17,
+    );
+    sequence_of(d, &ps.deck, w);
+    if p == Player::You {
+        set_of(d, &ps.hand, w);
+    } else {
+        // The opponent discards at random from its hand as it is ordered.
+        sequence_of(d, &ps.hand, w);
+    }
+    for slot in ps
+        .monsters
+        .iter()
+        .chain(&ps.spell_trap)
+        .chain([&ps.field_zone])
+    {
+        match slot {
+            Some(id) => {
+                let (a, b) = card_words(d, *id);
+                w.word(a);
+                w.word(b);
+            }
+            None => w.word(0),
+        }
+    }
+    set_of(d, &ps.graveyard, w);
+    set_of(d, &ps.banished, w);
+    set_of(d, &ps.extra, w);
+}
+
+/// A card an End Phase effect or a watcher remembers: where it is and what it is, and
+/// whether it has moved since it was remembered.
+fn held_word(d: &Duel, h: &Held) -> u64 {
+    let Some(c) = d.cards.get(h.id.index()) else {
+        return u64::MAX;
+    };
+    let mut w = Words::default();
+    let (a, b) = card_words(d, h.id);
+    w.word(a);
+    w.word(b);
+    w.word(location_word(c.location) | u64::from(c.stamp == h.stamp) << 32);
+    w.a
+}
+
+fn location_word(l: Location) -> u64 {
+    match l {
+        Location::Deck => 1,
+        Location::Hand => 2,
+        Location::MainMonsterZone(s) => 10 + u64::from(s),
+        Location::SpellTrapZone(s) => 20 + u64::from(s),
+        Location::FieldZone => 3,
+        Location::Graveyard => 4,
+        Location::Banished => 5,
+        Location::ExtraDeck => 6,
+        Location::Vanished => 7,
+    }
+}
+
+fn quiet_key(d: &Duel) -> Key {
+    let mut w = Words::default();
+    w.word(2);
+    for p in [Player::You, Player::Opponent] {
+        player_words(d, p, d.player(p), &mut w);
+    }
+    (d.phase, d.end_step, d.turn, d.outcome, &d.rng).hash(&mut w);
+    let mut names: Vec<u64> = d
+        .used_opt
+        .iter()
+        .filter_map(|k| match k {
+            OptKey::Name(code) => Some(u64::from(*code)),
+            OptKey::Card(..) => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.hash(&mut w);
+    let mut restrictions: Vec<u64> = d
+        .restrictions
+        .iter()
+        .map(|r| {
+            let mut h = Words::default();
+            r.hash(&mut h);
+            h.a
+        })
+        .collect();
+    restrictions.sort_unstable();
+    restrictions.hash(&mut w);
+    let mut delayed: Vec<u64> = d
+        .delayed
+        .iter()
+        .map(|e| {
+            let mut h = Words::default();
+            h.word(held_word(
+                d,
+                &Held {
+                    id: e.source,
+                    stamp: d.cards.get(e.source.index()).map_or(0, |c| c.stamp),
+                },
+            ));
+            (e.controller, &e.steps).hash(&mut h);
+            for (reg, cards) in &e.locals.regs {
+                reg.hash(&mut h);
+                let mut held: Vec<u64> = cards.iter().map(|c| held_word(d, c)).collect();
+                held.sort_unstable();
+                held.hash(&mut h);
+            }
+            (e.locals.did, e.locals.declared).hash(&mut h);
+            let mut positions: Vec<u64> = e
+                .locals
+                .positions
+                .iter()
+                .map(|(id, pos)| {
+                    let stamp = d.cards.get(id.index()).map_or(0, |c| c.stamp);
+                    held_word(d, &Held { id: *id, stamp }) ^ u64::from(*pos == Position::Attack)
+                })
+                .collect();
+            positions.sort_unstable();
+            positions.hash(&mut h);
+            h.a
+        })
+        .collect();
+    delayed.sort_unstable();
+    delayed.hash(&mut w);
+    let mut watchers: Vec<u64> = d
+        .watchers
+        .iter()
+        .map(|x| {
+            let stamp = d.cards.get(x.card.index()).map_or(0, |c| c.stamp);
+            let mut h = Words::default();
+            h.word(held_word(d, &Held { id: x.card, stamp }));
+            (x.effect, x.controller, x.turn).hash(&mut h);
+            h.a
+        })
+        .collect();
+    watchers.sort_unstable();
+    watchers.hash(&mut w);
+    w.key()
+}

@@ -1,0 +1,220 @@
+//! The solver's answers checked against an exhaustive enumeration that shares none of its
+//! shortcuts: every legal command and every answer to every card selection (copies
+//! told apart), no table of positions, no cuts, no merged choices. On thousands of small
+//! positions built from every preset deck's cards, a "won" line must replay to the goal
+//! and a "lost" answer must find no winning line in the enumeration, and no cut
+//! ([`solver::hopeless`]) may call a position lost that the enumeration can win.
+
+mod common;
+
+use common::*;
+use duel_engine::solver::{Search, hopeless, search};
+use duel_engine::{
+    Code, Command, Duel, Outcome, Player, PromptKind, Reason, Response, Setup, decks,
+};
+use seeded_rng::Rng;
+
+/// Enumerations stop after this many positions (the position is then skipped).
+const CAP: usize = 3_000;
+
+/// Every command `apply` could accept: the legal commands, and for a card selection
+/// every subset of its candidates of an allowed size that `validate` accepts.
+fn all_commands(d: &Duel) -> Vec<Command> {
+    if let Some(PromptKind::Cards {
+        candidates,
+        min,
+        max,
+        ..
+    }) = d.view().prompt.map(|p| p.kind)
+    {
+        let ids: Vec<_> = candidates.iter().map(|c| c.id).collect();
+        let mut out = Vec::new();
+        for mask in 0u32..(1 << ids.len().min(16)) {
+            let k = mask.count_ones() as usize;
+            if k < usize::from(min) || k > usize::from(max) {
+                continue;
+            }
+            let pick: Vec<_> = (0..ids.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| ids[i])
+                .collect();
+            let cmd = Command::Respond(Response::Cards(pick));
+            if d.validate(&cmd).is_ok() {
+                out.push(cmd);
+            }
+        }
+        return out;
+    }
+    d.legal_commands()
+}
+
+/// Whether some line from `d` reaches `goal` (`None`: more than [`CAP`] positions).
+fn exhaustive(d: &Duel, goal: Outcome, nodes: &mut usize) -> Option<bool> {
+    if let Some(o) = d.outcome() {
+        return Some(o == goal);
+    }
+    *nodes += 1;
+    if *nodes > CAP {
+        return None;
+    }
+    let mut unknown = false;
+    for cmd in all_commands(d) {
+        let mut next = d.clone();
+        if next.apply(cmd).is_err() {
+            continue;
+        }
+        match exhaustive(&next, goal, nodes) {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => unknown = true,
+        }
+    }
+    if unknown { None } else { Some(false) }
+}
+
+fn pick(rng: &mut Rng, pool: &[Code], n: usize) -> Vec<Code> {
+    (0..n).map(|_| pool[rng.index(pool.len())]).collect()
+}
+
+/// A small random position of one preset deck's cards and the goal that deck plays for:
+/// for an Exodia deck some pieces in hand and the rest in the deck or graveyard, for the
+/// burn deck an opponent with little LP.
+fn small_position(seed: u64) -> (Duel, Outcome) {
+    let mut rng = Rng::new(seed);
+    let all = decks();
+    let deck = &all[rng.index(all.len())];
+    let pool: Vec<Code> = deck
+        .main_codes()
+        .into_iter()
+        .filter(|c| !PIECES.contains(c))
+        .collect();
+    let exodia = deck.main_codes().contains(&EXODIA);
+    let sizes = (1 + rng.index(3), 1 + rng.index(3), rng.index(3));
+    let mut hand = pick(&mut rng, &pool, sizes.0);
+    let mut deck_cards = pick(&mut rng, &pool, sizes.1);
+    let mut graveyard = pick(&mut rng, &pool, sizes.2);
+    let setup = Setup::new().seed(seed).extra(deck.extra_codes());
+    let (setup, goal) = if exodia {
+        for &piece in &PIECES {
+            match rng.index(10) {
+                0..=6 => hand.push(piece),
+                7..=8 => {
+                    let at = rng.index(deck_cards.len() + 1);
+                    deck_cards.insert(at, piece);
+                }
+                _ => graveyard.push(piece),
+            }
+        }
+        (setup, Outcome::Win(Reason::Exodia))
+    } else {
+        let lp = [500, 1000, 2000][rng.index(3)];
+        (setup.lp(8000, lp), Outcome::Win(Reason::Lp0))
+    };
+    let d = setup
+        .hand(hand)
+        .deck(deck_cards)
+        .graveyard(graveyard)
+        .build()
+        .expect("cards of the preset decks");
+    (d, goal)
+}
+
+#[test]
+fn the_search_agrees_with_an_exhaustive_enumeration_on_small_positions() {
+    let (mut won, mut lost, mut skipped) = (0, 0, 0);
+    for seed in 0..1_200 {
+        let (d, goal) = small_position(seed);
+        let mut nodes = 0;
+        let Some(truth) = exhaustive(&d, goal, &mut nodes) else {
+            skipped += 1;
+            continue;
+        };
+        match search(&d, goal, 1_000_000) {
+            Search::Found(line) => {
+                assert!(truth, "seed {seed}: a line found where none wins");
+                let mut replay = d.clone();
+                for cmd in line {
+                    replay.apply(cmd).expect("the line replays");
+                }
+                assert_eq!(replay.outcome(), Some(goal), "seed {seed}");
+                won += 1;
+            }
+            Search::Impossible => {
+                assert!(!truth, "seed {seed}: called lost, but a line wins");
+                lost += 1;
+            }
+            other => panic!("seed {seed}: a small position left undecided: {other:?}"),
+        }
+    }
+    // Both answers are exercised, and most positions are small enough to enumerate.
+    println!("won {won}, lost {lost}, too large {skipped}");
+    assert!(won >= 100 && lost >= 100, "won {won}, lost {lost}");
+    assert!(skipped < 360, "{skipped} positions too large to enumerate");
+}
+
+#[test]
+fn no_cut_calls_a_winnable_position_lost() {
+    // Positions along random lines from small starts: wherever a cut fires, the
+    // enumeration must find no win.
+    let mut fired = 0;
+    for seed in 0..400 {
+        let (mut d, goal) = small_position(10_000 + seed);
+        let mut rng = Rng::new(seed);
+        while d.outcome().is_none() {
+            if hopeless(&d, goal) {
+                let mut nodes = 0;
+                assert_ne!(
+                    exhaustive(&d, goal, &mut nodes),
+                    Some(true),
+                    "seed {seed}: a cut fired on a winnable position"
+                );
+                fired += 1;
+            }
+            let options = all_commands(&d);
+            if options.is_empty() {
+                break;
+            }
+            let cmd = options[rng.index(options.len())].clone();
+            d.apply(cmd).expect("a legal command");
+        }
+    }
+    println!("cuts fired {fired} times");
+    assert!(fired >= 50, "the cuts fired only {fired} times");
+}
+
+#[test]
+fn taking_either_copy_from_the_deck_gives_the_same_game() {
+    // Terraforming can fetch either Chicken Game; the deck is shuffled after. Which copy
+    // was taken must not change the shuffle: Pot of Greed then draws the same cards.
+    let d = Setup::new()
+        .seed(7)
+        .hand([TERRAFORMING, POT_OF_GREED, FILLER])
+        .deck([
+            CHICKEN_GAME,
+            FILLER,
+            UPSTART_GOBLIN,
+            CHICKEN_GAME,
+            GRACEFUL_CHARITY,
+            EXODIA,
+            FILLER,
+        ])
+        .build()
+        .expect("a position");
+    let mut draws = Vec::new();
+    for copy in 0..2 {
+        let mut d = d.clone();
+        play(&mut d, TERRAFORMING);
+        let chickens: Vec<_> = candidates(&d)
+            .iter()
+            .filter(|c| c.code == Some(CHICKEN_GAME))
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(chickens.len(), 2, "both copies are offered");
+        d.apply(Command::Respond(Response::Cards(vec![chickens[copy]])))
+            .expect("a copy is chosen");
+        pass(&mut d);
+        play(&mut d, POT_OF_GREED);
+        draws.push(codes(&d, Player::You, "hand"));
+    }
+    assert_eq!(draws[0], draws[1]);
+}
