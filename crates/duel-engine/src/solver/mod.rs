@@ -7,6 +7,7 @@
 
 mod bound;
 mod key;
+mod nested;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -477,21 +478,24 @@ pub fn policy_for(goal: Outcome) -> Guide {
     }
 }
 
-/// Cards named by a "win with all of these in hand" rule.
-fn win_pieces() -> Vec<Code> {
-    let mut out = Vec::new();
-    for c in catalog() {
-        for r in &c.rules {
-            if let RuleDef::WinWithAllInHand { pieces } = r {
-                out.push(c.code);
-                out.extend(pieces);
+/// Cards named by a "win with all of these in hand" rule (read once).
+pub(crate) fn win_pieces() -> &'static [Code] {
+    static PIECES: std::sync::OnceLock<Vec<Code>> = std::sync::OnceLock::new();
+    PIECES.get_or_init(|| {
+        let mut out = Vec::new();
+        for c in catalog() {
+            for r in &c.rules {
+                if let RuleDef::WinWithAllInHand { pieces } = r {
+                    out.push(c.code);
+                    out.extend(pieces);
+                }
             }
         }
-    }
-    out
+        out
+    })
 }
 
-fn code_in(d: &Duel, id: CardId) -> Code {
+pub(crate) fn code_in(d: &Duel, id: CardId) -> Code {
     d.instance(id).map_or(0, |c| c.code)
 }
 
@@ -707,7 +711,10 @@ pub fn solve_watched(
     let playouts = budget / 40;
     // Playouts are the first half of the work reported, the search the second.
     let share = |done: usize, of: usize| done as f64 / of.max(1) as f64 / 2.0;
-    for i in 0..playouts {
+    // A quarter of the playouts independent (short wins come cheap), the rest in
+    // nested searches that follow the best playout so far.
+    let plain = playouts / 4;
+    for i in 0..plain {
         if i.is_multiple_of(8) && !progress(share(i, playouts)) {
             return (Search::Cancelled, Method::Rollout);
         }
@@ -715,6 +722,27 @@ pub fn solve_watched(
         if end.outcome() == Some(goal) {
             return (Search::Found(minimize(start, goal, line)), Method::Rollout);
         }
+    }
+    let mut spent = plain;
+    let mut cancelled = false;
+    while spent < playouts && !cancelled {
+        let mut go = |done: usize| {
+            let on = progress(share(done, playouts));
+            cancelled |= !on;
+            on
+        };
+        let before = spent;
+        if let Some(line) =
+            nested::search(start, goal, guide, &mut rng, playouts, &mut spent, &mut go)
+        {
+            return (Search::Found(minimize(start, goal, line)), Method::Rollout);
+        }
+        if spent == before {
+            break;
+        }
+    }
+    if cancelled {
+        return (Search::Cancelled, Method::Rollout);
     }
     let order = order_for(goal);
     let mut report = |nodes: usize| progress(0.5 + share(nodes, budget));
