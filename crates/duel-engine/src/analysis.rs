@@ -19,7 +19,7 @@ use crate::stats::goal_of;
 /// What [`point_of_no_return`] found for a game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PointOfNoReturn {
-    /// The game reached its goal: nothing was thrown away.
+    /// The game was won: nothing was thrown away.
     Won,
     /// The last position can still reach the goal (the game is not over).
     StillWinnable,
@@ -99,7 +99,9 @@ fn search_positions(
     let Some(last) = positions.last() else {
         return PointOfNoReturn::Undecided;
     };
-    if last.outcome() == Some(goal) {
+    // A win of another kind than the deck plays for (say LP 0 for an Exodia deck) is a
+    // win too.
+    if last.outcome() == Some(goal) || matches!(last.outcome(), Some(Outcome::Win(_))) {
         return PointOfNoReturn::Won;
     }
     // The last position, the first, then about log2(n) between them; a shortening search
