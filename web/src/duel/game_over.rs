@@ -7,7 +7,7 @@ use yew::prelude::*;
 use crate::ctx::use_ctx;
 use crate::duel::card_view::engine_lang;
 use crate::duel::jobs::NoReturn;
-use crate::duel::no_return::{NoReturnView, use_no_return};
+use crate::duel::no_return::{no_return_view, use_no_return};
 use crate::i18n::T;
 use crate::modal::use_dialog;
 
@@ -51,7 +51,7 @@ pub fn game_over(props: &GameOverProps) -> Html {
                 <h3 id="game-over-title">{ title }</h3>
                 <p>{ duel_engine::text::outcome(props.outcome, engine_lang(ctx.lang)) }</p>
                 if let Some(game) = &props.analysis {
-                    <NoReturnView phase={analysis} game={game.clone()} />
+                    { no_return_view(&analysis, game, ctx.lang, None) }
                 }
                 <div class="dialog-actions">
                     <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>

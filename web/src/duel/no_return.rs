@@ -6,14 +6,14 @@
 
 use std::rc::Rc;
 
-use duel_engine::Duel;
 use duel_engine::analysis::PointOfNoReturn;
+use duel_engine::{Command, Duel};
 use yew::prelude::*;
 
-use crate::ctx::use_ctx;
 use crate::duel::card_view::engine_lang;
 use crate::duel::hint::number_text;
 use crate::duel::jobs::NoReturn;
+use crate::i18n::Lang;
 use crate::worker::{self, Options};
 
 /// Where the search for a game's point of no return is.
@@ -78,46 +78,23 @@ pub fn use_no_return(game: Option<NoReturn>) -> NoReturnPhase {
     (*phase).clone()
 }
 
-#[derive(Debug, Properties, PartialEq, Clone)]
-pub struct NoReturnProps {
-    pub phase: NoReturnPhase,
-    /// The game the phase answers for.
-    pub game: NoReturn,
-    /// Shows the position before the point of no return (the replay page has one).
-    #[prop_or_default]
-    pub on_show: Option<Callback<usize>>,
-}
-
 /// The answer in words: `data-testid="no-return"` with `data-state` (`thinking`, `found`,
 /// `never`, `won`, `still`, `undecided`, `error`) and, when found, `data-step` (the
 /// index from 0 of the action in the game's log) and the winning line as
-/// `no-return-line`.
-#[function_component(NoReturnView)]
-pub fn no_return_view(props: &NoReturnProps) -> Html {
-    let ctx = use_ctx();
-    let lang = ctx.lang;
-    // The fatal action and the line in words, read against the position before it (once
-    // per answer and language).
-    let words = use_memo(
-        (props.phase.clone(), lang, props.game.clone()),
-        |(phase, lang, game)| {
-            let NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, line }) = phase else {
-                return (String::new(), Vec::new());
-            };
-            let before = game.commands.get(..*step).unwrap_or_default();
-            let Ok(duel) = Duel::replay(&game.deck, game.seed, game.settings, before) else {
-                return (String::new(), Vec::new());
-            };
-            let lang = engine_lang(*lang);
-            let fatal = game
-                .commands
-                .get(*step)
-                .map(|cmd| duel.describe(cmd, lang))
-                .unwrap_or_default();
-            (fatal, duel.describe_line(line, lang))
-        },
-    );
-    let (state, body) = match &props.phase {
+/// `no-return-line`. `on_show` (the replay page has it) shows the position before the
+/// point of no return.
+///
+/// A plain function, not a component, and the words computed on each render (a replay
+/// of the game's first actions, a millisecond or two): the game-over dialog renders
+/// rarely, and a component with a memo weighed about a kilobyte more in the duel
+/// bundle, whose size budget is tight.
+pub fn no_return_view(
+    phase: &NoReturnPhase,
+    game: &NoReturn,
+    lang: Lang,
+    on_show: Option<Callback<usize>>,
+) -> Html {
+    let (state, body) = match phase {
         NoReturnPhase::Idle => return Html::default(),
         NoReturnPhase::Thinking(done) => (
             "thinking",
@@ -125,56 +102,59 @@ pub fn no_return_view(props: &NoReturnProps) -> Html {
                 <p>
                     { lang.pick("勝ち筋がなくなった手を調べています…", "Looking for the action that threw the win away…") }
                     { " " }
-                    <progress max="1" value={number_text(*done)} data-testid="no-return-progress"></progress>
+                    <progress max="1" value={number_text(*done)}></progress>
                 </p>
             },
         ),
         NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, line }) => {
-            let (fatal, steps) = &*words;
-            let on_show = props.on_show.clone().map(|show| {
-                let step = *step;
-                Callback::from(move |_: MouseEvent| show.emit(step))
-            });
-            (
-                "found",
-                html! {
-                    <>
-                        <p>
-                            <strong>{ match lang {
-                                crate::i18n::Lang::Ja => format!("{}手目で勝ち筋がなくなりました：", step + 1),
-                                crate::i18n::Lang::En => format!("The win slipped away at action {}: ", step + 1),
-                            } }</strong>
-                            <span data-testid="no-return-action">{ fatal.clone() }</span>
-                        </p>
-                        <p>{ match lang {
-                            crate::i18n::Lang::Ja => format!("その直前の局面からは、この{}手で勝てました：", line.len()),
-                            crate::i18n::Lang::En => format!("From the position just before it, these {} steps won:", line.len()),
-                        } }</p>
-                        <ol class="no-return-line" data-testid="no-return-line">
-                            { for steps.iter().map(|text| html! { <li data-testid="no-return-step">{ text }</li> }) }
-                        </ol>
-                        if let Some(on_show) = on_show {
-                            <button type="button" class="btn" data-testid="btn-no-return-show" onclick={on_show}>
-                                { lang.pick("その直前の局面を見る", "Show the position before it") }
-                            </button>
-                        }
-                    </>
-                },
-            )
+            let step = *step;
+            // The fatal action and the line in words, read against the position before it.
+            let before = game.commands.get(..step).unwrap_or_default();
+            let duel = Duel::replay(&game.deck, game.seed, game.settings, before).ok();
+            let words = |cmds: &[Command]| {
+                duel.as_ref()
+                    .map(|d| d.describe_line(cmds, engine_lang(lang)))
+                    .unwrap_or_default()
+            };
+            let fatal = words(game.commands.get(step..=step).unwrap_or_default());
+            let (ja, en) = (step + 1, line.len());
+            let body = html! {
+                <>
+                    <p>
+                        <strong>{ match lang {
+                            Lang::Ja => format!("{ja}手目で勝ち筋がなくなりました："),
+                            Lang::En => format!("The win slipped away at action {ja}: "),
+                        } }</strong>
+                        { fatal.concat() }
+                    </p>
+                    <p>{ match lang {
+                        Lang::Ja => format!("その直前の局面からは、この{en}手で勝てました："),
+                        Lang::En => format!("From the position just before it, these {en} steps won:"),
+                    } }</p>
+                    <ol data-testid="no-return-line">
+                        { for words(line).into_iter().map(|text| html! { <li data-testid="no-return-step">{ text }</li> }) }
+                    </ol>
+                    if let Some(show) = on_show {
+                        <button type="button" class="btn" data-testid="btn-no-return-show" onclick={show.reform(move |_: MouseEvent| step)}>
+                            { lang.pick("その直前の局面を見る", "Show the position before it") }
+                        </button>
+                    }
+                </>
+            };
+            ("found", body)
         }
         NoReturnPhase::Answered(answer) => {
             let (state, text) = match answer {
                 PointOfNoReturn::NeverWinnable => (
                     "never",
                     lang.pick(
-                        "最初の手札から勝ち筋はありませんでした（すべての手順を調べて確かめました）。",
+                        "最初の手札から勝ち筋はありませんでした（すべての手順を調べました）。",
                         "This hand could not be won from the start: every line was tried.",
                     ),
                 ),
-                PointOfNoReturn::Won => (
-                    "won",
-                    lang.pick("この決闘は勝っています。", "This duel was won."),
-                ),
+                PointOfNoReturn::Won => {
+                    ("won", lang.pick("勝った決闘です。", "This duel was won."))
+                }
                 PointOfNoReturn::StillWinnable => (
                     "still",
                     lang.pick(
@@ -185,8 +165,8 @@ pub fn no_return_view(props: &NoReturnProps) -> Html {
                 _ => (
                     "undecided",
                     lang.pick(
-                        "探索の上限までに判定できませんでした。勝ち筋がなくなった手は分かりません。",
-                        "Not decided within the search budget: the action that threw the win away is unknown.",
+                        "探索の上限までに判定できませんでした。",
+                        "Not decided within the search budget.",
                     ),
                 ),
             };
@@ -194,21 +174,20 @@ pub fn no_return_view(props: &NoReturnProps) -> Html {
         }
         NoReturnPhase::Failed(why) => (
             "error",
-            html! { <p class="error" role="alert">{ format!("{}{why}", lang.pick("調べられませんでした：", "Could not search: ")) }</p> },
+            html! { <p class="error" role="alert">{ why.clone() }</p> },
         ),
         NoReturnPhase::NoWorker => (
             "error",
-            html! { <p class="error" role="alert">{ lang.pick("このブラウザでは調べられません（Web Worker が必要です）。", "This browser cannot run the search: it needs Web Workers.") }</p> },
+            html! { <p class="error" role="alert">{ lang.pick("Web Worker が使えないため調べられません。", "This browser cannot search: it has no Web Workers.") }</p> },
         ),
     };
-    let step = match &props.phase {
+    let step = match phase {
         NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, .. }) => Some(step.to_string()),
         _ => None,
     };
     html! {
         <section class="no-return" data-testid="no-return" data-state={state} data-step={step} aria-live="polite">
-            <h4>{ lang.pick("勝ち筋がなくなった手", "The point of no return") }</h4>
-            <p class="muted">{ lang.pick("デッキの並び順を知った上で調べます。", "Searched knowing the order of the deck.") }</p>
+            <h4>{ lang.pick("勝ち筋がなくなった手（デッキの並び順を知った上で調べます）", "The point of no return (searched knowing the deck order)") }</h4>
             { body }
         </section>
     }

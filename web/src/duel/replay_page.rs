@@ -11,7 +11,7 @@ use crate::duel::duel_field::DuelField;
 use crate::duel::duel_header::DuelHeader;
 use crate::duel::home::Home;
 use crate::duel::jobs::{NO_RETURN_BUDGET, NoReturn};
-use crate::duel::no_return::{NoReturnPhase, NoReturnView, use_no_return};
+use crate::duel::no_return::{NoReturnPhase, no_return_view, use_no_return};
 use crate::duel::save::SaveFile;
 use crate::duel::state::write_save;
 use crate::i18n::Lang;
@@ -180,9 +180,8 @@ pub fn replay_page(props: &ReplayProps) -> Html {
                     { for happened.iter().map(|m| html! { <li>{ m }</li> }) }
                 </ul>
             }
-            if let Some(game) = game {
-                <NoReturnView phase={analysis.clone()} game={game}
-                    on_show={{ let at = at.clone(); Callback::from(move |step: usize| at.set(step.min(total))) }} />
+            if let Some(game) = &game {
+                { no_return_view(&analysis, game, lang, Some({ let at = at.clone(); Callback::from(move |step: usize| at.set(step.min(total))) })) }
             }
             <ol class="replay-steps">
                 { for steps.iter().enumerate().map(|(i, text)| {
