@@ -789,6 +789,24 @@ mod tests {
     }
 
     #[test]
+    fn the_release_scans_lost_duel_is_the_lost_games_share_code() {
+        // web/bench/a11y.mjs opens it on the replay page and, as an autosave, on the duel
+        // page with its game-over dialog.
+        let game = lost_game(LOST_GAME_BUDGET).expect("builds");
+        let code = duel_engine::replay::encode_game(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &game.commands,
+        );
+        assert_eq!(
+            include_str!("../../bench/fixtures/duel-lost.txt").trim(),
+            code,
+            "write this code into web/bench/fixtures/duel-lost.txt"
+        );
+    }
+
+    #[test]
     fn chicken_game_seed_has_chicken_game() {
         let duel = Duel::new("exodia-deck", SEED_CHICKEN_GAME).expect("playable deck");
         let view = duel.view();
