@@ -14,6 +14,9 @@ const shots = process.env.SHOTS ?? `${root}target/screenshots`;
 await mkdir(shots, { recursive: true });
 const axe = await readFile(`${root}node_modules/axe-core/axe.min.js`, 'utf8');
 const deserterSave = (await readFile(`${root}web/bench/fixtures/battle-line-deserter.json`, 'utf8')).trim();
+// A duel that set away its win and lost (the share code of `test_seeds::lost_game`, checked
+// by a unit test in web/src/duel/test_seeds.rs).
+const lostDuel = (await readFile(`${root}web/bench/fixtures/duel-lost.txt`, 'utf8')).trim();
 const { server, base } = await serveDist(`${root}dist/`);
 const browser = await launch();
 
@@ -56,6 +59,21 @@ const PAGES = [
   }],
   ['quantum-gomoku', 'quantum-gomoku/#/quantum-gomoku', '[data-testid=board]'],
   ['help-duel', '#/help/duel', 'main h1, h1'],
+  ['duel-game-over', '#/simulator/library-exodia-deck?seed=14', '[data-testid=zone-hand]', async (page) => {
+    // The lost duel as an autosave: it resumes over, with its game-over dialog and the
+    // point of no return found in the worker.
+    await page.evaluate((code) => localStorage.setItem('games.duel.save', `2.${code}`), lostDuel);
+    await page.reload();
+    await page.waitForSelector('[data-testid=game-over] [data-testid=no-return][data-state=found]', { timeout: 30000 });
+    await page.evaluate(() => localStorage.removeItem('games.duel.save'));
+  }],
+  ['duel-replay', `duel-analysis/#/replay/${lostDuel}`, '[data-testid=replay]', async (page) => {
+    await page.waitForSelector('[data-testid=no-return][data-state=found]', { timeout: 30000 });
+  }],
+  ['duel-stats', 'duel-analysis/#/stats/legacy-exodia-deck?hands=40', '[data-testid=stats-run]', async (page) => {
+    await page.click('[data-testid=stats-run]');
+    await page.waitForSelector('[data-testid=stats-done]', { timeout: 60000 });
+  }],
 ];
 
 const problems = [];

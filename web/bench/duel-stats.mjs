@@ -4,8 +4,9 @@
 // the median and p95 time to decide a hand and the solver's speed in budget positions per
 // second on the hands the budget does not decide (they spend all of it: budget / 40 guided
 // playouts, then budget search positions); (2) the statistics page itself, HANDS hands at
-// BUDGET positions each in its Web Workers (one per core), timed from the click on
-// `stats-run` to `stats-done`, with the win rate and 95% interval it shows.
+// its own budget per hand (`stats::HAND_BUDGET`; BUDGET is for (1) only) in its Web
+// Workers (one per core), timed from the click on `stats-run` to `stats-done`, with the
+// win rate and 95% interval it shows.
 // `cargo run --profile fast -p duel-engine --example duel-win-rate -- 1000 300` is the
 // native counterpart. Run after `scripts/dev bench` (or `trunk build --release
 // --no-default-features --features duel`): `node web/bench/duel-stats.mjs`
@@ -51,7 +52,8 @@ for (const deck of DECKS) {
       const [, ms, , ok, payload] = window.wasmBindings.gamesWorkerRun([seed + 1, 'duel.hands', body]);
       if (!ok) throw new Error(payload);
       times.push(ms);
-      if (payload === 'u') {
+      // The payload is `<result code>:<the opening hand's passcodes>`.
+      if (payload.startsWith('u:')) {
         undecided += 1;
         undecidedMs += ms;
       }
@@ -71,7 +73,7 @@ for (const deck of DECKS) {
   await page.evaluate(() => {
     for (const key of Object.keys(localStorage)) if (key.startsWith('games.duel.stats|')) localStorage.removeItem(key);
   });
-  await page.goto(`${analysis}#/stats/${deck}?hands=${HANDS}&budget=${BUDGET}`);
+  await page.goto(`${analysis}#/stats/${deck}?hands=${HANDS}`);
   await page.waitForSelector('[data-testid=stats-run]:not([disabled])');
   const t0 = Date.now();
   await page.click('[data-testid=stats-run]');

@@ -130,13 +130,9 @@ pub fn app() -> Html {
             html! { <crate::duel::replay_page::ReplayPage key={key} code={code} /> }
         }
         #[cfg(feature = "duel-analysis")]
-        Route::Stats {
-            deck,
-            hands,
-            budget,
-        } => {
-            let key = format!("{deck}/{hands:?}/{budget:?}");
-            html! { <crate::duel::stats_page::StatsPage key={key} deck={deck} hands={hands} budget={budget} /> }
+        Route::Stats { deck, hands } => {
+            let key = format!("{deck}/{hands:?}");
+            html! { <crate::duel::stats_page::StatsPage key={key} deck={deck} hands={hands} /> }
         }
         #[cfg(feature = "battle-line")]
         Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },

@@ -17,12 +17,12 @@ pub enum Route {
     Replay {
         code: String,
     },
-    /// A deck's statistics; `hands` and `budget` preselect the number of opening hands
-    /// and the positions searched per hand (ignored unless positive numbers).
+    /// A deck's statistics; `hands` preselects the number of opening hands (ignored
+    /// unless a positive number). Every hand is solved with `stats::HAND_BUDGET`: the
+    /// `budget` parameter of older links is ignored, and such a link still opens the page.
     Stats {
         deck: String,
         hands: Option<u32>,
-        budget: Option<u32>,
     },
     BattleLine,
     /// `game_id` is the raw `gameId` query value; the page validates it.
@@ -102,7 +102,6 @@ impl Route {
             ["stats", deck] => Route::Stats {
                 deck: (*deck).to_owned(),
                 hands: query_number(hash_query, "hands"),
-                budget: query_number(hash_query, "budget"),
             },
             ["battle-line"] => Route::BattleLine,
             ["help", topic] => match HelpTopic::from_slug(topic) {
@@ -139,21 +138,11 @@ impl fmt::Display for Route {
                 seed: Some(seed),
             } => write!(f, "/simulator/{deck}?seed={seed}"),
             Route::Replay { code } => write!(f, "/replay/{code}"),
+            Route::Stats { deck, hands: None } => write!(f, "/stats/{deck}"),
             Route::Stats {
                 deck,
-                hands,
-                budget,
-            } => {
-                write!(f, "/stats/{deck}")?;
-                let query: Vec<String> = [("hands", hands), ("budget", budget)]
-                    .into_iter()
-                    .filter_map(|(k, v)| v.map(|v| format!("{k}={v}")))
-                    .collect();
-                if !query.is_empty() {
-                    write!(f, "?{}", query.join("&"))?;
-                }
-                Ok(())
-            }
+                hands: Some(hands),
+            } => write!(f, "/stats/{deck}?hands={hands}"),
             Route::BattleLine => write!(f, "/battle-line"),
             Route::QuantumGomoku { game_id: None } => write!(f, "/quantum-gomoku"),
             Route::QuantumGomoku { game_id: Some(id) } => write!(f, "/quantum-gomoku?gameId={id}"),
@@ -277,7 +266,6 @@ mod tests {
             Route::Stats {
                 deck: "exodia-deck".into(),
                 hands: None,
-                budget: None
             }
             .href(),
             "#/stats/exodia-deck"
@@ -394,19 +382,38 @@ mod tests {
             }
         );
         assert_eq!(
-            Route::parse("#/stats/exodia-deck?hands=20&budget=300", ""),
+            Route::parse("#/stats/exodia-deck?hands=20", ""),
             Route::Stats {
                 deck: "exodia-deck".into(),
                 hands: Some(20),
-                budget: Some(300)
             }
         );
         assert_eq!(
-            Route::parse("#/stats/exodia-deck?hands=0&budget=x", ""),
+            Route::parse("#/stats/exodia-deck?hands=0", ""),
             Route::Stats {
                 deck: "exodia-deck".into(),
                 hands: None,
-                budget: None
+            }
+        );
+        // Links from before every hand had the same budget still open the page.
+        for old in [
+            "#/stats/exodia-deck?hands=20&budget=300",
+            "#/stats/exodia-deck?budget=300&hands=20",
+        ] {
+            assert_eq!(
+                Route::parse(old, ""),
+                Route::Stats {
+                    deck: "exodia-deck".into(),
+                    hands: Some(20),
+                },
+                "{old}"
+            );
+        }
+        assert_eq!(
+            Route::parse("#/stats/exodia-deck?budget=x", ""),
+            Route::Stats {
+                deck: "exodia-deck".into(),
+                hands: None,
             }
         );
         assert_eq!(
@@ -437,17 +444,10 @@ mod tests {
             Route::Stats {
                 deck: "x".into(),
                 hands: None,
-                budget: None,
             },
             Route::Stats {
                 deck: "x".into(),
                 hands: Some(1000),
-                budget: None,
-            },
-            Route::Stats {
-                deck: "x".into(),
-                hands: Some(20),
-                budget: Some(300),
             },
             Route::QuantumGomoku { game_id: None },
             Route::QuantumGomoku {

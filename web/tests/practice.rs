@@ -1,11 +1,16 @@
-//! Browser tests of the duel's practice tools: undo/redo, share links, the hint and the deck statistics page.
+//! Browser tests of the duel's practice tools: undo/redo, share links, the hint, the deck statistics page and the point of no return.
 #![cfg(all(target_arch = "wasm32", feature = "duel"))]
 
+use duel_engine::analysis::{PointOfNoReturn, point_of_no_return};
 use duel_engine::replay::Shared;
-use duel_engine::stats::{Tally, solve_hand};
-use duel_engine::{Command, Settings};
+use duel_engine::stats::{HAND_BUDGET, Tally, solve_hand};
+use duel_engine::{Code, Command, Duel, Settings, decks};
 use wasm_bindgen_test::*;
-use web::duel::test_seeds::{INTO_THE_VOID, SEED_GRACEFUL_CHARITY};
+use web::duel::jobs::NO_RETURN_BUDGET;
+use web::duel::save::SaveFile;
+use web::duel::test_seeds::{
+    INTO_THE_VOID, LOST_GAME_BUDGET, LostGame, SEED_GRACEFUL_CHARITY, SEED_LIBRARY_WIN, lost_game,
+};
 use web::storage::{
     KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_DUEL_STATS_PREFIX, KEY_EXODIA_MID_EFFECT, KEY_LANG,
     KEY_VOID_COUNTS_ITSELF,
@@ -26,10 +31,14 @@ const HINT_LOST_SEED: u64 = 4;
 const HINT_SLOW_DECK: &str = "exodia-deck";
 const HINT_SLOW_SEED: u64 = 0;
 /// The statistics run compared with the native computation: small, so it ends quickly,
-/// yet holding a won, a proved lost and undecided hands.
+/// yet holding won and proved lost hands (and, while the solver leaves some, undecided
+/// ones).
 const STATS_DECK: &str = "legacy-exodia-deck";
 const STATS_HANDS: u32 = 60;
-const STATS_BUDGET: u32 = 300;
+/// Hands of each deck for the table of win rates per card.
+const CARD_HANDS: u32 = 12;
+/// The deck and seed of `test_seeds::lost_game`.
+const LOST_DECK: &str = "library-exodia-deck";
 
 fn reset_storage() {
     clear_keys(&[
@@ -285,6 +294,10 @@ async fn the_hint_finds_a_win_on_an_opening_hand_and_its_steps_play_to_the_win()
     }
     assert!(app.has("[data-testid=game-over]"), "the line wins");
     assert!(
+        !app.has("[data-testid=no-return]"),
+        "a won duel has no point of no return to search"
+    );
+    assert!(
         app.all("[data-testid=hint-step]")
             .iter()
             .all(|s| s.get_attribute("data-done").as_deref() == Some("true")),
@@ -342,8 +355,12 @@ async fn a_running_hint_can_be_cancelled() {
 #[wasm_bindgen_test]
 async fn the_statistics_page_computes_in_workers_what_the_engine_computes_and_caches_it() {
     reset_storage();
-    let hash = format!("#/stats/{STATS_DECK}?hands={STATS_HANDS}&budget={STATS_BUDGET}");
+    let hash = format!("#/stats/{STATS_DECK}?hands={STATS_HANDS}");
     let app = mount(&hash).await;
+    assert!(
+        !app.has("[data-testid=stats-budget]"),
+        "no budget to choose: every hand gets stats::HAND_BUDGET"
+    );
     let deck = app
         .one("[data-testid=stats-deck]")
         .dyn_into_select()
@@ -366,13 +383,12 @@ async fn the_statistics_page_computes_in_workers_what_the_engine_computes_and_ca
     // The same hands solved here, on the page, by the engine directly.
     let mut native = Tally::default();
     for seed in 0..u64::from(STATS_HANDS) {
-        let r = solve_hand(STATS_DECK, seed, Settings::default(), STATS_BUDGET as usize)
-            .expect("solves");
+        let r = solve_hand(STATS_DECK, seed, Settings::default(), HAND_BUDGET).expect("solves");
         native.add(seed, r);
     }
     assert!(
-        native.won > 0 && native.lost > 0 && !native.undecided.is_empty(),
-        "the sample holds every kind of answer: {native:?}"
+        native.won > 0 && native.lost > 0,
+        "the sample holds won and lost hands: {native:?}"
     );
     let rate = app.data_value("[data-testid=stats-winrate]");
     assert!(
@@ -426,10 +442,7 @@ async fn the_statistics_page_computes_in_workers_what_the_engine_computes_and_ca
 #[wasm_bindgen_test]
 async fn a_statistics_run_can_be_cancelled_and_keeps_its_results_so_far() {
     reset_storage();
-    let app = mount(&format!(
-        "#/stats/{STATS_DECK}?hands=1000&budget={STATS_BUDGET}"
-    ))
-    .await;
+    let app = mount(&format!("#/stats/{STATS_DECK}?hands=1000")).await;
     app.click("[data-testid=stats-run]").await;
     assert!(!app.disabled("[data-testid=stats-cancel]"));
     assert!(app.disabled("[data-testid=stats-run]"));
@@ -447,6 +460,232 @@ async fn a_statistics_run_can_be_cancelled_and_keeps_its_results_so_far() {
         "no answer is counted after the cancel"
     );
     assert!(!app.disabled("[data-testid=stats-run]"));
+}
+
+/// The passcodes of the opening hand of `seed`, read from the duel the engine deals (as
+/// `stats::solve_hand` deals it).
+fn opening(deck: &str, seed: u64) -> Vec<Code> {
+    Duel::with_settings(deck, seed, Settings::default())
+        .expect("deals")
+        .view()
+        .you
+        .hand
+        .iter()
+        .filter_map(|c| c.code)
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_statistics_page_of_every_deck_counts_the_hands_holding_each_card_as_the_engine_does() {
+    reset_storage();
+    for deck in decks().iter().filter(|d| d.playable) {
+        // An address from before the budget was fixed still opens the page.
+        let app = mount(&format!(
+            "#/stats/{}?hands={CARD_HANDS}&budget=2000",
+            deck.id
+        ))
+        .await;
+        assert!(app.has("[data-testid=stats-page]"), "{}", deck.id);
+        assert!(!app.has("[data-testid=stats-budget]"));
+        app.click("[data-testid=stats-run]").await;
+        assert!(
+            app.wait_for("[data-testid=stats-done]", 240).await,
+            "{}: the run ends",
+            deck.id
+        );
+
+        // The same hands here, by the engine: its answers and the dealt hands' cards.
+        let mut native = Tally::default();
+        for seed in 0..u64::from(CARD_HANDS) {
+            let r = solve_hand(&deck.id, seed, Settings::default(), HAND_BUDGET).expect("solves");
+            native.add_hand(seed, r, &opening(&deck.id, seed));
+        }
+        let mut distinct: Vec<Code> = Vec::new();
+        for code in deck.main_codes() {
+            if !distinct.contains(&code) {
+                distinct.push(code);
+            }
+        }
+        let rows: Vec<(Code, u32, f64)> = app
+            .all("[data-testid=stats-card-row]")
+            .iter()
+            .map(|row| {
+                let get = |name: &str| row.get_attribute(name).unwrap_or_default();
+                (
+                    get("data-card-id").parse().expect("a passcode"),
+                    get("data-hands").parse().expect("a count"),
+                    get("data-rate").parse().expect("a rate"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+            distinct,
+            "{}: one row per distinct card of the main deck",
+            deck.id
+        );
+        for (code, hands, rate) in rows {
+            let c = native.cards.get(&code).copied().unwrap_or_default();
+            assert_eq!(hands, c.hands, "{}: hands holding {code}", deck.id);
+            let expected = if c.hands == 0 {
+                0.0
+            } else {
+                f64::from(c.won) / f64::from(c.hands)
+            };
+            assert!(
+                (rate - expected).abs() < 1e-12,
+                "{}: win rate with {code}: {rate} vs {expected}",
+                deck.id
+            );
+        }
+        assert_eq!(
+            app.data_value("[data-testid=stats-proved]"),
+            f64::from(native.proved_total()),
+            "{}: won hands whose line is proved shortest",
+            deck.id
+        );
+        assert_eq!(
+            app.data_value("[data-testid=stats-winrate]"),
+            native.win_rate(),
+            "{}",
+            deck.id
+        );
+    }
+}
+
+/// The lost game of `test_seeds::lost_game` and what the engine finds for it.
+fn lost_game_and_its_answer() -> (LostGame, usize, Vec<String>) {
+    let game = lost_game(LOST_GAME_BUDGET).expect("builds");
+    let answer = point_of_no_return(
+        LOST_DECK,
+        SEED_LIBRARY_WIN,
+        Settings::default(),
+        &game.commands,
+        NO_RETURN_BUDGET as usize,
+    )
+    .expect("replays");
+    let PointOfNoReturn::NoReturn { step, line } = answer else {
+        panic!("the lost game has a point of no return: {answer:?}");
+    };
+    assert_eq!(step, game.fatal, "the set that loses");
+    let before = Duel::replay(
+        LOST_DECK,
+        SEED_LIBRARY_WIN,
+        Settings::default(),
+        &game.commands[..step],
+    )
+    .expect("replays");
+    let words = before.describe_line(&line, duel_engine::Lang::Ja);
+    (game, step, words)
+}
+
+impl Mounted {
+    /// The texts of the point of no return's winning line.
+    fn no_return_steps(&self) -> Vec<String> {
+        self.all("[data-testid=no-return-line] [data-testid=no-return-step]")
+            .iter()
+            .map(|li| li.text_content().unwrap_or_default())
+            .collect()
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_replay_page_marks_the_action_that_threw_the_win_away_and_the_line_that_won_before_it()
+{
+    reset_storage();
+    let (game, step, words) = lost_game_and_its_answer();
+    let code = Shared {
+        deck: LOST_DECK.into(),
+        seed: SEED_LIBRARY_WIN,
+        settings: Settings::default(),
+        commands: game.commands.clone(),
+    }
+    .encode();
+    let app = mount(&format!("#/replay/{code}")).await;
+    assert_eq!(
+        app.attr("[data-testid=no-return]", "data-state"),
+        "thinking",
+        "searched in the worker, the page shows it is thinking"
+    );
+    assert!(
+        app.wait_for("[data-testid=no-return][data-state=found]", 240)
+            .await,
+        "the search answers"
+    );
+    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
+    assert_eq!(
+        app.attr("[data-testid=no-return]", "data-step"),
+        step.to_string()
+    );
+    assert_eq!(app.no_return_steps(), words, "the engine's line, in words");
+    // The step is marked in the game's log, and the position before it can be shown.
+    let steps = app.all(".replay-steps li");
+    let marked: Vec<usize> = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, li)| li.get_attribute("data-no-return").as_deref() == Some("true"))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(marked, vec![step]);
+    app.click("[data-testid=btn-no-return-show]").await;
+    assert_eq!(
+        app.attr("[data-testid=replay-position]", "data-value"),
+        step.to_string()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_game_over_dialog_of_a_lost_duel_shows_its_point_of_no_return_and_a_live_duel_does_not()
+{
+    reset_storage();
+    let (game, step, words) = lost_game_and_its_answer();
+    // The duel just before the player ends the turn, as an autosave.
+    let save = SaveFile::new(
+        LOST_DECK.into(),
+        SEED_LIBRARY_WIN,
+        Settings::default(),
+        game.commands[..game.ending].to_vec(),
+    );
+    preset(&[(KEY_DUEL_SAVE, &save.to_text())]);
+    let app = mount(&format!("#/simulator/{LOST_DECK}?seed={SEED_LIBRARY_WIN}")).await;
+    assert!(!app.has("[data-testid=game-over]"));
+    assert!(
+        !app.has("[data-testid=no-return]"),
+        "nothing is told about a duel still being played"
+    );
+    for _ in 0..5 {
+        if app.has("[data-testid=game-over]") {
+            break;
+        }
+        app.click("[data-testid=btn-end-turn]").await;
+        if app.has("[data-testid=end-turn-confirm]") {
+            app.click("[data-testid=btn-end-turn-confirm]").await;
+        }
+    }
+    assert_eq!(app.attr("[data-testid=game-over]", "data-result"), "lose");
+    assert_eq!(
+        app.attr(
+            "[data-testid=game-over] [data-testid=no-return]",
+            "data-state"
+        ),
+        "thinking"
+    );
+    assert!(
+        app.wait_for(
+            "[data-testid=game-over] [data-testid=no-return][data-state=found]",
+            240
+        )
+        .await,
+        "the search answers"
+    );
+    assert_eq!(
+        app.attr(
+            "[data-testid=game-over] [data-testid=no-return]",
+            "data-step"
+        ),
+        step.to_string()
+    );
+    assert_eq!(app.no_return_steps(), words);
 }
 
 /// The page's `<select>` elements.

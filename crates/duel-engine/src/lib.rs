@@ -11,6 +11,7 @@
 //! Rulings follow the official rules where the original simulator simplified; see the
 //! crate README for the choices made where rulings are uncertain.
 
+pub mod analysis;
 pub mod card;
 pub mod command;
 mod data;

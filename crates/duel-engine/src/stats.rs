@@ -1,16 +1,18 @@
 //! Deck statistics: how many seeded opening hands of a deck can be won this turn when the
 //! deck order is known (an oracle), with a 95% interval, a histogram of the length of the
 //! shortest winning line found for each hand (and how many of those are proved shortest),
-//! and the hands the search could not decide. Each hand is solved
-//! alone, so the work can be split between threads or Web Workers and tallied here.
+//! the win rate of the hands holding each card, and the hands the search could not
+//! decide. Each hand is solved alone, so the work can be split between threads or Web
+//! Workers and tallied here.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::card::Code;
 use crate::setup::SetupError;
 use crate::solver::{Search, order_for, shortest, solve};
-use crate::state::{Duel, Outcome, Reason, Settings};
+use crate::state::{Duel, Outcome, Player, Reason, Settings};
 
 /// Bumped whenever a change to the rules or the solver can change what [`solve_hand`]
 /// answers for a seed (the card data has its own fingerprint in [`engine_version`]).
@@ -119,6 +121,58 @@ pub fn solve_hand(
     })
 }
 
+/// The opening hand the duel of `seed` deals, as passcodes in hand order: the hand
+/// [`solve_hand`] solves from (both start from `Duel::with_settings`).
+pub fn opening_hand(deck: &str, seed: u64, settings: Settings) -> Result<Vec<Code>, SetupError> {
+    let duel = Duel::with_settings(deck, seed, settings)?;
+    Ok(duel
+        .player(Player::You)
+        .hand
+        .iter()
+        .filter_map(|&id| duel.instance(id).map(|c| c.code))
+        .collect())
+}
+
+/// The 95% Wilson score interval of a share of `successes` in `n` trials (`(0, 1)` for no
+/// trial).
+pub fn wilson95(successes: u32, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n_f = f64::from(n);
+    let p = f64::from(successes.min(n)) / n_f;
+    let z = 1.959_963_984_540_054_f64;
+    let denom = 1.0 + z * z / n_f;
+    let centre = (p + z * z / (2.0 * n_f)) / denom;
+    let half = z * (p * (1.0 - p) / n_f + z * z / (4.0 * n_f * n_f)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// How the opening hands that held one card did (a hand holding two copies counts once).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardTally {
+    /// Hands whose opening hand held the card.
+    pub hands: u32,
+    /// Of those, the hands won (undecided ones count as not won).
+    pub won: u32,
+}
+
+impl CardTally {
+    /// The share of those hands won (0 when no hand held the card).
+    pub fn win_rate(&self) -> f64 {
+        if self.hands == 0 {
+            0.0
+        } else {
+            f64::from(self.won) / f64::from(self.hands)
+        }
+    }
+
+    /// The 95% Wilson score interval of [`CardTally::win_rate`].
+    pub fn interval95(&self) -> (f64, f64) {
+        wilson95(self.won, self.hands)
+    }
+}
+
 /// Results tallied so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
@@ -132,6 +186,10 @@ pub struct Tally {
     /// Of those, the wins whose line is proved the shortest, by length.
     #[serde(default)]
     pub proved: BTreeMap<u16, u32>,
+    /// By passcode, the hands whose opening hand held the card (only hands added with
+    /// [`Tally::add_hand`] are counted here).
+    #[serde(default)]
+    pub cards: BTreeMap<Code, CardTally>,
 }
 
 impl Tally {
@@ -150,7 +208,27 @@ impl Tally {
         }
     }
 
-    /// The tally as a short text: `<hands> <won> <lost>;<undecided seeds>;<length>:<wins>:<proved>`,
+    /// [`Tally::add`], and the hand counted for each distinct card of its `opening` hand
+    /// (see [`opening_hand`]).
+    pub fn add_hand(&mut self, seed: u64, r: HandResult, opening: &[Code]) {
+        self.add(seed, r);
+        let won = matches!(r, HandResult::Won { .. });
+        for (i, code) in opening.iter().enumerate() {
+            if opening[..i].contains(code) {
+                continue;
+            }
+            let card = self.cards.entry(*code).or_default();
+            card.hands += 1;
+            card.won += u32::from(won);
+        }
+    }
+
+    /// The won hands whose line is proved the shortest.
+    pub fn proved_total(&self) -> u32 {
+        self.proved.values().sum()
+    }
+
+    /// The tally as a short text: `<hands> <won> <lost>;<undecided seeds>;<length>:<wins>:<proved>;<passcode>:<hands>:<won>`,
     /// lists comma-separated (a cache that links no JSON code can store it).
     pub fn to_text(&self) -> String {
         let join = |items: Vec<String>| items.join(",");
@@ -161,13 +239,20 @@ impl Tally {
                 .map(|(len, n)| format!("{len}:{n}:{}", self.proved.get(len).unwrap_or(&0)))
                 .collect(),
         );
+        let cards = join(
+            self.cards
+                .iter()
+                .map(|(code, c)| format!("{code}:{}:{}", c.hands, c.won))
+                .collect(),
+        );
         format!(
-            "{} {} {};{undecided};{lengths}",
+            "{} {} {};{undecided};{lengths};{cards}",
             self.hands, self.won, self.lost
         )
     }
 
-    /// Reads [`Tally::to_text`]; `None` for anything else.
+    /// Reads [`Tally::to_text`]; `None` for anything else. A text written before the
+    /// cards were counted (three parts, no `;<cards>`) reads with no card counts.
     pub fn from_text(text: &str) -> Option<Tally> {
         let mut parts = text.split(';');
         let mut counts = parts.next()?.split(' ').map(|n| n.parse::<u32>().ok());
@@ -197,8 +282,32 @@ impl Tally {
             if proved > 0 {
                 tally.proved.insert(len, proved);
             }
+            if fields.next().is_some() {
+                return None;
+            }
         }
-        (parts.next().is_none() && counts.next().is_none()).then_some(tally)
+        if let Some(cards) = parts.next() {
+            for entry in items(cards) {
+                let mut fields = entry.split(':').map(|n| n.parse::<u32>().ok());
+                let (code, hands, won) = (fields.next()??, fields.next()??, fields.next()??);
+                if won > hands || fields.next().is_some() {
+                    return None;
+                }
+                tally.cards.insert(code, CardTally { hands, won });
+            }
+        }
+        // A stored text is input like any other: its counts must add up.
+        let consistent = u64::from(tally.won)
+            + u64::from(tally.lost)
+            + tally.undecided.len() as u64
+            == u64::from(tally.hands)
+            && tally.lengths.values().map(|&n| u64::from(n)).sum::<u64>() == u64::from(tally.won)
+            && tally
+                .proved
+                .iter()
+                .all(|(len, n)| tally.lengths.get(len).is_some_and(|all| n <= all))
+            && tally.cards.values().all(|c| c.hands <= tally.hands);
+        (consistent && parts.next().is_none() && counts.next().is_none()).then_some(tally)
     }
 
     /// The share of hands won so far (undecided hands count as not won: a lower bound).
@@ -212,16 +321,7 @@ impl Tally {
 
     /// The 95% Wilson score interval of the win rate.
     pub fn interval95(&self) -> (f64, f64) {
-        if self.hands == 0 {
-            return (0.0, 1.0);
-        }
-        let n = f64::from(self.hands);
-        let p = self.win_rate();
-        let z = 1.959_963_984_540_054_f64;
-        let denom = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denom;
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-        ((centre - half).max(0.0), (centre + half).min(1.0))
+        wilson95(self.won, self.hands)
     }
 }
 
@@ -310,6 +410,93 @@ mod tests {
         ] {
             assert_eq!(Tally::from_text(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn hands_added_with_their_opening_count_once_per_distinct_card() {
+        let mut t = Tally::default();
+        let won = HandResult::Won {
+            commands: 9,
+            proved: true,
+        };
+        // Two copies of card 1 in one hand count as one hand holding it.
+        t.add_hand(0, won, &[1, 1, 2, 3, 4]);
+        t.add_hand(1, HandResult::Lost, &[1, 2, 5, 6, 7]);
+        t.add_hand(2, HandResult::Undecided, &[2, 8, 8, 8, 9]);
+        t.add(3, won);
+        assert_eq!((t.hands, t.won, t.lost), (4, 2, 1));
+        assert_eq!(t.proved_total(), 2);
+        assert_eq!(t.cards.get(&1), Some(&CardTally { hands: 2, won: 1 }));
+        assert_eq!(t.cards.get(&2), Some(&CardTally { hands: 3, won: 1 }));
+        assert_eq!(t.cards.get(&8), Some(&CardTally { hands: 1, won: 0 }));
+        assert_eq!(t.cards.get(&3), Some(&CardTally { hands: 1, won: 1 }));
+        assert_eq!(t.cards.get(&10), None, "no hand held it");
+        assert!((t.cards[&2].win_rate() - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(CardTally::default().win_rate(), 0.0);
+        assert_eq!(CardTally::default().interval95(), (0.0, 1.0));
+        assert_eq!(t.cards[&2].interval95(), wilson95(1, 3));
+        assert_eq!(t.interval95(), wilson95(2, 4));
+    }
+
+    #[test]
+    fn tallies_with_card_counts_round_trip_and_old_texts_still_read() {
+        let mut t = Tally::default();
+        t.add_hand(
+            5,
+            HandResult::Won {
+                commands: 12,
+                proved: false,
+            },
+            &[55144522, 70368879, 33396948, 1, 2],
+        );
+        t.add_hand(6, HandResult::Undecided, &[55144522, 3, 4, 5, 6]);
+        let text = t.to_text();
+        assert!(
+            text.ends_with(
+                ";1:1:1,2:1:1,3:1:0,4:1:0,5:1:0,6:1:0,33396948:1:1,55144522:2:1,70368879:1:1"
+            ),
+            "{text}"
+        );
+        assert_eq!(Tally::from_text(&text), Some(t.clone()));
+        // A text stored before the card counts existed.
+        let old = Tally::from_text("3 1 1;7;12:1:1").expect("reads");
+        assert_eq!((old.hands, old.won, old.lost), (3, 1, 1));
+        assert_eq!(old.undecided, vec![7]);
+        assert_eq!(old.proved_total(), 1);
+        assert!(old.cards.is_empty());
+        assert!(Tally::from_text("1 1 0;;4:1:0;7:1:1").is_some());
+        for bad in [
+            "1 1 0;;4:1:0;7:1",
+            "1 1 0;;4:1:0;7:1:2",
+            "1 1 0;;4:1:0;7:2:1",
+            "1 1 0;;4:1:0;7:1:1:0",
+            "1 1 0;;4:1:0;x:1:1",
+            "1 1 0;;4:1:0;-7:1:1",
+            "1 1 0;;4:1:0;7:1:1;",
+            "1 1 0;;4:1:0:9;",
+            "1 1 0;;4:1:2;",
+            "1 1 0;;;",
+            "2 1 0;;4:1:0;",
+        ] {
+            assert_eq!(Tally::from_text(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_opening_hand_is_the_hand_the_solved_duel_starts_from() {
+        let settings = Settings::default();
+        for seed in 0..5 {
+            let hand = opening_hand("exodia-deck", seed, settings).expect("deals");
+            assert_eq!(hand.len(), 5);
+            let duel = Duel::with_settings("exodia-deck", seed, settings).expect("deals");
+            let seen: Vec<Code> = duel.view().you.hand.iter().filter_map(|c| c.code).collect();
+            assert_eq!(hand, seen, "seed {seed}");
+            let main = crate::deck::deck("exodia-deck")
+                .expect("a deck")
+                .main_codes();
+            assert!(hand.iter().all(|c| main.contains(c)));
+        }
+        assert!(opening_hand("nope", 0, settings).is_err());
     }
 
     #[test]

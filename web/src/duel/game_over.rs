@@ -1,16 +1,22 @@
-//! The end-of-duel dialog: result, reason, restart.
+//! The end-of-duel dialog: result, reason, restart, and after a duel that was not won its
+//! point of no return (`no_return`).
 
 use duel_engine::state::{Outcome, Reason};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::card_view::engine_lang;
+use crate::duel::jobs::NoReturn;
+use crate::duel::no_return::{no_return_view, use_no_return};
 use crate::i18n::T;
 use crate::modal::use_dialog;
 
 #[derive(Debug, Properties, PartialEq, Clone)]
 pub struct GameOverProps {
     pub outcome: Outcome,
+    /// The game, when its point of no return is to be searched (a duel not won).
+    #[prop_or_default]
+    pub analysis: Option<NoReturn>,
     pub on_restart: Callback<()>,
     pub on_close: Callback<()>,
 }
@@ -36,6 +42,7 @@ pub fn game_over(props: &GameOverProps) -> Html {
     let on_restart = props.on_restart.reform(|_: MouseEvent| ());
     let on_close = props.on_close.reform(|_: MouseEvent| ());
     let (node, on_key) = use_dialog(Some(props.on_close.clone()));
+    let analysis = use_no_return(props.analysis.clone());
     html! {
         <div class="overlay">
             <div class="dialog dialog-small" role="dialog" aria-modal="true" data-testid="game-over"
@@ -43,6 +50,9 @@ pub fn game_over(props: &GameOverProps) -> Html {
                 aria-labelledby="game-over-title" ref={node} onkeydown={on_key}>
                 <h3 id="game-over-title">{ title }</h3>
                 <p>{ duel_engine::text::outcome(props.outcome, engine_lang(ctx.lang)) }</p>
+                if let Some(game) = &props.analysis {
+                    { no_return_view(&analysis, game, ctx.lang, None) }
+                }
                 <div class="dialog-actions">
                     <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>
                     <button type="button" class="btn btn-primary" data-testid="btn-restart" onclick={on_restart} autofocus=true>

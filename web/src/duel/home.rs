@@ -140,7 +140,7 @@ pub fn home() -> Html {
                         <button type="button" class="btn" data-testid="btn-recipe" onclick={on_recipe}>
                             { ctx.t(T::Recipe) }
                         </button>
-                        <a class="btn" data-testid="btn-stats" href={Route::Stats { deck: (*chosen).clone(), hands: None, budget: None }.href()}>
+                        <a class="btn" data-testid="btn-stats" href={Route::Stats { deck: (*chosen).clone(), hands: None }.href()}>
                             { ctx.lang.pick("統計", "Statistics") }
                         </a>
                         <button type="button" class="btn" data-testid="btn-resume" onclick={on_resume}

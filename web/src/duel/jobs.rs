@@ -1,10 +1,11 @@
-//! The duel's worker jobs: the hint ("can this position still win this turn?") and one
-//! share of the deck statistics' opening hands.
+//! The duel's worker jobs: the hint ("can this position still win this turn?"), the
+//! point of no return of a game, and one share of the deck statistics' opening hands.
 
+use duel_engine::analysis::{PointOfNoReturn, playout_seed, point_of_no_return_watched};
 use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
 use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
-use duel_engine::stats::{HandResult, goal_of, solve_hand};
-use duel_engine::{Command, Duel, Settings};
+use duel_engine::stats::{HandResult, goal_of, opening_hand, solve_hand};
+use duel_engine::{Code, Command, Duel, Settings};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "duel-analysis")]
@@ -59,8 +60,7 @@ impl Hint {
     /// (`stats::solve_hand` with the same budget) and every position its own, repeatable
     /// one.
     pub fn playout_seed(&self) -> u64 {
-        self.seed
-            .wrapping_add((self.commands.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        playout_seed(self.seed, self.commands.len())
     }
 
     /// Replays the position and searches from it, telling `watch` the share of the work
@@ -117,14 +117,17 @@ impl Task for Hint {
     // its share links: `<budget>.<share code>` there, `win.<commands>`, `no-win` or
     // `undecided` back.
     fn to_wire(&self) -> String {
-        let game = encode_game(&self.deck, self.seed, self.settings, &self.commands);
-        format!("{}.{game}", self.budget)
+        game_to_wire(
+            self.budget,
+            &self.deck,
+            self.seed,
+            self.settings,
+            &self.commands,
+        )
     }
 
     fn from_wire(text: &str) -> Result<Hint, String> {
-        let (budget, code) = text.split_once('.').ok_or("no budget in the hint")?;
-        let budget = budget.parse().map_err(|_| "an unreadable budget")?;
-        let game = Shared::decode(code).map_err(|e| e.to_string())?;
+        let (budget, game) = game_from_wire(text)?;
         Ok(Hint {
             deck: game.deck,
             seed: game.seed,
@@ -153,9 +156,126 @@ impl Task for Hint {
     }
 }
 
+/// A budget and a game as the hint and the point of no return send them, in the share
+/// code's encoding (which the duel page links anyway for its share links):
+/// `<budget>.<share code>`.
+fn game_to_wire(
+    budget: u32,
+    deck: &str,
+    seed: u64,
+    settings: Settings,
+    commands: &[Command],
+) -> String {
+    format!("{budget}.{}", encode_game(deck, seed, settings, commands))
+}
+
+/// Reads [`game_to_wire`].
+fn game_from_wire(text: &str) -> Result<(u32, Shared), String> {
+    let (budget, code) = text.split_once('.').ok_or("no budget before the game")?;
+    let budget = budget.parse().map_err(|_| "an unreadable budget")?;
+    let game = Shared::decode(code).map_err(|e| e.to_string())?;
+    Ok((budget, game))
+}
+
+/// Positions each solve of the point of no return may search: the hint's first budget,
+/// so each position gets the answer a hint there would give.
+pub const NO_RETURN_BUDGET: u32 = HINT_BUDGET;
+
+/// Asks for the point of no return of a game (`analysis::point_of_no_return`): the first
+/// action after which it could no longer be won, knowing the deck order. Asked only of a
+/// duel that is over, or of a shared game on the replay page: the answer tells what the
+/// deck held.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NoReturn {
+    pub deck: String,
+    pub seed: u64,
+    pub settings: Settings,
+    pub commands: Vec<Command>,
+    /// Positions each solve may try.
+    pub budget: u32,
+}
+
+impl Task for NoReturn {
+    const KIND: &'static str = "duel.no-return";
+    type Output = PointOfNoReturn;
+
+    fn run(self) -> Result<PointOfNoReturn, String> {
+        let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
+        point_of_no_return_watched(
+            &self.deck,
+            self.seed,
+            self.settings,
+            &self.commands,
+            budget,
+            &mut |done| {
+                progress(done);
+                true
+            },
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    // `<budget>.<share code>` there (as the hint); back `won`, `still`, `never`,
+    // `undecided` or `step.<index>.<the line's commands>`.
+    fn to_wire(&self) -> String {
+        game_to_wire(
+            self.budget,
+            &self.deck,
+            self.seed,
+            self.settings,
+            &self.commands,
+        )
+    }
+
+    fn from_wire(text: &str) -> Result<NoReturn, String> {
+        let (budget, game) = game_from_wire(text)?;
+        Ok(NoReturn {
+            deck: game.deck,
+            seed: game.seed,
+            settings: game.settings,
+            commands: game.commands,
+            budget,
+        })
+    }
+
+    fn output_to_wire(answer: &PointOfNoReturn) -> Result<String, String> {
+        Ok(match answer {
+            PointOfNoReturn::Won => "won".to_owned(),
+            PointOfNoReturn::StillWinnable => "still".to_owned(),
+            PointOfNoReturn::NeverWinnable => "never".to_owned(),
+            PointOfNoReturn::Undecided => "undecided".to_owned(),
+            PointOfNoReturn::NoReturn { step, line } => {
+                format!("step.{step}.{}", encode_commands(line))
+            }
+        })
+    }
+
+    fn output_from_wire(text: &str) -> Result<PointOfNoReturn, String> {
+        let bad = || format!("not a point of no return: {text}");
+        Ok(match text {
+            "won" => PointOfNoReturn::Won,
+            "still" => PointOfNoReturn::StillWinnable,
+            "never" => PointOfNoReturn::NeverWinnable,
+            "undecided" => PointOfNoReturn::Undecided,
+            _ => {
+                let rest = text.strip_prefix("step.").ok_or_else(bad)?;
+                let (step, line) = rest.split_once('.').ok_or_else(bad)?;
+                PointOfNoReturn::NoReturn {
+                    step: step.parse().map_err(|_| bad())?,
+                    line: decode_commands(line).map_err(|e| e.to_string())?,
+                }
+            }
+        })
+    }
+}
+
+/// What the statistics learn of one opening hand: the solver's answer and the hand's
+/// passcodes (for the win rate per card).
+pub type HandAnswer = (HandResult, Vec<Code>);
+
 /// Solves the opening hands dealt by the seeds `first .. first + count` of a deck, as
-/// `stats::solve_hand` does (the statistics page sends many of these, spread over the
-/// workers, and tallies the answers).
+/// `stats::solve_hand` does, and names the cards of each (`stats::opening_hand`); the
+/// statistics page sends many of these, spread over the workers, and tallies the answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Hands {
     pub deck: String,
@@ -171,10 +291,11 @@ pub const HANDS_MAX: u32 = 1_000;
 
 impl Task for Hands {
     const KIND: &'static str = "duel.hands";
-    type Output = Vec<HandResult>;
+    type Output = Vec<HandAnswer>;
 
     // Short texts, so the statistics page links no JSON code: `<deck>.<settings bits>.
-    // <budget>.<first>.<count>` there, the results' codes comma-separated back.
+    // <budget>.<first>.<count>` there; back, comma-separated, each hand's result code and
+    // its passcodes: `<code>:<passcode>.<passcode>...`.
     fn to_wire(&self) -> String {
         format!(
             "{}.{}.{}.{}.{}",
@@ -207,36 +328,53 @@ impl Task for Hands {
         })
     }
 
-    fn output_to_wire(results: &Vec<HandResult>) -> Result<String, String> {
+    fn output_to_wire(results: &Vec<HandAnswer>) -> Result<String, String> {
         Ok(results
             .iter()
-            .map(|r| r.code())
+            .map(|(r, hand)| {
+                let codes: Vec<String> = hand.iter().map(u32::to_string).collect();
+                format!("{}:{}", r.code(), codes.join("."))
+            })
             .collect::<Vec<_>>()
             .join(","))
     }
 
-    fn output_from_wire(text: &str) -> Result<Vec<HandResult>, String> {
+    fn output_from_wire(text: &str) -> Result<Vec<HandAnswer>, String> {
         text.split(',')
-            .filter(|code| !code.is_empty())
-            .map(|code| HandResult::from_code(code).ok_or_else(|| format!("not a result: {code}")))
+            .filter(|entry| !entry.is_empty())
+            .map(|entry| {
+                let bad = || format!("not a hand's answer: {entry}");
+                let (code, hand) = entry.split_once(':').ok_or_else(bad)?;
+                let result = HandResult::from_code(code).ok_or_else(bad)?;
+                let hand = hand
+                    .split('.')
+                    .filter(|c| !c.is_empty())
+                    .map(|c| c.parse::<Code>().map_err(|_| bad()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok((result, hand))
+            })
             .collect()
     }
 
-    fn run(self) -> Result<Vec<HandResult>, String> {
+    fn run(self) -> Result<Vec<HandAnswer>, String> {
         if self.count > HANDS_MAX {
             return Err(format!("at most {HANDS_MAX} hands per job"));
         }
         (0..u64::from(self.count))
             .map(|i| {
                 let seed = self.first.wrapping_add(i);
-                solve_hand(&self.deck, seed, self.settings, self.budget as usize)
-                    .map_err(|e| e.to_string())
+                let result = solve_hand(&self.deck, seed, self.settings, self.budget as usize);
+                let hand = opening_hand(&self.deck, seed, self.settings);
+                Ok((
+                    result.map_err(|e| e.to_string())?,
+                    hand.map_err(|e| e.to_string())?,
+                ))
             })
             .collect()
     }
 }
 
-/// Runs the job named `kind`, if it is one of the duel's in this bundle. Both jobs need
+/// Runs the job named `kind`, if it is one of the duel's in this bundle. The jobs need
 /// the solver, which only the duel-analysis bundle links in: the release duel page's
 /// workers run that bundle's module for its hint (see `worker::worker_module`).
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
@@ -245,6 +383,8 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
         Hint::KIND => Some(run_wire::<Hint>(body)),
         #[cfg(feature = "duel-analysis")]
         Hands::KIND => Some(run_wire::<Hands>(body)),
+        #[cfg(feature = "duel-analysis")]
+        NoReturn::KIND => Some(run_wire::<NoReturn>(body)),
         _ => {
             let _ = body;
             None
@@ -373,12 +513,17 @@ mod tests {
         };
         let text = run_wire::<Hands>(&task.to_wire()).expect("runs");
         let got = Hands::output_from_wire(&text).expect("readable");
-        let expected: Vec<HandResult> = (10..16)
+        let expected: Vec<HandAnswer> = (10..16)
             .map(|seed| {
-                solve_hand("library-exodia-deck", seed, Settings::default(), 300).expect("solves")
+                let deck = "library-exodia-deck";
+                (
+                    solve_hand(deck, seed, Settings::default(), 300).expect("solves"),
+                    opening_hand(deck, seed, Settings::default()).expect("deals"),
+                )
             })
             .collect();
         assert_eq!(got, expected);
+        assert!(got.iter().all(|(_, hand)| hand.len() == 5));
         for garbage in [
             "",
             "library-exodia-deck.0.300.10",
@@ -387,13 +532,72 @@ mod tests {
         ] {
             assert!(Hands::from_wire(garbage).is_err(), "{garbage:?}");
         }
-        assert!(Hands::output_from_wire("w3,q").is_err());
+        for garbage in ["w3,q", "w3", "q:1.2", "l:1.x", "l:1:2"] {
+            assert!(Hands::output_from_wire(garbage).is_err(), "{garbage:?}");
+        }
         assert_eq!(Hands::output_from_wire(""), Ok(Vec::new()));
+        assert_eq!(
+            Hands::output_from_wire("u:,w7p:5.6"),
+            Ok(vec![
+                (HandResult::Undecided, Vec::new()),
+                (
+                    HandResult::Won {
+                        commands: 7,
+                        proved: true
+                    },
+                    vec![5, 6]
+                )
+            ])
+        );
         let too_many = Hands {
             count: HANDS_MAX + 1,
             ..task
         };
         assert!(too_many.run().is_err());
+    }
+
+    #[test]
+    fn the_point_of_no_return_and_its_answers_travel_as_short_texts() {
+        let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
+        let task = NoReturn {
+            deck: "library-exodia-deck".into(),
+            seed: SEED_LIBRARY_WIN,
+            settings: Settings::default(),
+            commands: won.log().to_vec(),
+            budget: 777,
+        };
+        assert_eq!(NoReturn::from_wire(&task.to_wire()), Ok(task.clone()));
+        for answer in [
+            PointOfNoReturn::Won,
+            PointOfNoReturn::StillWinnable,
+            PointOfNoReturn::NeverWinnable,
+            PointOfNoReturn::Undecided,
+            PointOfNoReturn::NoReturn {
+                step: 12,
+                line: won.log()[12..].to_vec(),
+            },
+            PointOfNoReturn::NoReturn {
+                step: 0,
+                line: Vec::new(),
+            },
+        ] {
+            let text = NoReturn::output_to_wire(&answer).expect("writes");
+            assert_eq!(NoReturn::output_from_wire(&text), Ok(answer));
+        }
+        for garbage in ["", "step", "step.x.AA", "step.3", "step.3.!!", "lost"] {
+            assert!(NoReturn::output_from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        for garbage in ["", "12", "x.AQA", "12.!!"] {
+            assert!(NoReturn::from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        // Run as the worker runs it: the won game has nothing to find.
+        let text = run_wire::<NoReturn>(&task.to_wire()).expect("runs");
+        assert_eq!(NoReturn::output_from_wire(&text), Ok(PointOfNoReturn::Won));
+        let refused = NoReturn {
+            commands: vec![Command::PassChain],
+            ..task
+        };
+        assert!(refused.run().is_err());
     }
 
     #[test]

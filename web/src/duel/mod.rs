@@ -20,6 +20,7 @@ pub mod history;
 pub mod home;
 pub mod jobs;
 pub mod motion;
+pub mod no_return;
 pub mod pile_list;
 pub mod practice;
 pub mod recipe;

@@ -229,7 +229,7 @@ pub fn practice_bar(props: &PracticeProps) -> Html {
                 <button type="button" class="btn" data-testid="btn-share" onclick={on_share}>
                     { lang.pick("共有URL", "Share link") }
                 </button>
-                <a class="btn" data-testid="link-stats" href={Route::Stats { deck: state.deck.clone(), hands: None, budget: None }.href()}>
+                <a class="btn" data-testid="link-stats" href={Route::Stats { deck: state.deck.clone(), hands: None }.href()}>
                     { lang.pick("デッキの統計", "Deck statistics") }
                 </a>
             </div>

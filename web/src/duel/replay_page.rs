@@ -1,5 +1,6 @@
-//! A shared duel (`#/replay/<code>`): the game replayed from its share code to the same point, stepped back and forth with its actions in words; a code that does not open shows why, over the home page.
+//! A shared duel (`#/replay/<code>`): the game replayed from its share code to the same point, stepped back and forth with its actions in words, with its point of no return; a code that does not open shows why, over the home page.
 
+use duel_engine::analysis::PointOfNoReturn;
 use duel_engine::replay::{DecodeError, ShareError, Shared};
 use duel_engine::{Duel, ReplayError, deck};
 use yew::prelude::*;
@@ -9,6 +10,8 @@ use crate::duel::card_view::{CardView, engine_lang};
 use crate::duel::duel_field::DuelField;
 use crate::duel::duel_header::DuelHeader;
 use crate::duel::home::Home;
+use crate::duel::jobs::{NO_RETURN_BUDGET, NoReturn};
+use crate::duel::no_return::{NoReturnPhase, no_return_view, use_no_return};
 use crate::duel::save::SaveFile;
 use crate::duel::state::write_save;
 use crate::i18n::Lang;
@@ -83,6 +86,20 @@ pub fn replay_page(props: &ReplayProps) -> Html {
             .map(|d| d.describe_line(&shared.commands, engine_lang(*lang)))
             .unwrap_or_default()
     });
+
+    // The whole shared game's point of no return, searched in the worker.
+    let game = opened.as_ref().as_ref().ok().map(|shared| NoReturn {
+        deck: shared.deck.clone(),
+        seed: shared.seed,
+        settings: shared.settings,
+        commands: shared.commands.clone(),
+        budget: NO_RETURN_BUDGET,
+    });
+    let analysis = use_no_return(game.clone());
+    let no_return_step = match &analysis {
+        NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, .. }) => Some(*step),
+        _ => None,
+    };
 
     let shared = match opened.as_ref() {
         Ok(shared) => shared,
@@ -163,14 +180,22 @@ pub fn replay_page(props: &ReplayProps) -> Html {
                     { for happened.iter().map(|m| html! { <li>{ m }</li> }) }
                 </ul>
             }
+            if let Some(game) = &game {
+                { no_return_view(&analysis, game, lang, Some({ let at = at.clone(); Callback::from(move |step: usize| at.set(step.min(total))) })) }
+            }
             <ol class="replay-steps">
                 { for steps.iter().enumerate().map(|(i, text)| {
                     let current = i + 1 == *at;
+                    let fatal = no_return_step == Some(i);
                     html! {
-                        <li class={classes!(current.then_some("current"), (i + 1 > *at).then_some("later"))}>
+                        <li class={classes!(current.then_some("current"), (i + 1 > *at).then_some("later"), fatal.then_some("no-return-mark"))}
+                            data-no-return={fatal.then_some("true")}>
                             <button type="button" class="link-button" data-testid="replay-step" aria-current={current.then_some("step")} onclick={go(i + 1)}>
                                 { text }
                             </button>
+                            if fatal {
+                                <span class="no-return-badge">{ lang.pick(" ← 勝ち筋がなくなった手", " ← the point of no return") }</span>
+                            }
                         </li>
                     }
                 }) }

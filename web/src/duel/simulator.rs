@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use duel_engine::view::CardView as CardSeen;
-use duel_engine::{CardId, Code, Command, Phase};
+use duel_engine::{CardId, Code, Command, Outcome, Phase};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
@@ -20,6 +20,7 @@ use crate::duel::end_turn::{EndTurnConfirm, actions_remain};
 use crate::duel::field_menu::FieldMenu;
 use crate::duel::game_over::GameOver;
 use crate::duel::hands::{Hands, MenuAction, menu_button};
+use crate::duel::jobs::{NO_RETURN_BUDGET, NoReturn};
 use crate::duel::motion::use_card_motion;
 use crate::duel::pile_list::PileList;
 use crate::duel::practice::PracticeBar;
@@ -503,6 +504,20 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         && (view.prompt.is_some()
             || (view.chain_window && legal.iter().any(|c| *c != Command::PassChain)));
 
+    // A duel that was not won gets its point of no return in the game-over dialog: the
+    // duel is over, so what the search tells of the deck is no longer hidden.
+    let lost = view
+        .outcome
+        .filter(|o| !matches!(o, Outcome::Win(_)))
+        .and(state.duel.as_ref())
+        .map(|duel| NoReturn {
+            deck: state.deck.clone(),
+            seed: state.seed,
+            settings: state.settings,
+            commands: duel.log().to_vec(),
+            budget: NO_RETURN_BUDGET,
+        });
+
     // The turn's buttons sit above the field, away from the hand's menus: a menu closing
     // must not leave the pointer on 「ターン終了」. They also ignore the pointer for a
     // moment after each action (see `.arming` in style.css), so a double click that
@@ -549,7 +564,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                     on_check={on_check.clone()} on_apply={on_apply.clone()} on_look_up={on_look_up} />
             }
             if let Some(outcome) = view.outcome.filter(|_| !*over_closed) {
-                <GameOver outcome={outcome} on_restart={on_restart.clone()}
+                <GameOver outcome={outcome} analysis={lost.clone()} on_restart={on_restart.clone()}
                     on_close={{ let c = over_closed.clone(); Callback::from(move |()| c.set(true)) }} />
             }
             { field_menu_html.unwrap_or_default() }

@@ -1,16 +1,16 @@
-//! The deck statistics page (`#/stats/<deck>`): the share of seeded opening hands that can be won this turn knowing the deck order, computed in Web Workers with a running estimate, and cached per deck, size, rules and engine.
+//! The deck statistics page (`#/stats/<deck>`): the share of seeded opening hands that can be won this turn knowing the deck order, the same share among the hands holding each card, computed in Web Workers with a running estimate, and cached per deck, size, rules and engine.
 
 use std::rc::Rc;
 
-use duel_engine::stats::{HandResult, Tally, engine_version};
-use duel_engine::{Settings, deck, decks};
+use duel_engine::stats::{HAND_BUDGET, Tally, engine_version};
+use duel_engine::{Code, Settings, card, deck, decks};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::card_view::engine_lang;
-use crate::duel::hint::{fixed1, thousands};
-use crate::duel::jobs::Hands;
+use crate::duel::hint::{fixed1, number_text, thousands};
+use crate::duel::jobs::{HandAnswer, Hands};
 use crate::duel::state::new_game_settings;
 use crate::i18n::T;
 use crate::route::Route;
@@ -20,35 +20,34 @@ use crate::worker::{self, Job, Options};
 /// The numbers of opening hands offered.
 pub const HAND_CHOICES: [u32; 3] = [1_000, 10_000, 100_000];
 pub const DEFAULT_HANDS: u32 = 10_000;
-/// The search budgets offered, in positions per hand: the first keeps 10,000 hands
-/// near a minute in the browser; the larger ones find more wins, for longer.
-pub const BUDGET_CHOICES: [u32; 3] = [300, 2_000, 8_000];
-pub const DEFAULT_BUDGET: u32 = 300;
 /// Hands per worker job: small enough for a smooth progress bar and a quick cancel,
 /// large enough that messages cost nothing beside the solving.
 pub const CHUNK: u32 = 20;
 /// Undecided hands listed as links (the rest are counted).
 const LISTED: usize = 60;
+/// The form of the stored results: 2 since they count the hands holding each card (a
+/// result stored before has no such counts and is computed again).
+const STORED_FORM: u32 = 2;
 
-/// What a run computes; everything its result depends on is in its cache key.
+/// What a run computes; everything its result depends on is in its cache key. Every hand
+/// is solved with `stats::HAND_BUDGET` positions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunKey {
     pub deck: String,
     pub hands: u32,
-    pub budget: u32,
     pub settings: Settings,
 }
 
 impl RunKey {
-    /// The localStorage key of this run's result: deck, number of hands, budget, rule
+    /// The localStorage key of this run's result: the form of the result, deck, number
+    /// of hands, the budget per hand (which grows as the solver gets faster), rule
     /// settings and the engine's version (its card data and solver revision included).
     pub fn cache_key(&self) -> String {
         format!(
-            "{}{}|{}|{}|{}|{}",
+            "{}f{STORED_FORM}|{}|{}|{HAND_BUDGET}|{}|{}",
             storage::KEY_DUEL_STATS_PREFIX,
             self.deck,
             self.hands,
-            self.budget,
             self.settings.bits(),
             engine_version()
         )
@@ -61,7 +60,7 @@ impl RunKey {
             .map(|first| Hands {
                 deck: self.deck.clone(),
                 settings: self.settings,
-                budget: self.budget,
+                budget: HAND_BUDGET as u32,
                 first: u64::from(first),
                 count: CHUNK.min(self.hands - first),
             })
@@ -126,7 +125,7 @@ pub enum RunAction {
     /// One job's answers (hands `first..`), `ms` after the start.
     Answers {
         first: u64,
-        results: Vec<HandResult>,
+        results: Vec<HandAnswer>,
         ms: f64,
     },
     Cancel,
@@ -151,8 +150,8 @@ impl Reducible for Run {
                 if next.status != Status::Running {
                     return self;
                 }
-                for (i, r) in (0u64..).zip(results) {
-                    next.tally.add(first + i, r);
+                for (i, (r, hand)) in (0u64..).zip(results) {
+                    next.tally.add_hand(first + i, r, &hand);
                 }
                 next.ms = ms;
                 let total = next.key.as_ref().map_or(0, |k| k.hands);
@@ -199,13 +198,22 @@ fn percent(x: f64) -> String {
     format!("{}%", fixed1(100.0 * x))
 }
 
+/// The distinct cards of a deck's main deck, in the recipe's order.
+pub fn main_cards(deck_id: &str) -> Vec<Code> {
+    let mut out: Vec<Code> = Vec::new();
+    for (code, _) in deck(deck_id).map(|d| d.main.as_slice()).unwrap_or_default() {
+        if !out.contains(code) {
+            out.push(*code);
+        }
+    }
+    out
+}
+
 #[derive(Debug, Properties, PartialEq, Clone)]
 pub struct StatsProps {
     pub deck: String,
     #[prop_or_default]
     pub hands: Option<u32>,
-    #[prop_or_default]
-    pub budget: Option<u32>,
 }
 
 #[function_component(StatsPage)]
@@ -213,7 +221,6 @@ pub fn stats_page(props: &StatsProps) -> Html {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let hands = use_state(|| props.hands.unwrap_or(DEFAULT_HANDS));
-    let budget = use_state(|| props.budget.unwrap_or(DEFAULT_BUDGET));
     let settings = use_memo((), |_| new_game_settings());
     let run = use_reducer(Run::default);
     let jobs = use_mut_ref(Vec::<Job>::new);
@@ -221,11 +228,10 @@ pub fn stats_page(props: &StatsProps) -> Html {
     let key = RunKey {
         deck: props.deck.clone(),
         hands: *hands,
-        budget: *budget,
         settings: *settings,
     };
 
-    // A stored result for this deck, size and budget is shown at once.
+    // A stored result for this deck and size is shown at once.
     {
         let run = run.clone();
         let jobs = jobs.clone();
@@ -320,13 +326,12 @@ pub fn stats_page(props: &StatsProps) -> Html {
     };
     let on_deck = {
         let nav = ctx.on_navigate.clone();
-        let (hands, budget) = (props.hands, props.budget);
+        let hands = props.hands;
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
                 nav.emit(Route::Stats {
                     deck: select.value(),
                     hands,
-                    budget,
                 });
             }
         })
@@ -342,17 +347,6 @@ pub fn stats_page(props: &StatsProps) -> Html {
             }
         })
     };
-    let on_budget = {
-        let budget = budget.clone();
-        Callback::from(move |e: Event| {
-            if let Some(n) = e
-                .target_dyn_into::<HtmlSelectElement>()
-                .and_then(|s| s.value().parse().ok())
-            {
-                budget.set(n);
-            }
-        })
-    };
 
     let running = run.status == Status::Running;
     let tally = &run.tally;
@@ -364,6 +358,8 @@ pub fn stats_page(props: &StatsProps) -> Html {
     };
     let rate = tally.win_rate();
     let (lo, hi) = tally.interval95();
+    let undecided = tally.undecided.len() as u32;
+    let cards = main_cards(&props.deck);
     let options = |choices: &[u32], extra: Option<u32>, chosen: u32| {
         let mut all: Vec<u32> = choices.to_vec();
         if let Some(x) = extra.filter(|x| !all.contains(x)) {
@@ -402,8 +398,8 @@ pub fn stats_page(props: &StatsProps) -> Html {
             <h2>{ lang.pick("デッキの統計", "Deck statistics") }</h2>
             <p class="muted" data-testid="stats-oracle">
                 { lang.pick(
-                    "シード0から順に配った最初の手札のうち、このターンに勝てる手札の割合です。探索はデッキの並び順を知った上で行います（実際の決闘では分からない情報です）。上限までに判定できなかった手札は勝てない側に数えるので、勝率は下限です。",
-                    "The share of opening hands, dealt from seeds 0, 1, 2, ..., that can be won this turn. The search knows the order of the deck (information a real duel does not give). Hands it cannot decide within its budget count as not won, so the win rate is a lower bound.",
+                    "シード0から順に配った最初の手札のうち、このターンに勝てる手札の割合です。探索はデッキの並び順を知った上で行います（実際の決闘では分からない情報です）。どの手札も同じ上限まで探し、まれに判定できなかった手札は一覧にして、勝てない側に数えます。",
+                    "The share of opening hands, dealt from seeds 0, 1, 2, ..., that can be won this turn. The search knows the order of the deck (information a real duel does not give). Every hand is searched up to the same budget; the rare hand it cannot decide is listed and counts as not won.",
                 ) }
             </p>
             <div class="stats-form">
@@ -421,12 +417,6 @@ pub fn stats_page(props: &StatsProps) -> Html {
                         { options(&HAND_CHOICES, props.hands, *hands) }
                     </select>
                 </label>
-                <label>
-                    { lang.pick(" 1手札あたりの探索上限（局面） ", " Search budget per hand (positions) ") }
-                    <select data-testid="stats-budget" onchange={on_budget} disabled={running}>
-                        { options(&BUDGET_CHOICES, props.budget, *budget) }
-                    </select>
-                </label>
             </div>
             <div class="btn-row">
                 <button type="button" class="btn btn-primary" data-testid="stats-run" disabled={running} onclick={on_run}>
@@ -438,21 +428,25 @@ pub fn stats_page(props: &StatsProps) -> Html {
                 <a class="btn" href={Route::Simulator { deck: def.id.clone(), seed: None }.href()}>{ lang.pick("このデッキで決闘", "Duel with this deck") }</a>
             </div>
             <div class="stats-progress-row">
-                <progress data-testid="stats-progress" max="1" value={done.to_string()} data-value={done.to_string()}></progress>
+                <progress data-testid="stats-progress" max="1" value={number_text(done)} data-value={number_text(done)}></progress>
                 <span data-testid="stats-count">{ format!("{} / {}", thousands(tally.hands), thousands(total)) }</span>
                 { " " }{ status }
             </div>
             <dl class="stats-figures">
-                <dt>{ lang.pick("勝率（下限）", "Win rate (lower bound)") }</dt>
+                <dt>{ if undecided > 0 { lang.pick("勝率（判定できなかった手札を負けとした下限）", "Win rate (a lower bound: undecided hands count as lost)") } else { lang.pick("勝率", "Win rate") } }</dt>
                 <dd>
-                    <strong data-testid="stats-winrate" data-value={rate.to_string()}>{ percent(rate) }</strong>
+                    <strong data-testid="stats-winrate" data-value={number_text(rate)}>{ percent(rate) }</strong>
                     <span class="muted" data-testid="stats-interval">{ format!(" (95%: {}–{})", percent(lo), percent(hi)) }</span>
                 </dd>
                 <dt>{ lang.pick("勝ち／負け確定／判定不能", "Won / proved lost / undecided") }</dt>
                 <dd>
                     <span data-testid="stats-won">{ thousands(tally.won) }</span>{ " / " }
                     <span data-testid="stats-lost">{ thousands(tally.lost) }</span>{ " / " }
-                    <span data-testid="stats-undecided-count">{ thousands(tally.undecided.len() as u32) }</span>
+                    <span data-testid="stats-undecided-count">{ thousands(undecided) }</span>
+                </dd>
+                <dt>{ lang.pick("最短と証明できた勝ち筋", "Wins with a line proved shortest") }</dt>
+                <dd data-testid="stats-proved" data-value={tally.proved_total().to_string()}>
+                    { format!("{} / {}", thousands(tally.proved_total()), thousands(tally.won)) }
                 </dd>
                 <dt>{ lang.pick("時間", "Time") }</dt>
                 <dd data-testid="stats-elapsed">{ format!("{} s ({} {})", fixed1(run.ms / 1000.0), thousands((per_second + 0.5) as u32), lang.pick("手札/秒", "hands/s")) }</dd>
@@ -483,6 +477,47 @@ pub fn stats_page(props: &StatsProps) -> Html {
                     }) }
                 </div>
             }
+            if tally.hands > 0 {
+                <h3 id="stats-cards-title">{ lang.pick("そのカードが最初の手札にあるときの勝率", "Win rate when the opening hand holds the card") }</h3>
+                <p class="muted">
+                    { lang.pick(
+                        "メインデッキのカードごとに、最初の手札にそのカードがあった手札の数と、そのうち勝てた割合（95%区間）です。",
+                        "For each card of the main deck: how many opening hands held it, and the share of those that could be won (with its 95% interval).",
+                    ) }
+                </p>
+                // Scrolls sideways in its own frame on a phone; the frame takes the focus
+                // so the keyboard can scroll it too.
+                <div class="stats-cards-frame" tabindex="0" role="region" aria-labelledby="stats-cards-title">
+                    <table class="stats-cards" data-testid="stats-cards">
+                        <thead>
+                            <tr>
+                                <th scope="col">{ lang.pick("カード", "Card") }</th>
+                                <th scope="col" class="num">{ lang.pick("手札", "Hands") }</th>
+                                <th scope="col" class="num">{ lang.pick("勝率", "Win rate") }</th>
+                                <th scope="col" class="num">{ "95%" }</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            { for cards.iter().map(|code| {
+                                let c = tally.cards.get(code).copied().unwrap_or_default();
+                                let (lo, hi) = c.interval95();
+                                let name = card(*code).map(|d| d.name(engine_lang(lang)).to_owned()).unwrap_or_else(|| code.to_string());
+                                html! {
+                                    // `data-rate`: the won share of those hands, 0 to 1, as
+                                    // JavaScript writes a number (`0.25`; `0` when no hand
+                                    // held the card), like `stats-winrate`'s `data-value`.
+                                    <tr data-testid="stats-card-row" data-card-id={code.to_string()} data-hands={c.hands.to_string()} data-rate={number_text(c.win_rate())}>
+                                        <th scope="row">{ name }</th>
+                                        <td class="num">{ thousands(c.hands) }</td>
+                                        <td class="num">{ if c.hands > 0 { percent(c.win_rate()) } else { "–".to_owned() } }</td>
+                                        <td class="num muted">{ if c.hands > 0 { format!("{}–{}", percent(lo), percent(hi)) } else { "–".to_owned() } }</td>
+                                    </tr>
+                                }
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+            }
             if !tally.undecided.is_empty() {
                 <h3>{ lang.pick("判定できなかった手札（決闘として開けます）", "Hands not decided (open them as duels)") }</h3>
                 <ul class="stats-undecided" data-testid="stats-undecided">
@@ -504,24 +539,31 @@ pub fn stats_page(props: &StatsProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use duel_engine::stats::solve_hand;
+    use duel_engine::stats::{HandResult, opening_hand, solve_hand};
 
     fn key(hands: u32) -> RunKey {
         RunKey {
             deck: "library-exodia-deck".into(),
             hands,
-            budget: 200,
             settings: Settings::default(),
         }
     }
 
     #[test]
-    fn the_cache_key_names_deck_size_budget_rules_and_engine() {
+    fn the_cache_key_names_form_deck_size_budget_rules_and_engine() {
         let k = key(1000);
         let text = k.cache_key();
-        for part in ["library-exodia-deck", "|1000|", "|200|", &engine_version()] {
+        let budget = format!("|{HAND_BUDGET}|");
+        for part in [
+            "|f2|",
+            "library-exodia-deck",
+            "|1000|",
+            &budget,
+            &engine_version(),
+        ] {
             assert!(text.contains(part), "{text} lacks {part}");
         }
+        assert!(text.starts_with(storage::KEY_DUEL_STATS_PREFIX));
         let strict = RunKey {
             settings: Settings {
                 into_the_void_counts_itself: false,
@@ -531,14 +573,26 @@ mod tests {
         };
         assert_ne!(strict.cache_key(), text);
         assert_ne!(key(10_000).cache_key(), text);
-        assert_ne!(
-            RunKey {
-                budget: 300,
-                ..k.clone()
-            }
-            .cache_key(),
-            text
-        );
+    }
+
+    #[test]
+    fn the_card_table_lists_each_card_of_the_main_deck_once_in_recipe_order() {
+        for d in decks() {
+            let cards = main_cards(&d.id);
+            let mut seen = std::collections::HashSet::new();
+            let expected: Vec<Code> = d
+                .main
+                .iter()
+                .map(|(code, _)| *code)
+                .filter(|code| seen.insert(*code))
+                .collect();
+            assert_eq!(cards, expected, "{}", d.id);
+            let mut sorted = cards.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), cards.len(), "{}: no card twice", d.id);
+        }
+        assert!(main_cards("no-such-deck").is_empty());
     }
 
     #[test]
@@ -549,13 +603,16 @@ mod tests {
             .flat_map(|j| j.first..j.first + u64::from(j.count))
             .collect();
         assert_eq!(seeds, (0..45).collect::<Vec<_>>());
-        assert!(jobs.iter().all(|j| j.count <= CHUNK && j.budget == 200));
+        assert!(
+            jobs.iter()
+                .all(|j| j.count <= CHUNK && j.budget as usize == HAND_BUDGET)
+        );
     }
 
     #[test]
     fn answers_arriving_in_any_order_tally_like_the_engine_seed_by_seed() {
         let k = key(45);
-        let answers: Vec<(u64, Vec<HandResult>)> = k
+        let answers: Vec<(u64, Vec<HandAnswer>)> = k
             .jobs()
             .into_iter()
             .map(|j| {
@@ -575,16 +632,29 @@ mod tests {
         assert_eq!(run.status, Status::Done);
         let mut expected = Tally::default();
         for seed in 0..45 {
-            expected.add(
+            expected.add_hand(
                 seed,
-                solve_hand(&k.deck, seed, k.settings, 200).expect("solves"),
+                solve_hand(&k.deck, seed, k.settings, HAND_BUDGET).expect("solves"),
+                &opening_hand(&k.deck, seed, k.settings).expect("deals"),
             );
         }
         assert_eq!(run.tally, expected);
+        assert_eq!(
+            run.tally.cards.values().map(|c| c.hands).sum::<u32>() as usize,
+            (0..45)
+                .map(|seed| {
+                    let mut hand = opening_hand(&k.deck, seed, k.settings).expect("deals");
+                    hand.sort_unstable();
+                    hand.dedup();
+                    hand.len()
+                })
+                .sum::<usize>(),
+            "each hand counted once per distinct card"
+        );
         // Late answers after a cancel or a finish change nothing.
         let after = run.clone().reduce(RunAction::Answers {
             first: 0,
-            results: vec![HandResult::Lost],
+            results: vec![(HandResult::Lost, vec![1, 2, 3, 4, 5])],
             ms: 9.0,
         });
         assert_eq!(after, run);
@@ -597,11 +667,14 @@ mod tests {
             .reduce(RunAction::Answers {
                 first: 20,
                 results: vec![
-                    HandResult::Undecided,
-                    HandResult::Won {
-                        commands: 9,
-                        proved: false,
-                    },
+                    (HandResult::Undecided, vec![7, 8, 9, 10, 11]),
+                    (
+                        HandResult::Won {
+                            commands: 9,
+                            proved: false,
+                        },
+                        vec![7, 7, 12, 13, 14],
+                    ),
                 ],
                 ms: 1.0,
             })
@@ -610,6 +683,10 @@ mod tests {
         assert_eq!(
             (run.tally.hands, run.tally.won, run.tally.undecided.clone()),
             (2, 1, vec![20])
+        );
+        assert_eq!(
+            run.tally.cards.get(&7),
+            Some(&duel_engine::stats::CardTally { hands: 2, won: 1 })
         );
         let stored = Stored {
             tally: run.tally.clone(),

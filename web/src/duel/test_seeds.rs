@@ -305,6 +305,82 @@ pub fn command_for(view: &DuelView, mv: Move) -> Option<Command> {
     })
 }
 
+/// A game of `library-exodia-deck` from [`SEED_LIBRARY_WIN`] that throws the win away:
+/// the commands of [`LIBRARY_WIN`] up to the first position (after the second command)
+/// where setting a card instead is proved to lose, that set, up to two more commands,
+/// then the end of the turn, each followed by the page's automatic passes. Built from
+/// the solver's answers (`budget` positions per proof), so it holds for whatever the deck
+/// order is; the browser tests open it on the replay page and end its turn on the duel
+/// page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LostGame {
+    pub commands: Vec<Command>,
+    /// The index of the set that loses: the game's point of no return.
+    pub fatal: usize,
+    /// Where the end of the turn starts: `commands[..ending]` is the game just before the
+    /// player ends the turn.
+    pub ending: usize,
+}
+
+/// A budget that proves the lost game's set loses (and keeps building it quick in a
+/// debug build in the browser).
+pub const LOST_GAME_BUDGET: usize = 2_000;
+
+pub fn lost_game(budget: usize) -> Result<LostGame, String> {
+    use duel_engine::solver::{Search, choices, solve};
+    let deck = "library-exodia-deck";
+    let goal = duel_engine::stats::goal_of(deck).map_err(|e| e.to_string())?;
+    let line = play_script(deck, SEED_LIBRARY_WIN, LIBRARY_WIN)
+        .map_err(|e| e.reason)?
+        .log()
+        .to_vec();
+    let mut d = start(deck, SEED_LIBRARY_WIN)?;
+    let applied = |d: &mut Duel, cmd: &Command| -> Result<(), String> {
+        d.apply(cmd.clone()).map_err(|e| e.to_string())?;
+        auto_pass(d).map(|_| ())
+    };
+    while d.log().len() < line.len() {
+        let k = d.log().len();
+        let planned = &line[k];
+        let loses = |c: &Command| {
+            let mut after = d.clone();
+            matches!(c, Command::SetMonster { .. } | Command::SetSpellTrap { .. })
+                && c != planned
+                && applied(&mut after, c).is_ok()
+                && solve(&after, goal, budget, 1).0 == Search::Impossible
+        };
+        let fatal = if k >= 2 {
+            choices(&d).into_iter().find(loses)
+        } else {
+            None
+        };
+        let Some(fatal) = fatal else {
+            d.apply(planned.clone()).map_err(|e| e.to_string())?;
+            continue;
+        };
+        applied(&mut d, &fatal)?;
+        for _ in 0..2 {
+            let next = choices(&d).into_iter().find(|c| *c != Command::EndTurn);
+            if let Some(next) = next.filter(|_| d.outcome().is_none()) {
+                applied(&mut d, &next)?;
+            }
+        }
+        let ending = d.log().len();
+        for _ in 0..10 {
+            if d.outcome().is_some() {
+                return Ok(LostGame {
+                    commands: d.log().to_vec(),
+                    fatal: k,
+                    ending,
+                });
+            }
+            applied(&mut d, &Command::EndTurn)?;
+        }
+        return Err("the turn does not end".to_owned());
+    }
+    Err("no set card along the line loses".to_owned())
+}
+
 /// Why a scripted game could not be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScriptError {
@@ -668,6 +744,66 @@ mod tests {
             .expect_err("no Library in that deck");
         assert_eq!(err.at, 0);
         assert!(err.reason.contains("no such card"), "{}", err.reason);
+    }
+
+    #[test]
+    fn the_lost_game_sets_away_a_win_plays_on_and_loses_at_the_turns_end() {
+        use duel_engine::analysis::{PointOfNoReturn, point_of_no_return};
+        let game = lost_game(LOST_GAME_BUDGET).expect("builds");
+        let end = Duel::replay(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &game.commands,
+        )
+        .expect("replays");
+        assert!(matches!(end.outcome(), Some(Outcome::Lose(_))));
+        assert!(game.fatal >= 2 && game.fatal < game.ending && game.ending < game.commands.len());
+        assert!(matches!(
+            game.commands[game.fatal],
+            Command::SetMonster { .. } | Command::SetSpellTrap { .. }
+        ));
+        let answer = point_of_no_return(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &game.commands,
+            crate::duel::jobs::NO_RETURN_BUDGET as usize,
+        )
+        .expect("replays");
+        let PointOfNoReturn::NoReturn { step, line } = answer else {
+            panic!("a point of no return: {answer:?}");
+        };
+        assert_eq!(step, game.fatal);
+        let mut won = Duel::replay(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &game.commands[..step],
+        )
+        .expect("replays");
+        for cmd in line {
+            won.apply(cmd).expect("the line replays");
+        }
+        assert_eq!(won.outcome(), Some(Outcome::Win(Reason::Exodia)));
+    }
+
+    #[test]
+    fn the_release_scans_lost_duel_is_the_lost_games_share_code() {
+        // web/bench/a11y.mjs opens it on the replay page and, as an autosave, on the duel
+        // page with its game-over dialog.
+        let game = lost_game(LOST_GAME_BUDGET).expect("builds");
+        let code = duel_engine::replay::encode_game(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &game.commands,
+        );
+        assert_eq!(
+            include_str!("../../bench/fixtures/duel-lost.txt").trim(),
+            code,
+            "write this code into web/bench/fixtures/duel-lost.txt"
+        );
     }
 
     #[test]
