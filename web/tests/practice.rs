@@ -34,9 +34,9 @@ const HINT_SLOW_SEED: u64 = 0;
 /// yet holding won and proved lost hands (and, while the solver leaves some, undecided
 /// ones).
 const STATS_DECK: &str = "legacy-exodia-deck";
-const STATS_HANDS: u32 = 60;
+const STATS_HANDS: u32 = 20;
 /// Hands of each deck for the table of win rates per card.
-const CARD_HANDS: u32 = 12;
+const CARD_HANDS: u32 = 6;
 /// The deck and seed of `test_seeds::lost_game`.
 const LOST_DECK: &str = "library-exodia-deck";
 

@@ -18,8 +18,8 @@ use crate::storage;
 use crate::worker::{self, Job, Options};
 
 /// The numbers of opening hands offered.
-pub const HAND_CHOICES: [u32; 3] = [1_000, 10_000, 100_000];
-pub const DEFAULT_HANDS: u32 = 10_000;
+pub const HAND_CHOICES: [u32; 3] = [200, 1_000, 10_000];
+pub const DEFAULT_HANDS: u32 = 1_000;
 /// Hands per worker job: small enough for a smooth progress bar and a quick cancel,
 /// large enough that messages cost nothing beside the solving.
 pub const CHUNK: u32 = 20;
