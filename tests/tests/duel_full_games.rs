@@ -1,6 +1,8 @@
 //! Whole games of the playable preset decks from fixed seeds, played command by command
-//! from the opening hand to the end. The lines were found with the crate's search
-//! (`examples/find_lines.rs`) and are written with card names so they read like a game.
+//! from the opening hand to the end. The lines were found with the crate's solver
+//! (`examples/find_lines.rs`, or among the winning lines of its guided playouts,
+//! `solver::rollout` cut with `solver::minimize`, for one that shows what a test names)
+//! and are written with card names so they read like a game.
 
 #[path = "../../crates/duel-engine/tests/common/mod.rs"]
 mod common;
@@ -53,6 +55,12 @@ fn play_script(seed: u64, script: &[S]) -> Duel {
 /// Plays the script on a preset deck, checking the invariants after every command.
 fn play_deck(deck: &str, seed: u64, script: &[S]) -> Duel {
     let mut d = Duel::new(deck, seed).expect("playable deck");
+    play_on(&mut d, script);
+    d
+}
+
+/// Plays the script on from where the duel is, checking the invariants after every command.
+fn play_on(d: &mut Duel, script: &[S]) {
     for (i, step) in script.iter().enumerate() {
         assert!(
             d.outcome().is_none(),
@@ -61,21 +69,21 @@ fn play_deck(deck: &str, seed: u64, script: &[S]) -> Duel {
         );
         let cmd = match *step {
             Activate(code) => Command::ActivateSpell {
-                card: find(&d, code, &["hand", "spellTrapZone", "fieldZone"]),
+                card: find(d, code, &["hand", "spellTrapZone", "fieldZone"]),
             },
             Effect(code) => Command::ActivateEffect {
-                card: find(&d, code, &["fieldZone", "spellTrapZone", "mainMonsterZone"]),
+                card: find(d, code, &["fieldZone", "spellTrapZone", "mainMonsterZone"]),
             },
             Summon(code) => Command::SummonMonster {
-                card: find(&d, code, &["hand"]),
+                card: find(d, code, &["hand"]),
             },
             Synchro(code) => Command::SynchroSummon {
-                card: find(&d, code, &["extraDeck"]),
+                card: find(d, code, &["extraDeck"]),
             },
             Pass => Command::PassChain,
             Mode(m) => Command::Respond(Response::Option(m)),
             Pick(codes) => {
-                let mut pool = candidates(&d);
+                let mut pool = candidates(d);
                 let ids = codes
                     .iter()
                     .map(|code| {
@@ -92,9 +100,8 @@ fn play_deck(deck: &str, seed: u64, script: &[S]) -> Duel {
         if let Err(e) = d.apply(cmd.clone()) {
             panic!("step {i} ({step:?} = {cmd:?}) refused: {e}");
         }
-        check_invariants(&d);
+        check_invariants(d);
     }
-    d
 }
 
 #[test]
@@ -108,16 +115,16 @@ fn seed_9_wins_with_exodia_in_16_commands() {
             Activate(GREED),
             Activate(CHARITY),
             Pick(&[MSE, UPSTART]),
-            Activate(GREED),
+            Activate(DUALITY),
+            Pick(&[RIGHT_LEG]),
+            Activate(MALLET),
+            Pick(&[GREED]),
             Activate(TERRAFORMING),
             Pick(&[CHICKEN]),
             Activate(CHICKEN),
-            Activate(DUALITY),
-            Pick(&[MALLET]),
             Effect(CHICKEN),
             Mode(0),
-            Activate(CHARITY),
-            Pick(&[MALLET, MALLET]),
+            Activate(PEACE),
         ],
     );
     assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
@@ -127,32 +134,38 @@ fn seed_9_wins_with_exodia_in_16_commands() {
 
 #[test]
 fn seed_6_wins_with_exodia_after_chaining_hand_destruction() {
-    let d = play_script(
+    let mut d = play_script(
         6,
         &[
+            Activate(DUALITY),
+            Pick(&[GREED]),
+            Activate(CHARITY),
+            Pick(&[RIGHT_LEG, MSE]),
             Activate(GREED),
             Activate(GREED),
             Activate(CHICKEN),
+            Activate(VOID),
+            Activate(CHARITY),
+            Pick(&[MALLET, FACTORY]),
             Effect(CHICKEN),
             Mode(0),
-            Activate(PEACE),
+            Activate(GREED),
+            Activate(CHARITY),
+            Pick(&[RIGHT_ARM, FACTORY]),
             Activate(UPSTART),
-            Activate(CHARITY),
-            Pick(&[DUALITY, UPSTART]),
-            Activate(TERRAFORMING),
-            Pick(&[CHICKEN]),
-            Activate(CHARITY),
-            Pick(&[RIGHT_LEG, LEFT_LEG]),
-            Activate(CHICKEN),
-            Pass,
+        ],
+    );
+    // Upstart Goblin waits on the chain: Hand Destruction is chained to it.
+    let chain = d.view().chain;
+    assert_eq!(chain.len(), 1);
+    assert_eq!(chain[0].card.code, Some(UPSTART));
+    play_on(
+        &mut d,
+        &[
             Activate(HAND_DEST),
-            Pick(&[MALLET, PEACE]),
-            Effect(CHICKEN),
-            Mode(0),
+            Pick(&[PEACE, MALLET]),
+            Activate(VOID),
             Activate(FACTORY),
-            Pass,
-            Activate(HAND_DEST),
-            Pick(&[VOID, MALLET]),
         ],
     );
     assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
@@ -164,32 +177,32 @@ fn seed_2_wins_with_exodia_in_26_commands() {
     let d = play_script(
         2,
         &[
-            Activate(CHARITY),
-            Pick(&[DUALITY, CHICKEN]),
-            Activate(VOID),
-            Activate(PEACE),
-            Activate(CHARITY),
-            Pick(&[FACTORY, VOID]),
-            Activate(UPSTART),
-            Activate(TERRAFORMING),
-            Pick(&[CHICKEN]),
             Activate(CHICKEN),
-            Activate(TERRAFORMING),
             Effect(CHICKEN),
             Mode(0),
-            Activate(CHARITY),
-            Pick(&[FACTORY, CHICKEN]),
-            Activate(GREED),
-            Activate(GREED),
-            Activate(MALLET),
-            Pick(&[MSE]),
-            Activate(UPSTART),
             Activate(VOID),
-            Activate(PEACE),
+            Activate(CHARITY),
+            Pick(&[FACTORY, FACTORY]),
+            Activate(DUALITY),
+            Pick(&[VOID]),
+            Activate(CHARITY),
+            Pick(&[PEACE, FACTORY]),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(VOID),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(VOID),
             Activate(GREED),
             Activate(HAND_DEST),
-            Pick(&[RIGHT_ARM, RIGHT_LEG]),
-            Activate(FACTORY),
+            Pick(&[MSE, TERRAFORMING]),
+            Activate(TERRAFORMING),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
+            Activate(UPSTART),
+            Activate(GREED),
         ],
     );
     assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
@@ -201,48 +214,44 @@ fn seed_16_ends_by_drawing_from_an_empty_deck() {
         16,
         &[
             Activate(HAND_DEST),
-            Pick(&[TERRAFORMING, DEMISE]),
-            Activate(DUALITY),
+            Pick(&[LEFT_LEG, TERRAFORMING]),
+            Activate(CHARITY),
+            Pick(&[DUALITY, PEACE]),
+            Activate(TERRAFORMING),
+            Pick(&[CHICKEN]),
+            Activate(UPSTART),
+            Activate(MSE),
+            Pick(&[VOID, CHICKEN]),
             Pick(&[TERRAFORMING]),
             Activate(TERRAFORMING),
             Pick(&[CHICKEN]),
             Activate(CHICKEN),
-            Effect(CHICKEN),
-            Mode(0),
-            Activate(UPSTART),
-            Activate(CHARITY),
-            Pick(&[FACTORY, GREED]),
-            Activate(CHICKEN),
-            Effect(CHICKEN),
-            Mode(0),
-            Activate(VOID),
-            Activate(MALLET),
-            Pick(&[LEFT_LEG]),
-            Activate(PEACE),
-            Activate(MSE),
-            Pick(&[DEMISE]),
             Activate(DEMISE),
-            Activate(MALLET),
-            Pick(&[PEACE]),
-            Activate(CHARITY),
-            Pick(&[EXODIA, MSE]),
-            Activate(GREED),
-            Activate(FACTORY),
-            Activate(GREED),
-            Activate(CHARITY),
-            Pick(&[FACTORY, PEACE]),
-            Activate(TERRAFORMING),
+            Activate(UPSTART),
+            Activate(VOID),
             Activate(PEACE),
-            Activate(CHICKEN),
             Effect(CHICKEN),
             Mode(0),
-            Activate(VOID),
-            Activate(UPSTART),
-            Activate(VOID),
-            Activate(UPSTART),
-            Activate(MALLET),
-            Pick(&[RIGHT_LEG, LEFT_ARM, RIGHT_ARM, LEFT_LEG]),
+            Activate(GREED),
+            Activate(CHARITY),
             Activate(HAND_DEST),
+            Pick(&[MALLET, EXODIA]),
+            Pick(&[MSE, MALLET]),
+            Activate(GREED),
+            Activate(GREED),
+            Activate(CHARITY),
+            Pick(&[LEFT_ARM, RIGHT_ARM]),
+            Activate(VOID),
+            Activate(FACTORY),
+            Pick(&[LEFT_LEG, RIGHT_ARM]),
+            Activate(HAND_DEST),
+            Pick(&[FACTORY, RIGHT_LEG]),
+            Activate(MSE),
+            Pick(&[FACTORY, LEFT_LEG]),
+            Pick(&[HAND_DEST]),
+            Activate(TERRAFORMING),
+            Pass,
+            Activate(PEACE),
             Activate(HAND_DEST),
         ],
     );
@@ -265,31 +274,35 @@ fn legacy_exodia_deck_seed_0_wins_with_exodia() {
             Activate(PEACE),
             Activate(VOID),
             Summon(WITCH),
-            Activate(TERRAFORMING),
-            Pick(&[CHICKEN]),
-            Activate(CHICKEN),
-            Activate(UPSTART),
             Activate(VOID),
             Activate(GREED),
+            Activate(VOID),
+            Activate(MSE),
+            Pick(&[TERRAFORMING, SANGAN]),
+            Pick(&[GREED]),
+            Activate(UPSTART),
+            Activate(GREED),
+            Activate(PEACE),
+            Pass,
+            Activate(UPSTART),
             Activate(HAND_DEST),
-            Pick(&[SANGAN, SANGAN]),
+            Pick(&[FACTORY, FACTORY]),
+            Activate(CHICKEN),
+            Activate(DUALITY),
+            Pick(&[CHICKEN]),
             Effect(CHICKEN),
             Mode(0),
-            Activate(PEACE),
-            Activate(GREED),
-            Activate(CHARITY),
-            Pick(&[MSE, FACTORY]),
             Activate(UPSTART),
-            Pass,
-            Activate(HAND_DEST),
-            Pick(&[FACTORY, RIGHT_LEG]),
             Activate(CHICKEN),
             Effect(CHICKEN),
             Mode(0),
-            Activate(DUALITY),
-            Pick(&[UPSTART]),
+            Activate(GREED),
+            Activate(CHARITY),
+            Pass,
+            Pick(&[HAND_DEST, CHICKEN]),
+            Activate(CHARITY),
+            Pick(&[SANGAN, RIGHT_LEG]),
             Activate(FACTORY),
-            Activate(UPSTART),
         ],
     );
     assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));
@@ -305,30 +318,36 @@ fn library_exodia_deck_seed_14_wins_with_exodia_through_royal_magical_library() 
         &[
             Activate(PEACE),
             Activate(UPSTART),
+            Activate(PEACE),
+            Summon(LIBRARY),
             Activate(TERRAFORMING),
             Pick(&[CHICKEN]),
+            Activate(CHICKEN),
+            Effect(CHICKEN),
+            Mode(0),
             Activate(TOON_TABLE),
             Pick(&[TOON_WORLD]),
-            Activate(PEACE),
             Activate(TOON_WORLD),
-            Activate(CHICKEN),
-            Effect(CHICKEN),
-            Mode(0),
+            // Three Spells resolved with the Library face-up: remove 3, draw 1.
+            Effect(LIBRARY),
             Activate(TERRAFORMING),
             Pick(&[CHICKEN]),
             Activate(CHICKEN),
+            Activate(MALLET),
+            Pick(&[GOLDEN_BAMBOO, LEFT_ARM]),
+            Effect(LIBRARY),
+            Activate(TERRAFORMING),
             Effect(CHICKEN),
             Mode(0),
-            Summon(LIBRARY),
+            Activate(HAND_DEST),
+            Pick(&[FACTORY, CHICKEN]),
             Activate(BROKEN_BAMBOO),
             Activate(GOLDEN_BAMBOO),
-            Activate(VOID),
-            // Three Spells resolved with the Library face-up: remove 3, draw 1.
+            Activate(PEACE),
             Effect(LIBRARY),
-            Activate(DUALITY),
-            Pick(&[RIGHT_LEG]),
             Activate(GOLDEN_BAMBOO),
-            Activate(TOON_TABLE),
+            Activate(GOLDEN_BAMBOO),
+            Activate(VOID),
             Effect(LIBRARY),
         ],
     );
@@ -349,47 +368,55 @@ fn library_exodia_deck_seed_14_wins_with_exodia_through_royal_magical_library() 
 
 #[test]
 fn panda_exodia_deck_seed_5_wins_with_exodia_through_treasure_panda_and_a_synchro() {
-    // Treasure Panda summons Exodia's limbs from the deck; White Elephant's Gift and a
-    // Synchro Summon send them to the graveyard, and Dark Factory brings them home.
+    // Treasure Panda summons Lunar Rabbit Omajinai and Exodia's limbs from the deck; White
+    // Elephant's Gift, Wonder Wand and a Synchro Summon send them to the graveyard for
+    // draws, and Dark Factory brings them home.
     let d = play_deck(
         "panda-exodia-deck",
         5,
         &[
             Activate(MALLET),
-            Pick(&[PEACE, WONDER_WAND]),
+            Pick(&[PEACE]),
+            Activate(CHICKEN),
             Activate(MALLET),
-            Pick(&[CHICKEN]),
+            Pick(&[WONDER_WAND]),
             Summon(TREASURE_PANDA),
+            Effect(CHICKEN),
+            Mode(0),
             Effect(TREASURE_PANDA),
             Pick(&[MALLET]),
-            Pick(&[LEFT_LEG]),
-            Mode(1),
+            Pick(&[LUNAR_RABBIT]),
+            Mode(0),
+            Activate(WHITE_ELEPHANT),
+            Effect(TREASURE_PANDA),
+            Pick(&[WHITE_ELEPHANT]),
+            Pick(&[RIGHT_LEG]),
+            Mode(0),
             Effect(TREASURE_PANDA),
             Pick(&[LEFT_ARM]),
+            Mode(1),
+            Activate(CHICKEN),
+            Effect(TREASURE_PANDA),
+            Pick(&[RIGHT_ARM]),
+            Mode(1),
+            Effect(CHICKEN),
             Mode(0),
             Activate(WONDER_WAND),
             Pick(&[LEFT_ARM]),
             Effect(WONDER_WAND),
+            Activate(FACTORY),
             Effect(TREASURE_PANDA),
-            Pick(&[RIGHT_LEG]),
+            Pick(&[FACTORY]),
             Mode(0),
-            Activate(PEACE),
-            Activate(WHITE_ELEPHANT),
-            Pick(&[LEFT_LEG]),
-            Effect(TREASURE_PANDA),
-            Pick(&[PEACE]),
-            Pick(&[LUNAR_RABBIT]),
-            Mode(1),
             Synchro(STARDUST_CHARGE),
-            Pick(&[TREASURE_PANDA, LUNAR_RABBIT, RIGHT_LEG]),
+            Pick(&[TREASURE_PANDA, RIGHT_LEG, LUNAR_RABBIT]),
+            Mode(1),
             Mode(0),
-            Mode(0),
-            Activate(CHICKEN),
-            Effect(CHICKEN),
-            Mode(0),
+            Activate(WONDER_WAND),
+            Effect(WONDER_WAND),
+            Activate(UPSTART),
             Activate(FACTORY),
-            Pick(&[LEFT_ARM, LEFT_LEG]),
-            Activate(FACTORY),
+            Pick(&[RIGHT_LEG, RIGHT_ARM]),
         ],
     );
     assert_eq!(d.outcome(), Some(Outcome::Win(Reason::Exodia)));

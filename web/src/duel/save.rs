@@ -2,7 +2,7 @@
 //! engine on load), and the actions taken back by undo.
 //!
 //! It is text in the share code's encoding (`duel_engine::replay`), so the duel page links
-//! no JSON code for it: `2.<share code>` then `.<commands>` for each action to redo, the
+//! no JSON code for it: `3.<share code>` then `.<commands>` for each action to redo, the
 //! next one to redo last. Base64url has no `.`, so the parts split cleanly.
 
 use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
@@ -118,7 +118,7 @@ mod tests {
     fn round_trips() {
         let plain = save();
         let text = plain.to_text();
-        assert!(text.starts_with("2."), "{text}");
+        assert!(text.starts_with("3."), "{text}");
         assert_eq!(SaveFile::from_text(&text), Ok(plain));
     }
 
@@ -156,20 +156,26 @@ mod tests {
 
     #[test]
     fn garbage_and_old_saves_are_refused() {
-        for garbage in ["", "{not json", "2", "2.", "2.!!!", "x.AQA", "2.AQAB.!!"] {
+        for garbage in ["", "{not json", "3", "3.", "3.!!!", "x.AQA", "3.AQAB.!!"] {
             let got = SaveFile::from_text(garbage);
             assert!(got.is_err(), "{garbage:?} read as {got:?}");
         }
-        assert_eq!(SaveFile::from_text("2.!!!"), Err(SaveError::Corrupt));
+        assert_eq!(SaveFile::from_text("3.!!!"), Err(SaveError::Corrupt));
         let json_save = r#"{"version":1,"deck":"exodia-deck","seed":1,"commands":[]}"#;
         assert_eq!(
             SaveFile::from_text(json_save),
             Err(SaveError::Outdated { found: 1 })
         );
-        let later = save().to_text().replacen("2.", "3.", 1);
+        // Version 2's logs were played with the old shuffles: refused, not replayed.
+        let before = save().to_text().replacen("3.", "2.", 1);
+        assert_eq!(
+            SaveFile::from_text(&before),
+            Err(SaveError::Outdated { found: 2 })
+        );
+        let later = save().to_text().replacen("3.", "4.", 1);
         assert_eq!(
             SaveFile::from_text(&later),
-            Err(SaveError::Outdated { found: 3 })
+            Err(SaveError::Outdated { found: 4 })
         );
     }
 }

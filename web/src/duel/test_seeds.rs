@@ -1,6 +1,7 @@
 //! Seeds the browser tests rely on, with the opening hands they were chosen for, and the
 //! scripted games they click through (found with `cargo run -p web --example find_seeds`
-//! and `--example find_scripts`; checked natively below).
+//! and `--example find_scripts`, or among the winning lines of the solver's guided
+//! playouts for one that shows what a script must; checked natively below).
 
 use duel_engine::view::{DuelView, PromptKind};
 use duel_engine::{CardId, Code, Command, Duel, Event, Response, Settings};
@@ -106,81 +107,95 @@ use Move::{Activate, Effect, Option as Choose, Pick, Summon, Synchro};
 /// A whole game of `library-exodia-deck` from [`SEED_LIBRARY_WIN`] to an Exodia win:
 /// Chicken Game and Toon World pay LP for draws, Royal Magical Library collects Spell
 /// Counters from every Spell (Broken Bamboo Sword equipped to it, Golden Bamboo Sword
-/// twice) and draws twice, Pot of Duality takes the last piece.
+/// three times) and draws four times, the last time the last piece.
 pub const LIBRARY_WIN: &[Move] = &[
     Activate(ONE_DAY_OF_PEACE),
     Activate(UPSTART_GOBLIN),
+    Activate(ONE_DAY_OF_PEACE),
+    Summon(LIBRARY),
     Activate(TERRAFORMING),
     Pick(&[CHICKEN_GAME]),
+    Activate(CHICKEN_GAME),
+    Effect(CHICKEN_GAME),
+    Choose("0"),
     Activate(TOON_TABLE),
     Pick(&[TOON_WORLD]),
-    Activate(ONE_DAY_OF_PEACE),
     Activate(TOON_WORLD),
-    Activate(CHICKEN_GAME),
-    Effect(CHICKEN_GAME),
-    Choose("0"),
+    Effect(LIBRARY),
     Activate(TERRAFORMING),
     Pick(&[CHICKEN_GAME]),
     Activate(CHICKEN_GAME),
+    Activate(MAGICAL_MALLET),
+    Pick(&[GOLDEN_BAMBOO, LEFT_ARM]),
+    Effect(LIBRARY),
+    Activate(TERRAFORMING),
     Effect(CHICKEN_GAME),
     Choose("0"),
-    Summon(LIBRARY),
+    Activate(HAND_DESTRUCTION),
+    Pick(&[DARK_FACTORY, CHICKEN_GAME]),
     Activate(BROKEN_BAMBOO),
     Activate(GOLDEN_BAMBOO),
-    Activate(INTO_THE_VOID),
+    Activate(ONE_DAY_OF_PEACE),
     Effect(LIBRARY),
-    Activate(POT_OF_DUALITY),
-    Pick(&[RIGHT_LEG]),
     Activate(GOLDEN_BAMBOO),
-    Activate(TOON_TABLE),
+    Activate(GOLDEN_BAMBOO),
+    Activate(INTO_THE_VOID),
     Effect(LIBRARY),
 ];
 
 /// A whole game of `panda-exodia-deck` from [`SEED_PANDA_WIN`] to an Exodia win:
-/// Treasure Panda banishes Spells to Special Summon Exodia's limbs from the deck, Wonder
-/// Wand and White Elephant's Gift send them to the graveyard for draws, Stardust Charge
-/// Warrior is Synchro Summoned from Treasure Panda, Lunar Rabbit Omajinai (the Tuner) and
-/// Right Leg, and two Dark Factories bring the limbs back to the hand.
+/// Treasure Panda banishes Spells to Special Summon Lunar Rabbit Omajinai and Exodia's
+/// limbs from the deck, White Elephant's Gift and Wonder Wand send them to the graveyard
+/// for draws, Stardust Charge Warrior is Synchro Summoned from Treasure Panda, Lunar
+/// Rabbit Omajinai (the Tuner) and Right Leg and draws, and two Dark Factories bring the
+/// cards back to the hand.
 pub const PANDA_WIN: &[Move] = &[
     Activate(MAGICAL_MALLET),
-    Pick(&[ONE_DAY_OF_PEACE, WONDER_WAND]),
+    Pick(&[ONE_DAY_OF_PEACE]),
+    Activate(CHICKEN_GAME),
     Activate(MAGICAL_MALLET),
-    Pick(&[CHICKEN_GAME]),
+    Pick(&[WONDER_WAND]),
     Summon(TREASURE_PANDA),
+    Effect(CHICKEN_GAME),
+    Choose("0"),
     Effect(TREASURE_PANDA),
     Pick(&[MAGICAL_MALLET]),
-    Pick(&[LEFT_LEG]),
-    Choose("defense"),
+    Pick(&[LUNAR_RABBIT]),
+    Choose("attack"),
+    Activate(WHITE_ELEPHANT),
+    Effect(TREASURE_PANDA),
+    Pick(&[WHITE_ELEPHANT]),
+    Pick(&[RIGHT_LEG]),
+    Choose("attack"),
     Effect(TREASURE_PANDA),
     Pick(&[LEFT_ARM]),
-    Choose("attack"),
+    Choose("defense"),
+    Activate(CHICKEN_GAME),
+    Effect(TREASURE_PANDA),
+    Pick(&[RIGHT_ARM]),
+    Choose("defense"),
+    Effect(CHICKEN_GAME),
+    Choose("0"),
     Activate(WONDER_WAND),
     Pick(&[LEFT_ARM]),
     Effect(WONDER_WAND),
+    Activate(DARK_FACTORY),
     Effect(TREASURE_PANDA),
-    Pick(&[RIGHT_LEG]),
+    Pick(&[DARK_FACTORY]),
     Choose("attack"),
-    Activate(ONE_DAY_OF_PEACE),
-    Activate(WHITE_ELEPHANT),
-    Pick(&[LEFT_LEG]),
-    Effect(TREASURE_PANDA),
-    Pick(&[ONE_DAY_OF_PEACE]),
-    Pick(&[LUNAR_RABBIT]),
-    Choose("defense"),
     Synchro(STARDUST_CHARGE),
-    Pick(&[TREASURE_PANDA, LUNAR_RABBIT, RIGHT_LEG]),
-    Choose("attack"),
+    Pick(&[TREASURE_PANDA, RIGHT_LEG, LUNAR_RABBIT]),
+    Choose("defense"),
     Choose("yes"),
-    Activate(CHICKEN_GAME),
-    Effect(CHICKEN_GAME),
-    Choose("0"),
+    Activate(WONDER_WAND),
+    Effect(WONDER_WAND),
+    Activate(UPSTART_GOBLIN),
     Activate(DARK_FACTORY),
-    Pick(&[LEFT_ARM, LEFT_LEG]),
-    Activate(DARK_FACTORY),
+    Pick(&[RIGHT_LEG, RIGHT_ARM]),
 ];
 
 /// The index in [`PANDA_WIN`] of its Synchro Summon.
-pub const PANDA_SYNCHRO_AT: usize = 25;
+pub const PANDA_SYNCHRO_AT: usize = 33;
 
 /// A whole game of `scientist-catapult-deck` from [`SEED_SCIENTIST_WIN`] to the
 /// opponent's LP 0: Reasoning and Last Will put Magical Scientist and Catapult Turtle on
