@@ -374,10 +374,23 @@ pub fn lost_game(budget: usize) -> Result<LostGame, String> {
             continue;
         };
         applied(&mut d, &fatal)?;
+        // Answers what the commands ask, so the turn's end starts on an open position.
+        let settle = |d: &mut Duel| -> Result<(), String> {
+            while d.outcome().is_none() && d.view().prompt.is_some() {
+                let answer = choices(d)
+                    .into_iter()
+                    .next()
+                    .ok_or("a prompt with no answer")?;
+                applied(d, &answer)?;
+            }
+            Ok(())
+        };
+        settle(&mut d)?;
         for _ in 0..2 {
             let next = choices(&d).into_iter().find(|c| *c != Command::EndTurn);
             if let Some(next) = next.filter(|_| d.outcome().is_none()) {
                 applied(&mut d, &next)?;
+                settle(&mut d)?;
             }
         }
         let ending = d.log().len();
