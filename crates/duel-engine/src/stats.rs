@@ -158,14 +158,19 @@ pub struct CardTally {
     pub won: u32,
 }
 
+/// `won` of `hands` as a share (0 of none).
+fn share(won: u32, hands: u32) -> f64 {
+    if hands == 0 {
+        0.0
+    } else {
+        f64::from(won) / f64::from(hands)
+    }
+}
+
 impl CardTally {
     /// The share of those hands won (0 when no hand held the card).
     pub fn win_rate(&self) -> f64 {
-        if self.hands == 0 {
-            0.0
-        } else {
-            f64::from(self.won) / f64::from(self.hands)
-        }
+        share(self.won, self.hands)
     }
 
     /// The 95% Wilson score interval of [`CardTally::win_rate`].
@@ -313,11 +318,7 @@ impl Tally {
 
     /// The share of hands won so far (undecided hands count as not won: a lower bound).
     pub fn win_rate(&self) -> f64 {
-        if self.hands == 0 {
-            0.0
-        } else {
-            f64::from(self.won) / f64::from(self.hands)
-        }
+        share(self.won, self.hands)
     }
 
     /// The 95% Wilson score interval of the win rate.

@@ -185,7 +185,7 @@ fn profile(def: &'static CardDef) -> Profile {
     p
 }
 
-fn for_steps<'a>(
+fn for_steps(
     steps: impl Iterator<Item = &'static Step>,
     regs: &mut Vec<(Reg, Zone, Option<&'static Filter>)>,
     p: &mut Profile,
@@ -198,17 +198,15 @@ fn for_steps<'a>(
     };
     for s in steps {
         match s {
-            Step::Draw { who, n } => {
-                if *who == Who::You {
-                    p.movers.push(Mover {
-                        from: Zone::Deck,
-                        filter: None,
-                        to: Zone::Hand,
-                    });
-                    match n {
-                        Amount::Fixed(n) => p.draws = p.draws.map(|d| d + n),
-                        _ => p.unbounded = true,
-                    }
+            Step::Draw { who: Who::You, n } => {
+                p.movers.push(Mover {
+                    from: Zone::Deck,
+                    filter: None,
+                    to: Zone::Hand,
+                });
+                match n {
+                    Amount::Fixed(n) => p.draws = p.draws.map(|d| d + n),
+                    _ => p.unbounded = true,
                 }
             }
             Step::DrawUntil { hand } => {
@@ -258,14 +256,14 @@ fn for_steps<'a>(
                     });
                 }
             }
-            Step::MoveHand { who, to, .. } => {
-                if *who == Who::You {
-                    p.movers.push(Mover {
-                        from: Zone::Hand,
-                        filter: None,
-                        to: dest_zone(*to),
-                    });
-                }
+            Step::MoveHand {
+                who: Who::You, to, ..
+            } => {
+                p.movers.push(Mover {
+                    from: Zone::Hand,
+                    filter: None,
+                    to: dest_zone(*to),
+                });
             }
             Step::SpecialSummon { reg, .. } => {
                 if let Some((from, filter)) = reg_of(regs, *reg) {

@@ -656,22 +656,7 @@ pub fn rollout(start: &Duel, rng: &mut Rng, guide: Guide) -> (Duel, Vec<Command>
     let mut d = start.clone();
     let mut line = Vec::new();
     while d.outcome().is_none() && line.len() < 300 {
-        let ordered = guide(&d, choices(&d));
-        let mut options = ordered.commands;
-        if ordered.preferred > 0 {
-            options.truncate(ordered.preferred);
-        }
-        if options.is_empty() {
-            options = vec![Command::EndTurn];
-        }
-        let mut i = 0;
-        while i + 1 < options.len() && rng.chance(0.45) {
-            i += 1;
-        }
-        if rng.chance(0.3) {
-            i = rng.index(options.len());
-        }
-        let cmd = options.swap_remove(i);
+        let cmd = guided_choice(&d, rng, guide);
         if d.apply(cmd.clone()).is_ok() {
             line.push(cmd);
         } else {
@@ -679,6 +664,28 @@ pub fn rollout(start: &Duel, rng: &mut Rng, guide: Guide) -> (Duel, Vec<Command>
         }
     }
     (d, line)
+}
+
+/// One move of a playout: among the guide's preferred candidates (all of them when it
+/// prefers none), the first most often and later ones geometrically less, sometimes
+/// any at random; ending the turn when there is nothing else.
+pub(crate) fn guided_choice(d: &Duel, rng: &mut Rng, guide: Guide) -> Command {
+    let ordered = guide(d, choices(d));
+    let mut options = ordered.commands;
+    if ordered.preferred > 0 {
+        options.truncate(ordered.preferred);
+    }
+    if options.is_empty() {
+        options = vec![Command::EndTurn];
+    }
+    let mut i = 0;
+    while i + 1 < options.len() && rng.chance(0.45) {
+        i += 1;
+    }
+    if rng.chance(0.3) {
+        i = rng.index(options.len());
+    }
+    options.swap_remove(i)
 }
 
 /// How a [`solve`] found its answer.

@@ -11,7 +11,7 @@ use seeded_rng::Rng;
 use crate::command::Command;
 use crate::state::{Duel, Outcome, Player, Reason};
 
-use super::{Guide, choices};
+use super::{Guide, choices, guided_choice};
 
 /// Candidates tried with a playout at each step at most (the guide's first ones).
 const WIDTH: usize = 10;
@@ -49,22 +49,7 @@ fn playout(
     let mut line = Vec::new();
     let mut best = progress_of(&d, goal, deck_at_start);
     while d.outcome().is_none() && line.len() < LONGEST {
-        let ordered = guide(&d, choices(&d));
-        let mut options = ordered.commands;
-        if ordered.preferred > 0 {
-            options.truncate(ordered.preferred);
-        }
-        if options.is_empty() {
-            options = vec![Command::EndTurn];
-        }
-        let mut i = 0;
-        while i + 1 < options.len() && rng.chance(0.45) {
-            i += 1;
-        }
-        if rng.chance(0.3) {
-            i = rng.index(options.len());
-        }
-        let cmd = options.swap_remove(i);
+        let cmd = guided_choice(&d, rng, guide);
         if d.apply(cmd.clone()).is_err() {
             break;
         }
