@@ -70,7 +70,7 @@ const PAGES = [
   ['duel-replay', `duel-analysis/#/replay/${lostDuel}`, '[data-testid=replay]', async (page) => {
     await page.waitForSelector('[data-testid=no-return][data-state=found]', { timeout: 30000 });
   }],
-  ['duel-stats', 'duel-analysis/#/stats/legacy-exodia-deck?hands=40', '[data-testid=stats-run]', async (page) => {
+  ['duel-stats', 'duel-analysis/#/stats/legacy-exodia-deck?hands=12', '[data-testid=stats-run]', async (page) => {
     await page.click('[data-testid=stats-run]');
     await page.waitForSelector('[data-testid=stats-done]', { timeout: 60000 });
   }],
