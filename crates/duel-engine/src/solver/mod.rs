@@ -115,19 +115,18 @@ fn candidates(d: &Duel) -> Candidates {
             let Some(inst) = d.instance(card) else {
                 return false;
             };
-            // Copies are interchangeable where nothing tells them apart.
+            // Copies are interchangeable where nothing tells them apart: the same place
+            // and state, once-per-turn uses, and (for an equip) the same kind of monster.
             let used = d
                 .used_opt
                 .iter()
                 .any(|k| matches!(k, OptKey::Card(id, _) if *id == card));
-            let place = (
-                inst.location.zone_name(),
-                inst.face,
-                inst.position,
-                inst.counters,
-                used,
-            );
-            seen.insert((kind, inst.code, place))
+            let equipped = inst
+                .equipped_to
+                .and_then(|m| d.instance(m))
+                .map(|m| (m.code, m.controller, m.kind_key()));
+            let place = (inst.location.zone_name(), used, equipped);
+            seen.insert((kind, inst.kind_key(), place))
         })
         .collect();
     commands.extend(end);
