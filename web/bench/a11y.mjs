@@ -61,8 +61,8 @@ const PAGES = [
   ['help-duel', '#/help/duel', 'main h1, h1'],
   ['duel-game-over', '#/simulator/library-exodia-deck?seed=14', '[data-testid=zone-hand]', async (page) => {
     // The lost duel as an autosave: it resumes over, with its game-over dialog and the
-    // point of no return found in the worker.
-    await page.evaluate((code) => localStorage.setItem('games.duel.save', `2.${code}`), lostDuel);
+    // point of no return found in the worker ("3." is web/src/duel/save.rs's SAVE_VERSION).
+    await page.evaluate((code) => localStorage.setItem('games.duel.save', `3.${code}`), lostDuel);
     await page.reload();
     await page.waitForSelector('[data-testid=game-over] [data-testid=no-return][data-state=found]', { timeout: 30000 });
     await page.evaluate(() => localStorage.removeItem('games.duel.save'));
