@@ -92,8 +92,8 @@ pub fn goal_of(deck: &str) -> Result<Outcome, SetupError> {
     })
 }
 
-/// The search budget (positions) the app gives one opening hand, the hint's too: 500
-/// playouts (most in nested searches), then a search of 20,000 positions. About a
+/// The search budget (positions) the app gives one opening hand, the hint's too: 1,000
+/// playouts (most in nested searches), then a search of 10,000 positions. About a
 /// third of a second a hand natively; the hands it does not decide are listed.
 pub const HAND_BUDGET: usize = 20_000;
 
