@@ -11,6 +11,8 @@ mod movement;
 mod steps;
 mod validate;
 
+pub(crate) use validate::printed_match;
+
 use crate::card::{CardDef, Code, card};
 use crate::command::{Command, Response};
 use crate::effect::EffectKind;

@@ -623,24 +623,8 @@ impl Duel {
         let d = def_of(c.code);
         let m = d.monster.as_ref();
         let level_is = f.level_is.map(|a| self.amount(a, locals));
-        f.card_type.is_none_or(|t| d.card_type == t)
-            && f.monster.is_none_or(|is| d.is_monster() == is)
-            && f.frame.is_none_or(|fr| d.frame == fr)
-            && f.sub.is_none_or(|s| d.sub == Some(s))
-            && f.max_atk.is_none_or(|a| m.is_some_and(|m| m.atk <= a))
-            && f.max_def.is_none_or(|a| m.is_some_and(|m| m.def <= a))
-            && f.level.is_none_or(|l| m.is_some_and(|m| m.level == l))
-            && f.max_level.is_none_or(|l| m.is_some_and(|m| m.level <= l))
+        printed_match(d, f)
             && level_is.is_none_or(|l| m.is_some_and(|m| u32::from(m.level) == l))
-            && f.name_contains_ja
-                .as_ref()
-                .is_none_or(|s| d.name_ja.contains(s.as_str()))
-            && f.race
-                .as_ref()
-                .is_none_or(|r| m.is_some_and(|m| &m.race == r))
-            && f.tuner.is_none_or(|t| m.is_some() && d.is_tuner() == t)
-            && f.effect
-                .is_none_or(|e| m.is_some() && d.is_effect_monster() == e)
             && f.face_up.is_none_or(|up| (c.face == Face::Up) == up)
             && f.tributable.is_none_or(|t| {
                 t == (m.is_some() && !d.has_rule(|r| matches!(r, RuleDef::CannotBeTributed)))
@@ -799,4 +783,27 @@ pub(crate) fn opt_key(
         OncePerTurn::Card => Some(OptKey::Card(id, idx)),
         OncePerTurn::Name => Some(OptKey::Name(code)),
     }
+}
+
+/// Whether a card of definition `d` passes the parts of `f` that read only what the card
+/// is (type, frame, stats, name), not its state or the effect's registers.
+pub(crate) fn printed_match(d: &CardDef, f: &Filter) -> bool {
+    let m = d.monster.as_ref();
+    f.card_type.is_none_or(|t| d.card_type == t)
+        && f.monster.is_none_or(|is| d.is_monster() == is)
+        && f.frame.is_none_or(|fr| d.frame == fr)
+        && f.sub.is_none_or(|s| d.sub == Some(s))
+        && f.max_atk.is_none_or(|a| m.is_some_and(|m| m.atk <= a))
+        && f.max_def.is_none_or(|a| m.is_some_and(|m| m.def <= a))
+        && f.level.is_none_or(|l| m.is_some_and(|m| m.level == l))
+        && f.max_level.is_none_or(|l| m.is_some_and(|m| m.level <= l))
+        && f.name_contains_ja
+            .as_ref()
+            .is_none_or(|s| d.name_ja.contains(s.as_str()))
+        && f.race
+            .as_ref()
+            .is_none_or(|r| m.is_some_and(|m| &m.race == r))
+        && f.tuner.is_none_or(|t| m.is_some() && d.is_tuner() == t)
+        && f.effect
+            .is_none_or(|e| m.is_some() && d.is_effect_monster() == e)
 }

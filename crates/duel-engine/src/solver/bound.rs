@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::card::{CardDef, Code, catalog};
 use crate::command::Command;
 use crate::effect::{Amount, Dest, EffectKind, Filter, Reg, RuleDef, Source, Step, Who};
+use crate::engine::printed_match;
 use crate::state::{CardId, Duel, EndStep, Location, Outcome, Phase, Player, Reason};
 
 /// Whether `d` can no longer reach `goal`, by one of the cuts below.
@@ -287,33 +288,11 @@ fn profiles() -> &'static HashMap<Code, Profile> {
     PROFILES.get_or_init(|| catalog().iter().map(|c| (c.code, profile(c))).collect())
 }
 
-/// Whether a card with definition `def` passes `f` on what the card is (its printed
-/// type, frame, stats and name); what depends on its state (face-up, can be Tributed or
-/// Summoned, a declared Level) counts as passed, which only makes the cut weaker.
-fn static_match(def: &CardDef, f: &Filter) -> bool {
-    let m = def.monster.as_ref();
-    f.card_type.is_none_or(|t| def.card_type == t)
-        && f.monster.is_none_or(|is| def.is_monster() == is)
-        && f.frame.is_none_or(|fr| def.frame == fr)
-        && f.sub.is_none_or(|s| def.sub == Some(s))
-        && f.max_atk.is_none_or(|a| m.is_some_and(|m| m.atk <= a))
-        && f.max_def.is_none_or(|a| m.is_some_and(|m| m.def <= a))
-        && f.level.is_none_or(|l| m.is_some_and(|m| m.level == l))
-        && f.max_level.is_none_or(|l| m.is_some_and(|m| m.level <= l))
-        && f.name_contains_ja
-            .as_ref()
-            .is_none_or(|s| def.name_ja.contains(s.as_str()))
-        && f.race
-            .as_ref()
-            .is_none_or(|r| m.is_some_and(|m| &m.race == r))
-        && f.tuner.is_none_or(|t| m.is_some() && def.is_tuner() == t)
-        && f.effect
-            .is_none_or(|e| m.is_some() && def.is_effect_monster() == e)
-}
-
-/// Whether `m` can move a card of definition `def` out of `from`.
+/// Whether `m` can move a card of definition `def` out of `from`: its filter is read on
+/// what the card is only; what depends on its state counts as passed, which only makes
+/// the cut weaker.
 fn moves(def: &CardDef, m: &Mover, from: Zone) -> bool {
-    (m.from == from || m.from == Zone::Any) && m.filter.is_none_or(|f| static_match(def, f))
+    (m.from == from || m.from == Zone::Any) && m.filter.is_none_or(|f| printed_match(def, f))
 }
 
 /// The zones a card of definition `def` can reach from `start`, by the moves of
@@ -457,7 +436,7 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
             unbounded |= movers.iter().any(|m| {
                 matches!(m.from, Zone::Grave | Zone::Banished)
                     && m.to != Zone::Grave
-                    && m.filter.is_none_or(|f| static_match(k.def, f))
+                    && m.filter.is_none_or(|f| printed_match(k.def, f))
             });
             unbounded |= k.zone == Zone::Deck && searched(k.def);
         }
