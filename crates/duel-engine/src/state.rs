@@ -516,6 +516,9 @@ pub(crate) enum EndStep {
 pub(crate) struct Journal {
     pub events: Vec<crate::event::Event>,
     pub moves: Vec<crate::event::GameEvent>,
+    /// Nothing is recorded, in the journal or the command log: a solver's copies, which
+    /// nobody shows, run faster without them.
+    pub off: bool,
 }
 
 impl PartialEq for Journal {

@@ -44,9 +44,12 @@ impl Duel {
     /// duel until the player must act again. Returns what happened.
     pub fn apply(&mut self, cmd: Command) -> Result<Vec<Event>, RuleError> {
         self.validate(&cmd)?;
-        self.journal.events.clear();
-        self.journal.moves.clear();
-        self.log.push(cmd.clone());
+        let record = !self.journal.off;
+        if record {
+            self.journal.events.clear();
+            self.journal.moves.clear();
+            self.log.push(cmd.clone());
+        }
         match cmd {
             Command::SummonMonster { card } => self.normal_summon(card, false),
             Command::SetMonster { card } => self.normal_summon(card, true),
@@ -76,7 +79,11 @@ impl Duel {
             Command::Respond(r) => self.respond(r),
         }
         self.run();
-        Ok(self.journal.events.clone())
+        Ok(if record {
+            self.journal.events.clone()
+        } else {
+            Vec::new()
+        })
     }
 
     pub(crate) fn enter(&mut self, phase: Phase) {
@@ -84,11 +91,13 @@ impl Duel {
         if phase == Phase::End {
             self.end_step = EndStep::Open;
         }
-        self.journal.events.push(Event::PhaseChanged { phase });
+        self.push_event(Event::PhaseChanged { phase });
     }
 
     pub(crate) fn push_event(&mut self, e: Event) {
-        self.journal.events.push(e);
+        if !self.journal.off {
+            self.journal.events.push(e);
+        }
     }
 
     /// Runs frames, trigger chains, the chain and the End Phase until the player must act.

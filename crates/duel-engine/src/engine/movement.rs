@@ -117,7 +117,9 @@ impl Duel {
             self.collect_triggers(ev);
         }
         let moved: Vec<CardId> = events.iter().map(|e| e.card).collect();
-        self.journal.moves.extend(events.iter().cloned());
+        if !self.journal.off {
+            self.journal.moves.extend(events.iter().cloned());
+        }
         // Equip cards go to the graveyard when their monster leaves the field.
         let orphans: Vec<CardId> = events
             .iter()

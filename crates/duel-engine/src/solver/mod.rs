@@ -386,11 +386,16 @@ impl<'p> Ctx<'p> {
     }
 }
 
-/// A search's starting position without the log of the game so far, which would be
-/// cloned at every position for nothing.
+/// A search's starting position without the log of the game so far and recording
+/// nothing from here (no command log, no journal of events), which would be cloned at
+/// every position for nothing.
 fn without_log(start: &Duel) -> Duel {
     let mut start = start.clone();
     start.log.clear();
+    start.journal = crate::state::Journal {
+        off: true,
+        ..crate::state::Journal::default()
+    };
     start
 }
 
@@ -417,11 +422,18 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
     if remaining == 0 || ctx.nodes >= ctx.budget || ctx.cancelled {
         return Outcome_::Fail { cut: true };
     }
-    if bound::hopeless(d, ctx.goal) {
+    let key = Some(key::key(d));
+    if let Some(key) = key
+        && ctx.failed.get(&key).is_some_and(|&r| r >= remaining)
+    {
         return Outcome_::Fail { cut: false };
     }
-    let key = key::key(d);
-    if ctx.failed.get(&key).is_some_and(|&r| r >= remaining) {
+    if bound::hopeless(d, ctx.goal) {
+        // Lost whatever the limit: the table keeps it, which saves the cut's work if
+        // the position comes again.
+        if let Some(key) = key {
+            ctx.failed.insert(key, u16::MAX);
+        }
         return Outcome_::Fail { cut: false };
     }
     ctx.nodes += 1;
@@ -444,8 +456,10 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
         }
         ctx.path.pop();
     }
-    ctx.failed
-        .insert(key, if cut { remaining } else { u16::MAX });
+    if let Some(key) = key {
+        ctx.failed
+            .insert(key, if cut { remaining } else { u16::MAX });
+    }
     Outcome_::Fail { cut }
 }
 
@@ -712,6 +726,7 @@ pub fn solve_watched(
     seed: u64,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> (Search, Method) {
+    let start = &without_log(start);
     let guide = policy_for(goal);
     let mut rng = Rng::new(seed);
     // Most of the work in playouts (`budget / 20` of them, some 40 commands each), then a
@@ -765,4 +780,41 @@ pub fn solve_watched(
         search_watched(start, goal, budget, &order, &mut report),
         Method::Search,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::Settings;
+
+    /// The solver's copies record nothing, yet play the same game: along guided lines of
+    /// every deck, a copy without its record reaches the same position (the full key,
+    /// ids and stamps included) and outcome as the recorded duel, after every command.
+    #[test]
+    fn a_copy_that_records_nothing_plays_the_same_game() {
+        for deck in crate::decks() {
+            for seed in 0..6 {
+                let Ok(start) = Duel::with_settings(&deck.id, seed, Settings::default()) else {
+                    panic!("deck {} does not start", deck.id);
+                };
+                let goal = crate::stats::goal_of(&deck.id).unwrap_or(Outcome::Win(Reason::Exodia));
+                let (_, line) = rollout(&start, &mut Rng::new(seed), policy_for(goal));
+                let mut recorded = start.clone();
+                let mut quiet = without_log(&start);
+                for cmd in line {
+                    let events = recorded.apply(cmd.clone());
+                    let silent = quiet.apply(cmd);
+                    assert_eq!(events.is_ok(), silent.is_ok());
+                    assert_eq!(silent.as_ref().map(Vec::len).unwrap_or(0), 0);
+                    assert_eq!(recorded.outcome(), quiet.outcome());
+                    // The journal takes no part in a duel's equality; the log does.
+                    let mut unlogged = recorded.clone();
+                    unlogged.log.clear();
+                    assert!(unlogged == quiet, "{} seed {seed} parted", deck.id);
+                    assert_eq!(key::key(&recorded), key::key(&quiet));
+                }
+                assert!(quiet.log.is_empty());
+            }
+        }
+    }
 }
