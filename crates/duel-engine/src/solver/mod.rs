@@ -17,7 +17,6 @@ use crate::card::{Code, Frame, catalog};
 use crate::command::{Command, Response};
 use crate::effect::{Amount, EffectKind, Purpose, RuleDef, Step};
 use crate::state::{CardId, Duel, OptKey, Outcome, PromptState, Reason};
-use crate::view::{PromptKind, Question};
 
 /// The result of a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -576,31 +575,26 @@ fn order(d: &Duel, cmds: Vec<Command>, key: &dyn Fn(&Command) -> (bool, i64)) ->
     }
 }
 
-/// Modes of the pending mode choice whose resolution draws.
+/// Modes of the pending mode choice whose resolution draws (read from the prompt itself:
+/// the policy runs at every position, where building a view would cost more than the
+/// rest of it).
 fn drawing_modes(d: &Duel) -> Vec<u8> {
-    let v = d.view();
-    let Some(p) = v.prompt else {
+    let Some(PromptState::Mode { card, options, .. }) = d.prompt.as_ref().map(|p| &p.state) else {
         return Vec::new();
     };
-    let PromptKind::Choice {
-        question: Question::Mode,
-        options,
-    } = &p.kind
-    else {
+    let Some(def) = crate::card::card(code_in(d, *card)) else {
         return Vec::new();
     };
     options
         .iter()
-        .filter(|o| {
-            p.source.and_then(crate::card::card).is_some_and(|c| {
-                c.effects.iter().any(|e| {
-                    e.modes
-                        .get(usize::from(o.value))
-                        .is_some_and(|m| m.resolve.iter().any(|s| matches!(s, Step::Draw { .. })))
-                })
+        .copied()
+        .filter(|&o| {
+            def.effects.iter().any(|e| {
+                e.modes
+                    .get(usize::from(o))
+                    .is_some_and(|m| m.resolve.iter().any(|s| matches!(s, Step::Draw { .. })))
             })
         })
-        .map(|o| o.value)
         .collect()
 }
 
