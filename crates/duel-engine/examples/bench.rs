@@ -1,6 +1,8 @@
 //! Engine throughput: random full games of each playable preset deck per second (legal
 //! commands and prompt answers chosen by a seeded RNG; ending the turn only when nothing
-//! else is left). First, what loading the card data costs at start-up.
+//! else is left). First, what loading the card data costs at start-up, then the
+//! solver's depth-first search on three opening hands it cannot decide in 100,000
+//! positions (so each spends exactly that many): positions per second.
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-engine-bench -- 2000`
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -79,12 +81,39 @@ fn random_game(deck: &str, seed: u64) -> (Duel, usize) {
     (d, commands)
 }
 
+/// The depth-first search's speed: 100,000 positions from each of three opening hands
+/// that no line of those positions decides, best of three runs.
+fn search_speed() {
+    const POSITIONS: usize = 100_000;
+    for (deck, seed) in [
+        ("legacy-exodia-deck", 1001),
+        ("legacy-exodia-deck", 1004),
+        ("exodia-deck", 1006),
+    ] {
+        let goal = duel_engine::stats::goal_of(deck).unwrap();
+        let d = Duel::new(deck, seed).unwrap();
+        let order = duel_engine::solver::order_for(goal);
+        let mut best = f64::MAX;
+        for _ in 0..3 {
+            let start = Instant::now();
+            let r = duel_engine::solver::search_with(&d, goal, POSITIONS, &order);
+            best = best.min(start.elapsed().as_secs_f64());
+            assert_eq!(r, duel_engine::solver::Search::GaveUp, "{deck} {seed}");
+        }
+        println!(
+            "search: {deck} seed {seed}: {POSITIONS} positions in {best:.2} s, {:.0} positions/s",
+            POSITIONS as f64 / best
+        );
+    }
+}
+
 fn main() {
     let n: u64 = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(2000);
     card_data_load();
+    search_speed();
     for deck in decks().iter().filter(|d| d.playable) {
         // Warm up caches and the card catalogue.
         random_game(&deck.id, u64::MAX);

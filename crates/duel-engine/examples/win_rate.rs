@@ -1,8 +1,9 @@
 //! For each preset deck: the share of seeded opening hands that can be won this turn
 //! knowing the deck order (`stats::solve_hand` within its budget, the same computation
-//! the statistics page runs), its 95% interval, and the solving time. Hands the budget
+//! the statistics page runs), its 95% interval, and the solving time (median, p95, p99,
+//! max). Hands the budget
 //! does not decide count as not won and are listed apart. Hands the budget does not
-//! decide spend all of it (`budget / 40` guided playouts, then `budget` search positions),
+//! decide spend all of it (`budget / 5` guided playouts, then `budget / 2` search positions),
 //! so their solving time gives the solver's speed in budget positions per second, the
 //! figure `web/bench/duel-stats.mjs` measures the same way in the browser. A second line
 //! gives the histogram of the shortest win found per hand (and how many are proved
@@ -45,7 +46,7 @@ fn main() {
         times.sort_by(f64::total_cmp);
         let (lo, hi) = tally.interval95();
         println!(
-            "{}: {}/{} won ({:.1}%, 95% interval {:.1}-{:.1}%), {} proved lost, {} undecided; solving time median {:.1} ms, p95 {:.1} ms; {:.0} budget positions/s on undecided hands",
+            "{}: {}/{} won ({:.1}%, 95% interval {:.1}-{:.1}%), {} proved lost, {} undecided; solving time median {:.1} ms, p95 {:.1} ms, p99 {:.1} ms, max {:.1} ms; {:.0} budget positions/s on undecided hands",
             deck.id,
             tally.won,
             tally.hands,
@@ -56,6 +57,8 @@ fn main() {
             tally.undecided.len(),
             times[times.len() / 2],
             times[times.len() * 95 / 100],
+            times[times.len() * 99 / 100],
+            times[times.len() - 1],
             (tally.undecided.len() * budget) as f64 / (undecided_ms / 1000.0),
         );
         let lengths: Vec<String> = tally
