@@ -2,7 +2,7 @@
 
 use crate::card::{Code, card};
 use crate::effect::{EffectKind, Purpose, Restriction, SummonKind};
-use crate::error::{BadResponse, RuleError, Unmet};
+use crate::error::{BadResponse, RuleError, SynchroMiss, Unmet};
 use crate::event::{Event, MoveReason, Shown};
 use crate::state::{Location, OrderOf, Outcome, Phase, Player, Position, Reason};
 use crate::view::{Meaning, Question};
@@ -576,6 +576,24 @@ fn unmet_ja(u: &Unmet) -> String {
     }
 }
 
+fn synchro_miss_ja(m: &SynchroMiss) -> String {
+    match *m {
+        SynchroMiss::NoTuner => "チューナーがいません（チューナー1体が必要です）".into(),
+        SynchroMiss::TooManyTuners { have } => {
+            format!("チューナーが{have}体います（チューナーは1体だけです）")
+        }
+        SynchroMiss::TooFewNonTuners { need, have } => {
+            format!("チューナー以外のモンスターが足りません（{need}体以上必要、{have}体）")
+        }
+        SynchroMiss::TooManyNonTuners { max, have } => {
+            format!("チューナー以外のモンスターが多すぎます（{max}体まで、{have}体）")
+        }
+        SynchroMiss::Levels { need, have } => {
+            format!("レベルの合計が{have}です（シンクロモンスターのレベルは{need}）")
+        }
+    }
+}
+
 /// Japanese wording of a refusal.
 pub fn error_ja(e: &RuleError) -> String {
     match e {
@@ -588,6 +606,7 @@ pub fn error_ja(e: &RuleError) -> String {
             BadResponse::NotACandidate => "選べないカードが含まれています".into(),
             BadResponse::Duplicate => "同じカードを2回選んでいます".into(),
             BadResponse::BadCombination => "その組み合わせでは条件を満たしません".into(),
+            BadResponse::Synchro(m) => synchro_miss_ja(m),
             BadResponse::NoSuchOption => "その選択肢はありません".into(),
             BadResponse::WrongKind => "選択の種類が違います".into(),
         },
