@@ -441,12 +441,29 @@ fn restriction_text(player: Player, r: Restriction, lang: Lang) -> String {
 pub fn outcome(o: Outcome, lang: Lang) -> String {
     let reason = match (o.reason(), lang) {
         (Reason::Exodia, Lang::Ja) => "エクゾディアの5パーツが手札に揃いました",
-        (Reason::Lp0, Lang::Ja) => "LPが0になりました",
-        (Reason::DeckOut, Lang::Ja) => "デッキからドローできませんでした",
+        // Whose LP or deck: the opponent's when you win, yours when you lose, both on a draw.
+        (Reason::Lp0, Lang::Ja) => match o {
+            Outcome::Win(_) => "相手のLPが0になりました",
+            Outcome::Lose(_) => "あなたのLPが0になりました",
+            Outcome::Draw(_) => "お互いのLPが0になりました",
+        },
+        (Reason::DeckOut, Lang::Ja) => match o {
+            Outcome::Win(_) => "相手がデッキからドローできませんでした",
+            Outcome::Lose(_) => "あなたがデッキからドローできませんでした",
+            Outcome::Draw(_) => "デッキからドローできませんでした",
+        },
         (Reason::TurnEnd, Lang::Ja) => "1ターン目が終了しました",
         (Reason::Exodia, Lang::En) => "all five Exodia pieces are in hand",
-        (Reason::Lp0, Lang::En) => "LP reached 0",
-        (Reason::DeckOut, Lang::En) => "a player could not draw",
+        (Reason::Lp0, Lang::En) => match o {
+            Outcome::Win(_) => "the opponent's LP reached 0",
+            Outcome::Lose(_) => "your LP reached 0",
+            Outcome::Draw(_) => "both players' LP reached 0",
+        },
+        (Reason::DeckOut, Lang::En) => match o {
+            Outcome::Win(_) => "the opponent could not draw",
+            Outcome::Lose(_) => "you could not draw",
+            Outcome::Draw(_) => "a player could not draw",
+        },
         (Reason::TurnEnd, Lang::En) => "the first turn ended",
     };
     match (o, lang) {
@@ -708,5 +725,20 @@ impl crate::state::Duel {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_lp_ending_says_whose_lp_reached_zero() {
+        let win = outcome(Outcome::Win(Reason::Lp0), Lang::Ja);
+        assert!(win.contains("相手のLPが0"), "{win}");
+        let lose = outcome(Outcome::Lose(Reason::Lp0), Lang::En);
+        assert!(lose.contains("your LP reached 0"), "{lose}");
+        let out = outcome(Outcome::Lose(Reason::DeckOut), Lang::Ja);
+        assert!(out.contains("あなたが"), "{out}");
     }
 }

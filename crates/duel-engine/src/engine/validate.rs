@@ -709,7 +709,7 @@ impl Duel {
     ) -> Vec<CardId> {
         let mut cards = self.zone_cards_unordered(zone, this, ctrl, locals);
         if zone == Source::Deck {
-            cards.sort_by_key(|&id| (self.cards[id.index()].code, id));
+            super::sort_cards(&mut cards, |id| (self.cards[id.index()].code, id));
         }
         cards
     }
