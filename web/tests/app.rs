@@ -1330,7 +1330,8 @@ async fn scientist_catapult_deck_burns_the_opponent_to_zero_by_clicking() {
     assert_eq!(over.get_attribute("data-result").as_deref(), Some("win"));
     assert!(
         app.text("[data-testid=game-over]")
-            .contains("LPが0になりました")
+            .contains("相手のLPが0になりました"),
+        "the message says whose LP reached 0"
     );
     // The Extra Deck still opens once the game-over dialog is closed, and lists what is
     // left of the Fusion monsters.
