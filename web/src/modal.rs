@@ -134,9 +134,11 @@ fn return_target(before: Option<HtmlElement>) -> Option<HtmlElement> {
     let card = opener
         .and_then(|o| o.get_attribute("data-card-id"))
         .and_then(|id| {
-            doc.query_selector(&format!("button[data-card-id='{id}']:not([disabled])"))
-                .ok()
-                .flatten()
+            doc.query_selector(&format!(
+                "button[data-card-id='{id}']:not([disabled]):not([aria-hidden])"
+            ))
+            .ok()
+            .flatten()
         });
     card.or_else(|| {
         doc.query_selector("[data-focus-home] button:not([disabled])")
@@ -160,9 +162,21 @@ pub fn use_dialog(on_close: Option<Callback<()>>) -> (NodeRef, Callback<Keyboard
                 let _ = target.focus();
             }
             move || {
-                // Back to where the player was, or to what opened the dialog.
-                if let Some(el) = return_target(before) {
-                    let _ = el.focus();
+                // Back to where the player was, or to what opened the dialog, once the page
+                // has drawn what closed it (a card gone from the hand, say), unless another
+                // dialog or menu took the focus meanwhile.
+                let restore = move || {
+                    let busy = active_element().is_some_and(|a| a.is_connected() && in_popup(&a));
+                    if !busy && let Some(el) = return_target(before) {
+                        let _ = el.focus();
+                    }
+                };
+                if let Some(w) = web_sys::window() {
+                    let f = wasm_bindgen::closure::Closure::once_into_js(restore);
+                    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                        f.unchecked_ref(),
+                        0,
+                    );
                 }
             }
         });

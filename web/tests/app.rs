@@ -1134,6 +1134,17 @@ async fn a_synchro_summon_by_clicking_refuses_a_wrong_material_set_then_asks_the
         .expect_err("no Tuner")
         .message(duel_engine::Lang::Ja);
     assert_eq!(app.text("[data-testid=dialog-reason]"), refusal);
+    assert!(
+        refusal.contains("チューナーがいません"),
+        "the reason says what is missing: {refusal}"
+    );
+    // The material dialog says which monster is the Tuner, in Japanese.
+    let rabbit = app.text(&option(LUNAR_RABBIT));
+    assert!(
+        rabbit.contains("チューナー") && rabbit.contains("魔法使い族"),
+        "{rabbit}"
+    );
+    assert!(!app.text(&option(TREASURE_PANDA)).contains("チューナー"));
     // With the Tuner the Levels add up to 6: accepted.
     app.click(&option(LUNAR_RABBIT)).await;
     assert!(!app.has("[data-testid=dialog-reason]"));
