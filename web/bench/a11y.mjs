@@ -41,6 +41,9 @@ const PAGES = [
     await page.click('[data-testid=card-menu] [data-testid=btn-activate]');
     await page.waitForSelector('[data-testid=effect-dialog] [data-testid=dialog-option]');
   }],
+  // A link to another duel while the one above (an activation made) is unfinished asks
+  // before it drops it.
+  ['duel-drop-save', '#/simulator/exodia-deck?seed=2', '[data-testid=drop-save-confirm]'],
   ['battle-line', 'battle-line/#/battle-line', '[data-testid=mode-cpu]'],
   ['battle-line-game', 'battle-line/#/battle-line?seed=5', '[data-testid=mode-cpu]', async (page) => {
     // A game against the computer with a hand card chosen: the table's places to put it.
@@ -65,7 +68,9 @@ const PAGES = [
   }],
   ['quantum-gomoku', 'quantum-gomoku/#/quantum-gomoku', '[data-testid=board]'],
   ['help-duel', '#/help/duel', 'main h1, h1'],
-  ['duel-game-over', '#/simulator/library-exodia-deck?seed=14', '[data-testid=zone-hand]', async (page) => {
+  // The unfinished duel above makes this link ask first (drop-save-confirm): the lost
+  // duel written as the autosave then opens directly.
+  ['duel-game-over', '#/simulator/library-exodia-deck?seed=14', '[data-testid=zone-hand], [data-testid=drop-save-confirm]', async (page) => {
     // The lost duel as an autosave: it resumes over, with its game-over dialog and the
     // point of no return found in the worker ("3." is web/src/duel/save.rs's SAVE_VERSION).
     await page.evaluate((code) => localStorage.setItem('games.duel.save', `3.${code}`), lostDuel);

@@ -776,3 +776,27 @@ async fn a_link_to_another_duel_asks_before_dropping_an_unfinished_one() {
     assert_eq!(hand_codes(&other).len(), 5);
     assert!(window_hash().contains("seed=2"));
 }
+
+#[wasm_bindgen_test]
+async fn the_graveyard_shows_its_top_card() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    assert!(!app.has("[data-testid=pile-top]"), "an empty graveyard");
+    drop(app);
+    // Graceful Charity discards two cards, then goes to the graveyard itself: on top.
+    let app = graceful_charity_resolved().await;
+    assert_eq!(
+        app.attr(
+            "[data-testid=zone-graveyard] [data-testid=pile-top]",
+            "data-top-card"
+        ),
+        GRACEFUL_CHARITY.to_string()
+    );
+    assert!(
+        app.text("[data-testid=zone-graveyard]")
+            .contains("天使の施し")
+    );
+}
