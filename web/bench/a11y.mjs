@@ -41,10 +41,19 @@ const PAGES = [
     await page.click('[data-testid=card-menu] [data-testid=btn-activate]');
     await page.waitForSelector('[data-testid=effect-dialog] [data-testid=dialog-option]');
   }],
+  // A link to another duel while the one above (an activation made) is unfinished asks
+  // before it drops it.
+  ['duel-drop-save', '#/simulator/exodia-deck?seed=2', '[data-testid=drop-save-confirm]'],
   ['battle-line', 'battle-line/#/battle-line', '[data-testid=mode-cpu]'],
   ['battle-line-game', 'battle-line/#/battle-line?seed=5', '[data-testid=mode-cpu]', async (page) => {
     // A game against the computer with a hand card chosen: the table's places to put it.
     await page.click('[data-testid=mode-cpu]');
+    // Every troop in the hand shows its colour's symbol, not its colour alone.
+    const bare = await page.$$eval('[data-testid=hand-card]', (cards) => cards
+      .filter((c) => /^(red|orange|yellow|green|blue|purple)-\d+$/.test(c.getAttribute('data-card-id')))
+      .filter((c) => !c.querySelector('[data-testid=bl-suit]')?.textContent.trim())
+      .map((c) => c.getAttribute('data-card-id')));
+    if (bare.length > 0) throw new Error(`troops without their colour's symbol: ${bare.join(', ')}`);
     await page.click('[data-testid=hand-card]');
     await page.waitForSelector('[data-testid=slot-0-0]');
   }],
@@ -59,7 +68,9 @@ const PAGES = [
   }],
   ['quantum-gomoku', 'quantum-gomoku/#/quantum-gomoku', '[data-testid=board]'],
   ['help-duel', '#/help/duel', 'main h1, h1'],
-  ['duel-game-over', '#/simulator/library-exodia-deck?seed=14', '[data-testid=zone-hand]', async (page) => {
+  // The unfinished duel above makes this link ask first (drop-save-confirm): the lost
+  // duel written as the autosave then opens directly.
+  ['duel-game-over', '#/simulator/library-exodia-deck?seed=14', '[data-testid=zone-hand], [data-testid=drop-save-confirm]', async (page) => {
     // The lost duel as an autosave: it resumes over, with its game-over dialog and the
     // point of no return found in the worker ("3." is web/src/duel/save.rs's SAVE_VERSION).
     await page.evaluate((code) => localStorage.setItem('games.duel.save', `3.${code}`), lostDuel);
@@ -69,10 +80,41 @@ const PAGES = [
   }],
   ['duel-replay', `duel-analysis/#/replay/${lostDuel}`, '[data-testid=replay]', async (page) => {
     await page.waitForSelector('[data-testid=no-return][data-state=found]', { timeout: 30000 });
+    // The first and last buttons have names; Home, End and the arrow keys step, and the
+    // step shown is marked in the list (scanned in that state).
+    for (const id of ['replay-first', 'replay-last']) {
+      const name = (await page.textContent(`[data-testid=${id}]`)).trim();
+      if (!/[A-Za-z\u3040-\u30ff\u4e00-\u9fff]/.test(name)) throw new Error(`${id} has no readable name: "${name}"`);
+    }
+    const position = () => page.getAttribute('[data-testid=replay-position]', 'data-value');
+    const total = await page.getAttribute('[data-testid=replay-position]', 'data-total');
+    await page.keyboard.press('Home');
+    if (await position() !== '0') throw new Error(`Home went to step ${await position()}`);
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    const back = String(Number(total) - 1);
+    if (await position() !== back) throw new Error(`End then ← showed step ${await position()}, not ${back}`);
+    if (await page.locator('[data-testid=replay-step][aria-current=step]').count() !== 1) {
+      throw new Error('the step shown is not marked in the list');
+    }
   }],
   ['duel-stats', 'duel-analysis/#/stats/legacy-exodia-deck?hands=12', '[data-testid=stats-run]', async (page) => {
+    // Before a run: no rate and no interval to show.
+    const before = (await page.textContent('[data-testid=stats-winrate]')).trim();
+    if (before !== '–' || await page.locator('[data-testid=stats-interval]').count() !== 0) {
+      throw new Error(`before any run the page shows a rate: ${before}`);
+    }
     await page.click('[data-testid=stats-run]');
     await page.waitForSelector('[data-testid=stats-done]', { timeout: 60000 });
+    // After it, each histogram bar is drawn as long as its count (scanned in that state).
+    const bars = await page.$$eval('[data-testid=stats-bar]', (rows) => rows.map((r) => [
+      Number(r.getAttribute('data-count')), r.querySelector('.stats-bar').getBoundingClientRect().width,
+    ]));
+    const most = Math.max(...bars.map(([c]) => c));
+    const widest = Math.max(...bars.map(([, w]) => w));
+    for (const [count, width] of bars) {
+      if (Math.abs(width - (widest * count) / most) > 2) throw new Error(`a bar of ${count} is ${width}px of ${widest}px`);
+    }
   }],
 ];
 

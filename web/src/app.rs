@@ -55,6 +55,7 @@ pub fn app() -> Html {
     {
         let route = route.clone();
         use_effect_with((), move |_| {
+            crate::modal::track_focus();
             let listener = Closure::<dyn Fn()>::new(move || route.set(current_route()));
             let window = web_sys::window();
             if let Some(w) = &window {

@@ -268,7 +268,7 @@ impl T {
             T::Graveyard => ("墓地", "GY"),
             T::Banished => ("除外", "Banished"),
             T::ExtraDeck => ("EX", "EX"),
-            T::Deck => ("Deck", "Deck"),
+            T::Deck => ("デッキ", "Deck"),
             T::Restart => ("もう一度", "Play again"),
             T::Win => ("勝利", "You win"),
             T::Lose => ("敗北", "You lose"),

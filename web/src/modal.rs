@@ -54,25 +54,98 @@ pub fn trap_keys(root: &Element, e: &KeyboardEvent, on_close: Option<&Callback<(
             }
         }
         "Tab" => {
-            let items = focusables(root);
-            let (Some(first), Some(last)) = (items.first(), items.last()) else {
-                e.prevent_default();
-                return;
-            };
-            let active = active_element();
-            let inside = active
-                .as_ref()
-                .is_some_and(|a| root.contains(Some(a.as_ref())));
-            if e.shift_key() && (!inside || active.as_ref() == Some(first)) {
-                e.prevent_default();
-                let _ = last.focus();
-            } else if !e.shift_key() && (!inside || active.as_ref() == Some(last)) {
-                e.prevent_default();
-                let _ = first.focus();
+            // The dialog's controls, then the page's floating tools (undo, redo, the hint's
+            // next step: `data-float`), in a ring.
+            let mut items = focusables(root);
+            if let Some(doc) = root.owner_document()
+                && let Some(floats) = doc.document_element()
+            {
+                items.extend(all(&floats, "[data-float] button:not([disabled])"));
             }
+            e.prevent_default();
+            if items.is_empty() {
+                return;
+            }
+            let n = items.len();
+            let active = active_element();
+            let at = items.iter().position(|i| Some(i) == active.as_ref());
+            let next = match (at, e.shift_key()) {
+                (Some(i), false) => (i + 1) % n,
+                (Some(i), true) => (i + n - 1) % n,
+                (None, false) => 0,
+                (None, true) => n - 1,
+            };
+            let _ = items[next].focus();
         }
         _ => {}
     }
+}
+
+thread_local! {
+    /// The last element that had the focus outside every dialog and menu: what opened
+    /// the dialog that is open now, when its own opener (a menu entry) is gone.
+    static OPENER: std::cell::RefCell<Option<HtmlElement>> = const { std::cell::RefCell::new(None) };
+    static TRACKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn in_popup(el: &Element) -> bool {
+    el.closest("[role=dialog],[role=menu]")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+/// Follows the focus on the whole page (once per page), so a dialog that closes can give
+/// the focus back to what opened it.
+pub fn track_focus() {
+    if TRACKING.with(|t| t.replace(true)) {
+        return;
+    }
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(FocusEvent)>::new(|e: FocusEvent| {
+        if let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok())
+            && !in_popup(&el)
+        {
+            OPENER.with(|o| *o.borrow_mut() = Some(el));
+        }
+    });
+    let _ = doc.add_event_listener_with_callback("focusin", listener.as_ref().unchecked_ref());
+    // One listener for the page's whole life.
+    listener.forget();
+}
+
+/// Where the focus goes when a dialog closes: the element focused when it opened (in a
+/// dialog below it, too), if it is still there and not in a menu; else what opened it (the card whose
+/// menu led to it); else a copy of that card still on the page; else the first control
+/// of the page's focus home (`data-focus-home`: the duel's hand).
+fn return_target(before: Option<HtmlElement>) -> Option<HtmlElement> {
+    let doc = web_sys::window()?.document()?;
+    let usable = |e: &HtmlElement| e.is_connected() && Some(e) != doc.body().as_ref();
+    let in_menu = |e: &HtmlElement| e.closest("[role=menu]").ok().flatten().is_some();
+    if let Some(b) = before.filter(|b| usable(b) && !in_menu(b)) {
+        return Some(b);
+    }
+    let opener = OPENER.with(|o| o.borrow().clone());
+    if let Some(o) = opener.as_ref().filter(|o| usable(o)) {
+        return Some(o.clone());
+    }
+    let card = opener
+        .and_then(|o| o.get_attribute("data-card-id"))
+        .and_then(|id| {
+            doc.query_selector(&format!(
+                "button[data-card-id='{id}']:not([disabled]):not([aria-hidden])"
+            ))
+            .ok()
+            .flatten()
+        });
+    card.or_else(|| {
+        doc.query_selector("[data-focus-home] button:not([disabled])")
+            .ok()
+            .flatten()
+    })
+    .and_then(|e| e.dyn_into::<HtmlElement>().ok())
 }
 
 /// The focus handling of one dialog: put `node` on the element with `role="dialog"` and
@@ -89,9 +162,21 @@ pub fn use_dialog(on_close: Option<Callback<()>>) -> (NodeRef, Callback<Keyboard
                 let _ = target.focus();
             }
             move || {
-                // Back to where the player was, if it is still on the page.
-                if let Some(el) = before.filter(|e| e.is_connected()) {
-                    let _ = el.focus();
+                // Back to where the player was, or to what opened the dialog, once the page
+                // has drawn what closed it (a card gone from the hand, say), unless another
+                // dialog or menu took the focus meanwhile.
+                let restore = move || {
+                    let busy = active_element().is_some_and(|a| a.is_connected() && in_popup(&a));
+                    if !busy && let Some(el) = return_target(before) {
+                        let _ = el.focus();
+                    }
+                };
+                if let Some(w) = web_sys::window() {
+                    let f = wasm_bindgen::closure::Closure::once_into_js(restore);
+                    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                        f.unchecked_ref(),
+                        0,
+                    );
                 }
             }
         });

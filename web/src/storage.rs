@@ -3,6 +3,8 @@
 /// Keys of everything the app keeps in localStorage.
 pub const KEY_LANG: &str = "games.lang";
 pub const KEY_DUEL_SAVE: &str = "games.duel.save";
+/// `<deck>/<seed>` of a save the page wrote itself (loading it is no resumed game).
+pub const KEY_DUEL_OWN_SAVE: &str = "games.duel.ownSave";
 pub const KEY_CHAIN_CONFIRM: &str = "games.duel.chainConfirmation";
 pub const KEY_VOID_COUNTS_ITSELF: &str = "games.duel.intoTheVoidCountsItself";
 pub const KEY_EXODIA_MID_EFFECT: &str = "games.duel.exodiaWinsMidEffect";

@@ -1134,6 +1134,17 @@ async fn a_synchro_summon_by_clicking_refuses_a_wrong_material_set_then_asks_the
         .expect_err("no Tuner")
         .message(duel_engine::Lang::Ja);
     assert_eq!(app.text("[data-testid=dialog-reason]"), refusal);
+    assert!(
+        refusal.contains("チューナーがいません"),
+        "the reason says what is missing: {refusal}"
+    );
+    // The material dialog says which monster is the Tuner, in Japanese.
+    let rabbit = app.text(&option(LUNAR_RABBIT));
+    assert!(
+        rabbit.contains("チューナー") && rabbit.contains("魔法使い族"),
+        "{rabbit}"
+    );
+    assert!(!app.text(&option(TREASURE_PANDA)).contains("チューナー"));
     // With the Tuner the Levels add up to 6: accepted.
     app.click(&option(LUNAR_RABBIT)).await;
     assert!(!app.has("[data-testid=dialog-reason]"));
@@ -1330,7 +1341,8 @@ async fn scientist_catapult_deck_burns_the_opponent_to_zero_by_clicking() {
     assert_eq!(over.get_attribute("data-result").as_deref(), Some("win"));
     assert!(
         app.text("[data-testid=game-over]")
-            .contains("LPが0になりました")
+            .contains("相手のLPが0になりました"),
+        "the message says whose LP reached 0"
     );
     // The Extra Deck still opens once the game-over dialog is closed, and lists what is
     // left of the Fusion monsters.

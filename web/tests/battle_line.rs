@@ -64,6 +64,31 @@ async fn play_move_end_turn_and_earlier_cards_do_not_react() {
     );
     m.click("[data-testid=mode-cpu]").await;
     assert_eq!(m.all("[data-testid=hand-card]").len(), 7);
+    // Each troop carries its colour's symbol as text (not its colour alone), and its
+    // colour's name for screen readers.
+    for card in m.all("[data-testid=hand-card]") {
+        let id = card.get_attribute("data-card-id").unwrap_or_default();
+        let Some((colour, _)) = id.split_once('-').filter(|(c, v)| {
+            v.parse::<u8>().is_ok()
+                && ["red", "orange", "yellow", "green", "blue", "purple"].contains(c)
+        }) else {
+            continue;
+        };
+        let symbol = card
+            .query_selector("[data-testid=bl-suit]")
+            .ok()
+            .flatten()
+            .and_then(|s| s.text_content())
+            .unwrap_or_default();
+        assert!(!symbol.trim().is_empty(), "{id} shows no symbol");
+        let named = card.text_content().unwrap_or_default();
+        let ja = ["赤", "橙", "黄", "緑", "青", "紫"];
+        let i = ["red", "orange", "yellow", "green", "blue", "purple"]
+            .iter()
+            .position(|c| *c == colour)
+            .expect("a colour");
+        assert!(named.contains(ja[i]), "{id}: {named}");
+    }
 
     // Play: tap a hand card, then the slot.
     let card = m.card_ids("[data-testid=hand-card]")[0].clone();

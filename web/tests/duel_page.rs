@@ -9,10 +9,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web::duel::effect_dialog::{EffectDialog, EffectDialogProps, ResponseCard};
 use web::duel::test_seeds::{
-    CHICKEN_GAME, GRACEFUL_CHARITY, HAND_DESTRUCTION, SEED_CHICKEN_GAME, SEED_GRACEFUL_CHARITY,
-    SEED_HAND_DESTRUCTION,
+    CHICKEN_GAME, GRACEFUL_CHARITY, HAND_DESTRUCTION, INTO_THE_VOID, SEED_CHICKEN_GAME,
+    SEED_GRACEFUL_CHARITY, SEED_HAND_DESTRUCTION,
 };
-use web::storage::{KEY_CONFIRM_END_TURN, KEY_DUEL_SAVE, KEY_LANG, KEY_MOTION};
+use web::storage::{KEY_CONFIRM_END_TURN, KEY_DUEL_OWN_SAVE, KEY_DUEL_SAVE, KEY_LANG, KEY_MOTION};
 use web_sys::{Element, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit};
 use yew::prelude::*;
 
@@ -39,7 +39,13 @@ fn load_styles() {
 
 fn reset_storage() {
     load_styles();
-    clear_keys(&[KEY_DUEL_SAVE, KEY_LANG, KEY_MOTION, KEY_CONFIRM_END_TURN]);
+    clear_keys(&[
+        KEY_DUEL_SAVE,
+        KEY_DUEL_OWN_SAVE,
+        KEY_LANG,
+        KEY_MOTION,
+        KEY_CONFIRM_END_TURN,
+    ]);
     // The class follows the setting; a test that turned motion off must not leave it.
     if let Some(root) = document().document_element() {
         let _ = root.class_list().remove_1("motion-off");
@@ -245,18 +251,21 @@ async fn chain_responses_name_their_card_and_zone() {
         player: Player::You,
     };
     let set_card = CardId(999);
+    // A second copy of Hand Destruction in the hand: the same response, offered once.
+    let copy = CardId(998);
     let props = EffectDialogProps {
         prompt: None,
         chain: vec![link],
         legal: vec![
             Command::ActivateSpell { card: quick },
+            Command::ActivateSpell { card: copy },
             Command::ActivateSpell { card: set_card },
             Command::PassChain,
         ],
         on_check: Callback::from(|_| None),
         on_apply: Callback::noop(),
         on_look_up: Callback::from(move |id: CardId| {
-            if id == quick {
+            if id == quick || id == copy {
                 ResponseCard {
                     code: Some(HAND_DESTRUCTION),
                     slot: None,
@@ -268,10 +277,22 @@ async fn chain_responses_name_their_card_and_zone() {
                 }
             }
         }),
+        // The hint names the other copy: the one button offered is its suggestion.
+        hint: Some(Command::ActivateSpell { card: copy }),
     };
     let dialog = mount_component::<EffectDialog>(props).await;
     let options = dialog.all("[data-testid=dialog-option]");
-    assert_eq!(options.len(), 2);
+    assert_eq!(options.len(), 2, "one button per distinct card");
+    assert_eq!(
+        focused(),
+        "btn-pass",
+        "Enter on the question chains nothing: 「チェーンしない」 has the focus"
+    );
+    assert_eq!(
+        options[0].get_attribute("data-suggested").as_deref(),
+        Some("true")
+    );
+    assert!(options[1].get_attribute("data-suggested").is_none());
     assert_eq!(
         options[0].get_attribute("data-card-id"),
         Some(HAND_DESTRUCTION.to_string())
@@ -521,4 +542,261 @@ async fn every_game_links_to_its_rules_page_in_both_languages() {
     drop(bl);
     let qg = mount("#/help/quantum-gomoku").await;
     assert!(qg.text("[data-testid=help]").contains("観測"));
+}
+
+/// The codes of the hand's cards, in order.
+fn hand_codes(app: &Mounted) -> Vec<String> {
+    app.card_ids("[data-testid=zone-hand] [data-testid=card]")
+}
+
+/// Whether a tap at the middle of `el` lands on it (nothing, such as a dialog's overlay,
+/// lies over it).
+fn tappable(el: &Element) -> bool {
+    let r = el.get_bounding_client_rect();
+    let (x, y) = (r.left() + r.width() / 2.0, r.top() + r.height() / 2.0);
+    r.width() > 0.0
+        && document()
+            .element_from_point(x as f32, y as f32)
+            .is_some_and(|hit| el.contains(Some(&hit)))
+}
+
+#[wasm_bindgen_test]
+async fn the_focus_goes_back_to_what_opened_a_dialog() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    // A hand card opens its menu, the menu's 「詳細」 the card's details: the menu is gone
+    // when the details close, so the focus goes back to the card that opened it.
+    let card = app.one(&hand_card(INTO_THE_VOID));
+    card.dyn_ref::<HtmlElement>()
+        .expect("button")
+        .focus()
+        .expect("focus");
+    app.click(&hand_card(INTO_THE_VOID)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-details]")
+        .await;
+    let detail = app.one("[data-testid=card-detail]");
+    assert!(detail.contains(document().active_element().as_ref().map(|e| e.as_ref())));
+    press_key(&detail, "Escape", false);
+    settle().await;
+    assert!(!app.has("[data-testid=card-detail]"));
+    assert_eq!(
+        document().active_element().as_ref(),
+        Some(&app.one(&hand_card(INTO_THE_VOID))),
+        "back on the card whose menu opened the details, not on <body>"
+    );
+
+    // A card that leaves the hand (Graceful Charity, played): once its dialog is answered
+    // the focus lands in the hand again, never on <body>.
+    let charity = app.one(&hand_card(GRACEFUL_CHARITY));
+    charity
+        .dyn_ref::<HtmlElement>()
+        .expect("button")
+        .focus()
+        .expect("focus");
+    activate_from_hand(&app, GRACEFUL_CHARITY).await;
+    for option in app
+        .all("[data-testid=effect-dialog] [data-testid=dialog-option]")
+        .iter()
+        .take(2)
+    {
+        option.dyn_ref::<HtmlElement>().expect("button").click();
+        settle().await;
+    }
+    app.click("[data-testid=dialog-confirm]").await;
+    assert!(!app.has("[data-testid=effect-dialog]"));
+    let now = document().active_element().expect("focus");
+    assert!(
+        app.one("[data-testid=zone-hand]").contains(Some(&now)),
+        "the focus is in the hand: {}",
+        now.outer_html()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn undo_and_redo_stay_reachable_while_a_dialog_is_open() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    activate_from_hand(&app, GRACEFUL_CHARITY).await;
+    // Graceful Charity waits for its discards in a dialog over the page.
+    assert!(app.has("[data-testid=effect-dialog]"));
+    let undo = app.one("[data-testid=btn-undo]");
+    assert!(!undo.has_attribute("disabled"));
+    assert!(
+        tappable(&undo),
+        "a tap reaches 「元に戻す」 above the dialog"
+    );
+    // The keyboard reaches it too: Tab from the dialog's last control.
+    let dialog = app.one("[data-testid=effect-dialog]");
+    app.one("[data-testid=dialog-confirm]")
+        .dyn_ref::<HtmlElement>()
+        .expect("button")
+        .focus()
+        .ok();
+    for _ in 0..12 {
+        if focused() == "btn-undo" {
+            break;
+        }
+        press_key(&dialog, "Tab", false);
+    }
+    assert_eq!(
+        focused(),
+        "btn-undo",
+        "Tab cycles through the dialog and undo"
+    );
+    app.click("[data-testid=btn-undo]").await;
+    assert!(
+        !app.has("[data-testid=effect-dialog]"),
+        "the activation was taken back"
+    );
+    assert!(hand_codes(&app).contains(&GRACEFUL_CHARITY.to_string()));
+
+    // Redo leads back into the choice; undo is reachable again from there.
+    let redo = app.one("[data-testid=btn-redo]");
+    assert!(tappable(&redo));
+    app.click("[data-testid=btn-redo]").await;
+    assert!(
+        app.has("[data-testid=effect-dialog]"),
+        "back in the discard choice"
+    );
+    let undo = app.one("[data-testid=btn-undo]");
+    assert!(!undo.has_attribute("disabled"));
+    assert!(tappable(&undo), "still above the dialog");
+    assert!(
+        !tappable(&app.one("[data-testid=phase]")),
+        "the rest of the page stays under the dialog"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn retry_this_hand_deals_the_same_cards_on_the_page_and_after_the_duel() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    let dealt = hand_codes(&app);
+    assert_eq!(dealt.len(), 5);
+    app.click(&hand_card(INTO_THE_VOID)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-set]")
+        .await;
+    assert_eq!(hand_codes(&app).len(), 4);
+    app.click("[data-testid=practice-bar] [data-testid=btn-retry-hand]")
+        .await;
+    assert_eq!(hand_codes(&app), dealt, "the same deal, from its start");
+    assert!(app.disabled("[data-testid=btn-undo]"), "nothing played yet");
+    assert!(
+        app.all("[data-testid=zone-spellTrapZone] [data-testid=card]")
+            .is_empty()
+    );
+
+    // The game-over dialog offers the same deal too (besides a new one).
+    app.click("[data-testid=btn-end-turn]").await;
+    app.click("[data-testid=btn-end-turn-confirm]").await;
+    assert!(app.has("[data-testid=game-over]"));
+    app.click("[data-testid=game-over] [data-testid=btn-retry-hand]")
+        .await;
+    assert!(!app.has("[data-testid=game-over]"));
+    assert_eq!(hand_codes(&app), dealt);
+    assert!(
+        window_hash().contains(&format!("seed={SEED_GRACEFUL_CHARITY}")),
+        "the address keeps the seed"
+    );
+}
+
+fn window_hash() -> String {
+    common::window().location().hash().unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn a_new_duel_shows_no_resume_notice_and_a_reload_does() {
+    reset_storage();
+    let home = mount("#/").await;
+    home.click("[data-testid=btn-start]").await;
+    // The page writes the drawn seed into the address, which opens the page again.
+    sleep(200).await;
+    settle().await;
+    assert_eq!(hand_codes(&home).len(), 5);
+    assert!(window_hash().contains("seed="));
+    assert!(
+        !home.has("[data-testid=resume-notice]"),
+        "a brand-new duel is not a resumed one"
+    );
+    let hash = window_hash();
+    drop(home);
+    // A reload of that address really resumes the autosave: now the notice shows.
+    let again = mount(&hash).await;
+    assert_eq!(hand_codes(&again).len(), 5);
+    assert!(again.has("[data-testid=resume-notice]"));
+}
+
+#[wasm_bindgen_test]
+async fn a_link_to_another_duel_asks_before_dropping_an_unfinished_one() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    app.click(&hand_card(INTO_THE_VOID)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-set]")
+        .await;
+    drop(app);
+    // Another seed's link: the unfinished duel is not dropped silently.
+    let other = mount("#/simulator/exodia-deck?seed=2").await;
+    assert!(other.has("[data-testid=drop-save-confirm]"));
+    assert_eq!(
+        focused(),
+        "btn-drop-save-cancel",
+        "keeping it is the safe answer"
+    );
+    assert!(
+        common::storage()
+            .get_item(KEY_DUEL_SAVE)
+            .ok()
+            .flatten()
+            .is_some(),
+        "nothing dropped yet"
+    );
+    // Keeping it opens the saved duel, as it was.
+    other.click("[data-testid=btn-drop-save-cancel]").await;
+    sleep(100).await;
+    settle().await;
+    assert!(window_hash().contains(&format!("seed={SEED_GRACEFUL_CHARITY}")));
+    assert_eq!(hand_codes(&other).len(), 4);
+    drop(other);
+    // Asked again, this time the link's duel starts and the old one is gone.
+    let other = mount("#/simulator/exodia-deck?seed=2").await;
+    other.click("[data-testid=btn-drop-save-confirm]").await;
+    assert!(!other.has("[data-testid=drop-save-confirm]"));
+    assert_eq!(hand_codes(&other).len(), 5);
+    assert!(window_hash().contains("seed=2"));
+}
+
+#[wasm_bindgen_test]
+async fn the_graveyard_shows_its_top_card() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/exodia-deck?seed={SEED_GRACEFUL_CHARITY}"
+    ))
+    .await;
+    assert!(!app.has("[data-testid=pile-top]"), "an empty graveyard");
+    drop(app);
+    // Graceful Charity discards two cards, then goes to the graveyard itself: on top.
+    let app = graceful_charity_resolved().await;
+    assert_eq!(
+        app.attr(
+            "[data-testid=zone-graveyard] [data-testid=pile-top]",
+            "data-top-card"
+        ),
+        GRACEFUL_CHARITY.to_string()
+    );
+    assert!(
+        app.text("[data-testid=zone-graveyard]")
+            .contains("天使の施し")
+    );
 }

@@ -3,17 +3,18 @@
 
 use duel_engine::analysis::{PointOfNoReturn, point_of_no_return};
 use duel_engine::replay::Shared;
-use duel_engine::stats::{HAND_BUDGET, Tally, solve_hand};
+use duel_engine::stats::{HAND_BUDGET, HandResult, Tally, solve_hand};
 use duel_engine::{Code, Command, Duel, Settings, decks};
 use wasm_bindgen_test::*;
 use web::duel::jobs::NO_RETURN_BUDGET;
 use web::duel::save::SaveFile;
+use web::duel::stats_page::{RunKey, Stored};
 use web::duel::test_seeds::{
     INTO_THE_VOID, LOST_GAME_BUDGET, LostGame, SEED_GRACEFUL_CHARITY, SEED_LIBRARY_WIN, lost_game,
 };
 use web::storage::{
-    KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_DUEL_STATS_PREFIX, KEY_EXODIA_MID_EFFECT, KEY_LANG,
-    KEY_VOID_COUNTS_ITSELF,
+    KEY_CHAIN_CONFIRM, KEY_DUEL_OWN_SAVE, KEY_DUEL_SAVE, KEY_DUEL_STATS_PREFIX,
+    KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -43,6 +44,7 @@ const LOST_DECK: &str = "library-exodia-deck";
 fn reset_storage() {
     clear_keys(&[
         KEY_DUEL_SAVE,
+        KEY_DUEL_OWN_SAVE,
         KEY_LANG,
         KEY_CHAIN_CONFIRM,
         KEY_VOID_COUNTS_ITSELF,
@@ -223,9 +225,13 @@ async fn a_share_link_opens_the_same_position_and_continues_from_it() {
         "the log in words"
     );
 
-    // Continuing plays on from the shared point.
+    // Continuing plays on from the shared point (the page's own save: no "resumed" notice).
     replay.click("[data-testid=btn-replay-continue]").await;
     assert!(replay.has("[data-testid=btn-undo]"));
+    assert!(
+        !replay.has("[data-testid=resume-notice]"),
+        "continuing a shared game resumes no stored game"
+    );
     assert_eq!(replay.hand_codes(), hand);
     assert_eq!(replay.set_cards(), 1);
     replay.click("[data-testid=btn-undo]").await;
@@ -697,5 +703,106 @@ impl AsSelect for web_sys::Element {
     fn dyn_into_select(self) -> web_sys::HtmlSelectElement {
         use wasm_bindgen::JsCast;
         self.dyn_into().expect("a <select>")
+    }
+}
+
+/// The app's style sheets as the duel-analysis bundle links them, for the length of one
+/// test (the runner's page has none; other tests click without them).
+struct Styles(web_sys::Element);
+
+impl Styles {
+    fn load() -> Styles {
+        let doc = common::document();
+        let style = doc.create_element("style").expect("style");
+        style.set_text_content(Some(concat!(
+            include_str!("../style.css"),
+            include_str!("../duel-analysis.css")
+        )));
+        doc.head()
+            .expect("head")
+            .append_child(&style)
+            .expect("append");
+        Styles(style)
+    }
+}
+
+impl Drop for Styles {
+    fn drop(&mut self) {
+        self.0.remove();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_histogram_draws_each_bar_as_long_as_its_count_and_before_a_run_no_rate() {
+    reset_storage();
+    let _styles = Styles::load();
+    let hash = format!("#/stats/{STATS_DECK}?hands=200");
+    // Before any hand is solved there is no win rate, nor an interval around it.
+    let app = mount(&hash).await;
+    assert_eq!(app.text("[data-testid=stats-winrate]").trim(), "–");
+    assert!(!app.has("[data-testid=stats-interval]"));
+    drop(app);
+
+    // A stored run with wins of three lengths (4, 2 and 1 hands).
+    let mut tally = Tally::default();
+    for (seed, commands) in [
+        (0, 12),
+        (1, 12),
+        (2, 12),
+        (3, 12),
+        (4, 15),
+        (5, 15),
+        (6, 20),
+    ] {
+        tally.add(
+            seed,
+            HandResult::Won {
+                commands,
+                proved: false,
+            },
+        );
+    }
+    tally.add(7, HandResult::Lost);
+    let key = RunKey {
+        deck: STATS_DECK.into(),
+        hands: 200,
+        settings: Settings::default(),
+    };
+    preset(&[(&key.cache_key(), &Stored { tally, ms: 1000.0 }.to_text())]);
+    let app = mount(&hash).await;
+    assert!(app.has("[data-testid=stats-cached]"));
+    assert!(app.has("[data-testid=stats-interval]"));
+    let bars: Vec<(f64, f64, f64, f64)> = app
+        .all("[data-testid=stats-bar]")
+        .iter()
+        .map(|row| {
+            let count: f64 = row
+                .get_attribute("data-count")
+                .and_then(|c| c.parse().ok())
+                .expect("count");
+            let rect = |sel: &str| {
+                row.query_selector(sel)
+                    .ok()
+                    .flatten()
+                    .expect(sel)
+                    .get_bounding_client_rect()
+            };
+            let (bar, label) = (rect(".stats-bar"), rect(".stats-bar-count"));
+            (count, bar.width(), bar.right(), label.left())
+        })
+        .collect();
+    assert_eq!(
+        bars.iter().map(|b| b.0).collect::<Vec<_>>(),
+        [4.0, 2.0, 1.0]
+    );
+    let longest = bars[0].1;
+    assert!(longest > 100.0, "the longest bar is drawn: {longest} px");
+    for (count, width, right, count_left) in &bars {
+        let expected = longest * count / 4.0;
+        assert!(
+            (width - expected).abs() <= 2.0,
+            "a bar of {count} is {width} px, {expected} px expected"
+        );
+        assert!(count_left >= right, "the count stands apart from its bar");
     }
 }

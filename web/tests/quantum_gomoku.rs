@@ -274,9 +274,18 @@ async fn qgm_022_winning_observation_shows_plain_colours_and_the_line() {
             seed: None,
         })
         .expect("legal");
+    assert!(!app.has("[data-testid=qg-winner]"), "nothing announced yet");
     app.click("[data-testid=observe]").await;
     assert_eq!(app.value("status-status"), "finished");
     assert_eq!(app.value("status-winner"), "BLACK");
+    // The win is announced, with why: only black made a line.
+    assert_eq!(app.attr("[data-testid=qg-winner]", "data-winner"), "BLACK");
+    assert_eq!(app.attr("[data-testid=qg-winner]", "role"), "alert");
+    let announced = app.text("[data-testid=qg-winner]");
+    assert!(
+        announced.contains("黒の勝ちです") && announced.contains("黒の列だけ"),
+        "{announced}"
+    );
     let line = expected
         .last_observation()
         .and_then(|o| o.winning_line.clone())
@@ -301,6 +310,7 @@ async fn qgm_022_winning_observation_shows_plain_colours_and_the_line() {
 
     // Reset keeps the id and starts over.
     app.click("[data-testid=reset-game]").await;
+    assert!(!app.has("[data-testid=qg-winner]"));
     assert_eq!(app.value("status-id"), before.id().to_string());
     assert_eq!(app.value("status-turn"), "0");
     assert_eq!(app.value("status-status"), "playing");

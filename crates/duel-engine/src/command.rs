@@ -35,6 +35,37 @@ pub enum Command {
     Respond(Response),
 }
 
+impl Command {
+    /// The same command with every card it names renamed by `f`.
+    pub fn map_cards(&self, f: impl Fn(CardId) -> CardId) -> Command {
+        match self {
+            Command::SummonMonster { card } => Command::SummonMonster { card: f(*card) },
+            Command::SetMonster { card } => Command::SetMonster { card: f(*card) },
+            Command::SetSpellTrap { card } => Command::SetSpellTrap { card: f(*card) },
+            Command::ActivateSpell { card } => Command::ActivateSpell { card: f(*card) },
+            Command::ActivateEffect { card } => Command::ActivateEffect { card: f(*card) },
+            Command::SynchroSummon { card } => Command::SynchroSummon { card: f(*card) },
+            Command::Respond(Response::Cards(cards)) => {
+                Command::Respond(Response::Cards(cards.iter().map(|&c| f(c)).collect()))
+            }
+            other => other.clone(),
+        }
+    }
+
+    /// The card a card command names (not the cards of an answer).
+    pub(crate) fn card(&self) -> Option<CardId> {
+        match *self {
+            Command::SummonMonster { card }
+            | Command::SetMonster { card }
+            | Command::SetSpellTrap { card }
+            | Command::ActivateSpell { card }
+            | Command::ActivateEffect { card }
+            | Command::SynchroSummon { card } => Some(card),
+            _ => None,
+        }
+    }
+}
+
 /// An answer to a prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "answer", content = "value")]

@@ -151,16 +151,25 @@ impl EffectDef {
     }
 
     /// Whether resolving it would Special Summon: such effects cannot be activated while
-    /// the player may not Special Summon (an oath, ruling 0.3).
-    pub fn special_summons(&self) -> bool {
-        fn any(steps: &[Step]) -> bool {
+    /// the player may not Special Summon (an oath, ruling 0.3 (b)). `card` is every effect
+    /// of its card: a [`Step::Watch`] arms one of them (Last Will's summon from the deck),
+    /// so what that effect will do counts too.
+    pub fn special_summons(&self, card: &[EffectDef]) -> bool {
+        // `card` is empty when looking into a watched effect: a watch armed by a watched
+        // effect is followed one level only, so data that watches itself cannot loop.
+        fn any(steps: &[Step], card: &[EffectDef]) -> bool {
             steps.iter().any(|s| match s {
                 Step::SpecialSummon { .. } | Step::CreateToken { .. } => true,
-                Step::AtEndPhase { steps } => any(steps),
+                Step::AtEndPhase { steps } => any(steps, card),
+                Step::Watch { effect } => card
+                    .get(usize::from(*effect))
+                    .is_some_and(|e| e.special_summons(&[])),
                 _ => false,
             })
         }
-        any(&self.cost) || any(&self.resolve) || self.modes.iter().any(|m| any(&m.resolve))
+        any(&self.cost, card)
+            || any(&self.resolve, card)
+            || self.modes.iter().any(|m| any(&m.resolve, card))
     }
 }
 
@@ -521,6 +530,15 @@ pub enum Condition {
         #[serde(default)]
         filter: Filter,
         n: u8,
+    },
+    /// Some card matching `filter` in `zone` could be Special Summoned to its owner's
+    /// field now: its owner may Special Summon and has a free Main Monster Zone
+    /// (Dimension Fusion, rulings 5.7 and 0.4: "cannot be activated unless it can
+    /// resolve").
+    OwnerCanSummon {
+        zone: Source,
+        #[serde(default)]
+        filter: Filter,
     },
     /// At least `n` cards matching `filter` in your hand besides this card.
     OthersInHand {

@@ -98,10 +98,27 @@ pub enum BadResponse {
     Duplicate,
     #[error("these cards together do not fit the choice")]
     BadCombination,
+    #[error("not valid Synchro Material: {0}")]
+    Synchro(SynchroMiss),
     #[error("that option is not offered")]
     NoSuchOption,
     #[error("this choice wants cards, not an option (or the other way round)")]
     WrongKind,
+}
+
+/// What a chosen set of Synchro Material lacks (checked in this order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Error)]
+pub enum SynchroMiss {
+    #[error("no Tuner among them; exactly 1 is needed")]
+    NoTuner,
+    #[error("{have} Tuners; exactly 1 is needed")]
+    TooManyTuners { have: u8 },
+    #[error("{have} non-Tuner monsters; at least {need} are needed")]
+    TooFewNonTuners { need: u8, have: u8 },
+    #[error("{have} non-Tuner monsters; at most {max} are allowed")]
+    TooManyNonTuners { max: u8, have: u8 },
+    #[error("their Levels add up to {have}; the Synchro Monster is Level {need}")]
+    Levels { need: u8, have: u32 },
 }
 
 impl RuleError {

@@ -32,12 +32,12 @@ pub use card::{CardDef, CardType, Code, Frame, SpellType, card, catalog};
 pub use command::{Command, Response};
 pub use deck::{DeckDef, deck, decks};
 pub use effect::SummonKind;
-pub use error::{BadResponse, RuleError, Unmet};
+pub use error::{BadResponse, RuleError, SynchroMiss, Unmet};
 pub use event::{Event, GameEvent, MoveReason};
 pub use setup::{ReplayError, Setup, SetupError};
 pub use state::{
     CardId, CardInstance, Duel, Face, LastKnown, Location, OrderOf, Outcome, Phase, Player,
-    Position, Reason, Settings, Summoned,
+    Position, Reason, Settings, Summoned, swap_cards,
 };
 pub use text::Lang;
 pub use view::{

@@ -3,8 +3,6 @@
 //! list, the seed and the commands as small variable-length integers, written in
 //! base64url without padding.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -53,6 +51,48 @@ pub struct Shared {
     pub commands: Vec<Command>,
 }
 
+/// The base64url alphabet (RFC 4648, section 5).
+const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// base64url without padding. Written here: the `base64` crate's generic engine weighed
+/// some 5 KB of the duel page's wasm for these few calls.
+pub(crate) fn to_base64url(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            out.push(char::from(BASE64URL[(n >> (18 - 6 * i)) as usize & 63]));
+        }
+    }
+    out
+}
+
+/// Reads [`to_base64url`]'s text: `None` for a character outside the alphabet (padding
+/// included), a length no encoding has (one character over a multiple of four) or unused
+/// low bits that are not zero, as the `base64` crate's `URL_SAFE_NO_PAD` refuses them.
+pub(crate) fn from_base64url(text: &str) -> Option<Vec<u8>> {
+    let digits: Vec<u32> = text
+        .bytes()
+        .map(|c| BASE64URL.iter().position(|&a| a == c).map(|p| p as u32))
+        .collect::<Option<_>>()?;
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let bytes = chunk.len().checked_sub(1).filter(|&b| b > 0)?;
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | (d << (18 - 6 * i)));
+        if n & ((1u32 << (24 - 8 * bytes)) - 1) != 0 {
+            return None;
+        }
+        out.extend((0..bytes).map(|i| (n >> (16 - 8 * i)) as u8));
+    }
+    Some(out)
+}
+
 impl Shared {
     /// The share code of this game.
     pub fn encode(&self) -> String {
@@ -61,9 +101,7 @@ impl Shared {
 
     /// Reads a share code (it does not check that the commands replay).
     pub fn decode(code: &str) -> Result<Shared, DecodeError> {
-        let bytes = URL_SAFE_NO_PAD
-            .decode(code.trim())
-            .map_err(|_| DecodeError::NotBase64)?;
+        let bytes = from_base64url(code.trim()).ok_or(DecodeError::NotBase64)?;
         let mut r = Reader {
             bytes: &bytes,
             at: 0,
@@ -110,7 +148,7 @@ pub fn encode_game(deck: &str, seed: u64, settings: Settings, commands: &[Comman
     for cmd in commands {
         put_command(&mut out, cmd);
     }
-    URL_SAFE_NO_PAD.encode(out)
+    to_base64url(&out)
 }
 
 /// A list of commands alone, in the share code's encoding (base64url of the commands'
@@ -120,14 +158,12 @@ pub fn encode_commands(commands: &[Command]) -> String {
     for cmd in commands {
         put_command(&mut out, cmd);
     }
-    URL_SAFE_NO_PAD.encode(out)
+    to_base64url(&out)
 }
 
 /// Reads what [`encode_commands`] wrote.
 pub fn decode_commands(code: &str) -> Result<Vec<Command>, DecodeError> {
-    let bytes = URL_SAFE_NO_PAD
-        .decode(code.trim())
-        .map_err(|_| DecodeError::NotBase64)?;
+    let bytes = from_base64url(code.trim()).ok_or(DecodeError::NotBase64)?;
     Reader {
         bytes: &bytes,
         at: 0,
@@ -269,6 +305,8 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
     #[test]
     fn a_game_round_trips_through_its_share_code() {
@@ -336,5 +374,40 @@ mod tests {
             Duel::from_share_code(&shared.encode()),
             Err(ShareError::Replay(ReplayError::Refused { index: 0, .. }))
         ));
+    }
+}
+
+#[cfg(test)]
+mod base64url {
+    use super::{from_base64url, to_base64url};
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn encodes_and_decodes_as_the_base64_crate(bytes in proptest::collection::vec(any::<u8>(), 0..80)) {
+            let ours = to_base64url(&bytes);
+            prop_assert_eq!(&ours, &URL_SAFE_NO_PAD.encode(&bytes));
+            prop_assert_eq!(from_base64url(&ours), Some(bytes));
+        }
+
+        #[test]
+        fn refuses_what_the_base64_crate_refuses(text in "[A-Za-z0-9_=+/ !-]{0,12}") {
+            prop_assert_eq!(from_base64url(&text), URL_SAFE_NO_PAD.decode(&text).ok());
+        }
+    }
+
+    #[test]
+    fn leftover_bits_and_lengths() {
+        for text in [
+            "", "A", "AA", "AB", "AAA", "AAB", "AAAA", "AAAAA", "QQ", "QR", "=", "AA==",
+        ] {
+            assert_eq!(
+                from_base64url(text),
+                URL_SAFE_NO_PAD.decode(text).ok(),
+                "{text:?}"
+            );
+        }
     }
 }

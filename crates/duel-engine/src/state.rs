@@ -7,7 +7,7 @@ use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::card::Code;
-use crate::command::Command;
+use crate::command::{Command, Response};
 use crate::effect::{Purpose, Reg, Restriction, Step, SummonKind};
 
 /// Number of main monster zones and of spell & trap zones.
@@ -575,4 +575,76 @@ impl Duel {
     pub fn instance(&self, id: CardId) -> Option<&CardInstance> {
         self.cards.get(id.index())
     }
+}
+
+impl Duel {
+    /// Whether two copies are the same to the player here: equal in every respect
+    /// ([`CardInstance::kind_key`]) and in the same unordered pile (hand, graveyard,
+    /// banishment, Extra Deck). Deck cards are never interchangeable (the order of the
+    /// deck is what draws read), nor field cards (each zone is a place of its own).
+    fn interchangeable(&self, a: CardId, b: CardId) -> bool {
+        let (Some(x), Some(y)) = (self.instance(a), self.instance(b)) else {
+            return false;
+        };
+        a == b
+            || (x.location == y.location
+                && matches!(
+                    x.location,
+                    Location::Hand | Location::Graveyard | Location::Banished | Location::ExtraDeck
+                )
+                && x.equipped_to.is_none()
+                && y.equipped_to.is_none()
+                && x.kind_key() == y.kind_key())
+    }
+
+    /// Whether `b` does here what `a` does: the same command, or one naming another copy
+    /// of the same card in the same pile, or an answer choosing the same cards in another
+    /// order (or other copies of them). Returns the renaming that turns `a`'s cards into
+    /// `b`'s (pairs `(a's card, b's card)`, only where they differ), to be applied, as
+    /// swaps, to the commands that were to follow `a`; `None` when they differ.
+    pub fn same_action(&self, a: &Command, b: &Command) -> Option<Vec<(CardId, CardId)>> {
+        if a == b {
+            return Some(Vec::new());
+        }
+        match (a, b) {
+            (Command::Respond(Response::Cards(x)), Command::Respond(Response::Cards(y))) => {
+                if x.len() != y.len() {
+                    return None;
+                }
+                // Cards chosen by both first, then the rest paired copy by copy.
+                let mut left: Vec<CardId> = y.iter().copied().filter(|c| !x.contains(c)).collect();
+                let mut pairs = Vec::new();
+                for &c in x.iter().filter(|c| !y.contains(c)) {
+                    let i = left.iter().position(|&d| self.interchangeable(c, d))?;
+                    pairs.push((c, left.swap_remove(i)));
+                }
+                Some(pairs)
+            }
+            _ => {
+                let (ca, cb) = (a.card()?, b.card()?);
+                (a.map_cards(|_| cb) == *b && self.interchangeable(ca, cb)).then(|| vec![(ca, cb)])
+            }
+        }
+    }
+}
+
+/// Renames cards in commands by swaps (each pair `(a, b)`: `a` becomes `b` and `b`
+/// becomes `a`), as [`Duel::same_action`] returns them.
+pub fn swap_cards(commands: &[Command], pairs: &[(CardId, CardId)]) -> Vec<Command> {
+    commands
+        .iter()
+        .map(|cmd| {
+            cmd.map_cards(|c| {
+                pairs.iter().fold(c, |c, &(a, b)| {
+                    if c == a {
+                        b
+                    } else if c == b {
+                        a
+                    } else {
+                        c
+                    }
+                })
+            })
+        })
+        .collect()
 }

@@ -2,7 +2,7 @@
 
 use crate::card::{Code, card};
 use crate::effect::{EffectKind, Purpose, Restriction, SummonKind};
-use crate::error::{BadResponse, RuleError, Unmet};
+use crate::error::{BadResponse, RuleError, SynchroMiss, Unmet};
 use crate::event::{Event, MoveReason, Shown};
 use crate::state::{Location, OrderOf, Outcome, Phase, Player, Position, Reason};
 use crate::view::{Meaning, Question};
@@ -441,12 +441,29 @@ fn restriction_text(player: Player, r: Restriction, lang: Lang) -> String {
 pub fn outcome(o: Outcome, lang: Lang) -> String {
     let reason = match (o.reason(), lang) {
         (Reason::Exodia, Lang::Ja) => "エクゾディアの5パーツが手札に揃いました",
-        (Reason::Lp0, Lang::Ja) => "LPが0になりました",
-        (Reason::DeckOut, Lang::Ja) => "デッキからドローできませんでした",
+        // Whose LP or deck: the opponent's when you win, yours when you lose, both on a draw.
+        (Reason::Lp0, Lang::Ja) => match o {
+            Outcome::Win(_) => "相手のLPが0になりました",
+            Outcome::Lose(_) => "あなたのLPが0になりました",
+            Outcome::Draw(_) => "お互いのLPが0になりました",
+        },
+        (Reason::DeckOut, Lang::Ja) => match o {
+            Outcome::Win(_) => "相手がデッキからドローできませんでした",
+            Outcome::Lose(_) => "あなたがデッキからドローできませんでした",
+            Outcome::Draw(_) => "デッキからドローできませんでした",
+        },
         (Reason::TurnEnd, Lang::Ja) => "1ターン目が終了しました",
         (Reason::Exodia, Lang::En) => "all five Exodia pieces are in hand",
-        (Reason::Lp0, Lang::En) => "LP reached 0",
-        (Reason::DeckOut, Lang::En) => "a player could not draw",
+        (Reason::Lp0, Lang::En) => match o {
+            Outcome::Win(_) => "the opponent's LP reached 0",
+            Outcome::Lose(_) => "your LP reached 0",
+            Outcome::Draw(_) => "both players' LP reached 0",
+        },
+        (Reason::DeckOut, Lang::En) => match o {
+            Outcome::Win(_) => "the opponent could not draw",
+            Outcome::Lose(_) => "you could not draw",
+            Outcome::Draw(_) => "a player could not draw",
+        },
         (Reason::TurnEnd, Lang::En) => "the first turn ended",
     };
     match (o, lang) {
@@ -576,6 +593,24 @@ fn unmet_ja(u: &Unmet) -> String {
     }
 }
 
+fn synchro_miss_ja(m: &SynchroMiss) -> String {
+    match *m {
+        SynchroMiss::NoTuner => "チューナーがいません（チューナー1体が必要です）".into(),
+        SynchroMiss::TooManyTuners { have } => {
+            format!("チューナーが{have}体います（チューナーは1体だけです）")
+        }
+        SynchroMiss::TooFewNonTuners { need, have } => {
+            format!("チューナー以外のモンスターが足りません（{need}体以上必要、{have}体）")
+        }
+        SynchroMiss::TooManyNonTuners { max, have } => {
+            format!("チューナー以外のモンスターが多すぎます（{max}体まで、{have}体）")
+        }
+        SynchroMiss::Levels { need, have } => {
+            format!("レベルの合計が{have}です（シンクロモンスターのレベルは{need}）")
+        }
+    }
+}
+
 /// Japanese wording of a refusal.
 pub fn error_ja(e: &RuleError) -> String {
     match e {
@@ -588,6 +623,7 @@ pub fn error_ja(e: &RuleError) -> String {
             BadResponse::NotACandidate => "選べないカードが含まれています".into(),
             BadResponse::Duplicate => "同じカードを2回選んでいます".into(),
             BadResponse::BadCombination => "その組み合わせでは条件を満たしません".into(),
+            BadResponse::Synchro(m) => synchro_miss_ja(m),
             BadResponse::NoSuchOption => "その選択肢はありません".into(),
             BadResponse::WrongKind => "選択の種類が違います".into(),
         },
@@ -689,5 +725,20 @@ impl crate::state::Duel {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_lp_ending_says_whose_lp_reached_zero() {
+        let win = outcome(Outcome::Win(Reason::Lp0), Lang::Ja);
+        assert!(win.contains("相手のLPが0"), "{win}");
+        let lose = outcome(Outcome::Lose(Reason::Lp0), Lang::En);
+        assert!(lose.contains("your LP reached 0"), "{lose}");
+        let out = outcome(Outcome::Lose(Reason::DeckOut), Lang::Ja);
+        assert!(out.contains("あなたが"), "{out}");
     }
 }

@@ -502,3 +502,89 @@ fn the_card_that_asks_names_each_prompt() {
     assert_eq!(p.source, None, "asked by the rules, not by a card");
     assert!(p.title(duel_engine::Lang::Ja).contains("手札の上限"));
 }
+
+#[test]
+fn after_pot_of_duality_last_will_cannot_be_activated() {
+    // 0.3 (b): "While you cannot Special Summon, you also cannot activate cards or
+    // effects whose resolution would Special Summon (Monster Reborn, Scientist, Last
+    // Will, ...)". Last Will's own resolution only arms its summon from the deck (a
+    // watch): what that watch will do counts. A card that summons nothing is accepted.
+    let mut d = Setup::new()
+        .hand([POT_OF_DUALITY, LAST_WILL, POT_OF_GREED])
+        .deck(fillers(6))
+        .monster(CATAPULT_TURTLE)
+        .monster(FILLER)
+        .build()
+        .expect("valid");
+    assert_eq!(
+        d.validate(&Command::ActivateSpell {
+            card: in_hand(&d, LAST_WILL)
+        }),
+        Ok(()),
+        "before the oath Last Will can be activated"
+    );
+    play(&mut d, POT_OF_DUALITY);
+    let first = candidates(&d)[0].code.expect("visible");
+    choose(&mut d, &[first]);
+    assert_eq!(
+        d.validate(&Command::ActivateSpell {
+            card: in_hand(&d, LAST_WILL)
+        }),
+        Err(RuleError::Unmet(Unmet::CannotSpecialSummon))
+    );
+    assert_eq!(
+        d.validate(&Command::ActivateSpell {
+            card: in_hand(&d, POT_OF_GREED)
+        }),
+        Ok(()),
+        "a card that summons nothing is still accepted"
+    );
+    assert!(
+        !d.legal_commands().contains(&Command::ActivateSpell {
+            card: in_hand(&d, LAST_WILL)
+        }),
+        "the legal commands agree"
+    );
+}
+
+#[test]
+fn the_same_action_by_another_copy_or_in_another_order_is_recognised() {
+    // A hint names cards, not copies: choosing the named cards in another order, or
+    // another copy of a card in the same pile, is the same action; a copy elsewhere, or
+    // another card, is not.
+    let d = Setup::new()
+        .hand([POT_OF_GREED, POT_OF_GREED, GRACEFUL_CHARITY, FILLER])
+        .deck(fillers(6))
+        .build()
+        .expect("valid");
+    let pots = ids_at(&d, POT_OF_GREED, "hand");
+    let charity = in_hand(&d, GRACEFUL_CHARITY);
+    let play = |card| Command::ActivateSpell { card };
+    assert_eq!(d.same_action(&play(pots[0]), &play(pots[0])), Some(vec![]));
+    assert_eq!(
+        d.same_action(&play(pots[0]), &play(pots[1])),
+        Some(vec![(pots[0], pots[1])])
+    );
+    assert_eq!(d.same_action(&play(pots[0]), &play(charity)), None);
+    assert_eq!(
+        d.same_action(&play(pots[0]), &Command::SetSpellTrap { card: pots[1] }),
+        None
+    );
+    let cards = |v: Vec<duel_engine::CardId>| Command::Respond(duel_engine::Response::Cards(v));
+    let filler = in_hand(&d, FILLER);
+    assert_eq!(
+        d.same_action(&cards(vec![pots[0], filler]), &cards(vec![filler, pots[0]])),
+        Some(vec![])
+    );
+    assert_eq!(
+        d.same_action(&cards(vec![pots[0], filler]), &cards(vec![filler, pots[1]])),
+        Some(vec![(pots[0], pots[1])])
+    );
+    assert_eq!(
+        d.same_action(&cards(vec![pots[0], filler]), &cards(vec![charity, filler])),
+        None
+    );
+    // The rest of a line follows the copy the player used.
+    let rest = duel_engine::swap_cards(&[play(pots[1]), play(charity)], &[(pots[0], pots[1])]);
+    assert_eq!(rest, vec![play(pots[0]), play(charity)]);
+}

@@ -110,7 +110,9 @@ fn the_material_choice_must_add_up_to_the_synchro_level() {
     // 1 + 4 = 5: not Level 6.
     assert_eq!(
         d.validate(&pick(&d, &[LUNAR_RABBIT, TREASURE_PANDA])),
-        Err(RuleError::BadResponse(BadResponse::BadCombination))
+        Err(RuleError::BadResponse(BadResponse::Synchro(
+            duel_engine::SynchroMiss::Levels { need: 6, have: 5 }
+        )))
     );
     // 1 + 4 + 1 = 6.
     choose(&mut d, &[LUNAR_RABBIT, TREASURE_PANDA, RIGHT_ARM]);
@@ -608,5 +610,186 @@ fn treasure_panda_needs_a_matching_normal_monster() {
             card: on_field(&d, TREASURE_PANDA)
         }),
         Err(RuleError::Unmet(Unmet::NoValidCombination))
+    );
+}
+
+#[test]
+fn last_will_ignores_a_monster_that_goes_to_the_opponents_graveyard() {
+    // 5.8 Last Will: "a monster sent from your side of the field to your GY". A monster
+    // you control but the opponent owns (revived from their graveyard) goes to their
+    // graveyard when Tributed: nothing is offered, and the watch stays armed for the
+    // first monster of yours that goes to your graveyard.
+    let mut d = Setup::new()
+        .hand([LAST_WILL, MONSTER_REBORN])
+        .monster(CATAPULT_TURTLE)
+        .monster(FILLER)
+        .opponent_graveyard([FLAMVELL_GUARD])
+        .deck([SCIENTIST, DMOC])
+        .build()
+        .expect("valid");
+    play(&mut d, LAST_WILL);
+    activate(&mut d, MONSTER_REBORN);
+    if d.view()
+        .prompt
+        .is_some_and(|p| matches!(p.kind, duel_engine::PromptKind::Cards { .. }))
+    {
+        choose(&mut d, &[FLAMVELL_GUARD]);
+    }
+    pass(&mut d);
+    answer(&mut d, "attack");
+    let revived = d
+        .instances()
+        .find(|(_, c)| c.code == FLAMVELL_GUARD && c.location.is_field())
+        .map(|(id, c)| (id, c.owner, c.controller, c.location.zone_name()))
+        .expect("the revived monster");
+    assert_eq!(
+        (revived.1, revived.2, revived.3),
+        (Player::Opponent, Player::You, "mainMonsterZone")
+    );
+    let turtle = on_field(&d, CATAPULT_TURTLE);
+    d.apply(Command::ActivateEffect { card: turtle })
+        .expect("catapult");
+    choose(&mut d, &[FLAMVELL_GUARD]);
+    pass(&mut d);
+    assert_eq!(
+        codes(&d, Player::Opponent, "graveyard"),
+        vec![FLAMVELL_GUARD]
+    );
+    assert!(
+        d.view().prompt.is_none(),
+        "Last Will is not offered for a monster sent to the opponent's graveyard"
+    );
+    assert_eq!(count(&d, Player::You, "deck"), 2, "nothing summoned");
+    // Your own monster to your graveyard: the watch fires now.
+    d.apply(Command::ActivateEffect { card: turtle })
+        .expect("catapult again");
+    choose(&mut d, &[FILLER]);
+    pass(&mut d);
+    assert!(asks(&d, Question::UseTrigger), "Last Will is offered now");
+    answer(&mut d, "yes");
+    pass(&mut d);
+    answer(&mut d, "attack");
+    assert_eq!(ids_at(&d, SCIENTIST, "mainMonsterZone").len(), 1);
+    check_invariants(&d);
+}
+
+#[test]
+fn dimension_fusion_needs_a_free_zone_for_a_banished_monster() {
+    // 5.7 Dimension Fusion ("at least one player can Special Summon at least one of
+    // their face-up banished monsters") and 0.4 ("Special Summon with no free zone"
+    // cannot be activated): with your five Main Monster Zones full and only your own
+    // monster banished it is refused, and no LP are paid.
+    let full = || {
+        Setup::new()
+            .hand([DIMENSION_FUSION])
+            .monster(FILLER)
+            .monster(FILLER)
+            .monster(FILLER)
+            .monster(FILLER)
+            .monster(FILLER)
+            .banished([DMOC])
+    };
+    let mut d = full().build().expect("valid");
+    let card = in_hand(&d, DIMENSION_FUSION);
+    assert_eq!(
+        d.validate(&Command::ActivateSpell { card }),
+        Err(RuleError::Unmet(Unmet::NoFreeZone))
+    );
+    assert_eq!(
+        d.apply(Command::ActivateSpell { card }),
+        Err(RuleError::Unmet(Unmet::NoFreeZone))
+    );
+    assert_eq!(d.lp(Player::You), 8000, "nothing paid");
+    assert_eq!(codes(&d, Player::You, "hand"), vec![DIMENSION_FUSION]);
+    assert!(
+        !d.legal_commands()
+            .contains(&Command::ActivateSpell { card })
+    );
+    // The opponent's banished monster has a free zone on their side: it can be activated.
+    let d = full()
+        .opponent_banished([FLAMVELL_GUARD])
+        .build()
+        .expect("valid");
+    assert_eq!(
+        d.validate(&Command::ActivateSpell {
+            card: in_hand(&d, DIMENSION_FUSION)
+        }),
+        Ok(())
+    );
+    // Nothing banished at all: no valid card.
+    let d = Setup::new()
+        .hand([DIMENSION_FUSION])
+        .build()
+        .expect("valid");
+    assert_eq!(
+        d.validate(&Command::ActivateSpell {
+            card: in_hand(&d, DIMENSION_FUSION)
+        }),
+        Err(RuleError::Unmet(Unmet::NoValidCards))
+    );
+}
+
+#[test]
+fn a_wrong_synchro_material_set_says_what_is_missing() {
+    // 0.3 / 4 Synchro Summons: 1 Tuner + the right number of non-Tuners whose Levels add
+    // up to the Synchro monster's. A refused set names what it lacks.
+    use duel_engine::SynchroMiss;
+    let mut d = Setup::new()
+        .monster(LUNAR_RABBIT)
+        .monster(RIGHT_ARM)
+        .monster(LEFT_ARM)
+        .monster(SANGAN)
+        .extra([FORMULA_SYNCHRON])
+        .deck(fillers(3))
+        .build()
+        .expect("valid");
+    let synchro = synchro_in_extra(&d, FORMULA_SYNCHRON);
+    d.apply(Command::SynchroSummon { card: synchro })
+        .expect("a valid set exists");
+    let id = |code| {
+        candidates(&d)
+            .iter()
+            .find(|c| c.code == Some(code))
+            .map(|c| c.id)
+            .expect("candidate")
+    };
+    let refused =
+        |ids: Vec<duel_engine::CardId>| d.validate(&Command::Respond(Response::Cards(ids)));
+    let miss = |m| Err(RuleError::BadResponse(BadResponse::Synchro(m)));
+    assert_eq!(
+        refused(vec![id(RIGHT_ARM), id(LEFT_ARM)]),
+        miss(SynchroMiss::NoTuner)
+    );
+    assert_eq!(
+        refused(vec![id(LUNAR_RABBIT), id(RIGHT_ARM), id(LEFT_ARM)]),
+        miss(SynchroMiss::TooManyNonTuners { max: 1, have: 2 })
+    );
+    // Sangan is Level 3: with the Level 1 Tuner that makes 4, not 2.
+    assert_eq!(
+        refused(vec![id(LUNAR_RABBIT), id(SANGAN)]),
+        miss(SynchroMiss::Levels { need: 2, have: 4 })
+    );
+    // Two Level 1 monsters make Level 2: the set fits; the message of a refused set
+    // reads in both languages.
+    assert_eq!(refused(vec![id(LUNAR_RABBIT), id(RIGHT_ARM)]), Ok(()));
+    let levels = RuleError::BadResponse(BadResponse::Synchro(SynchroMiss::Levels {
+        need: 2,
+        have: 5,
+    }));
+    assert!(
+        levels
+            .message(duel_engine::Lang::Ja)
+            .contains("レベルの合計が5")
+    );
+    assert!(
+        levels
+            .message(duel_engine::Lang::En)
+            .contains("add up to 5")
+    );
+    let no_tuner = RuleError::BadResponse(BadResponse::Synchro(SynchroMiss::NoTuner));
+    assert!(
+        no_tuner
+            .message(duel_engine::Lang::Ja)
+            .contains("チューナー")
     );
 }

@@ -146,13 +146,19 @@ pub fn board(props: &BoardProps) -> Html {
         })
         .collect();
     html! {
-        <div class={classes!("bl-board", table.picking_on_table().then_some("bl-picking"))} data-testid="board">
-            { row(opp, true) }
-            { row(opp, false) }
-            { flag_cells }
-            { row(me, false) }
-            { row(me, true) }
-        </div>
+        <>
+            // Shown on a phone only, where flags 8 and 9 start off-screen.
+            <p class="bl-scroll-cue" data-testid="bl-scroll-cue">
+                { ctx.lang.pick("← 表は横にスクロールできます（フラッグ1〜9）→", "← The table scrolls sideways (flags 1-9) →") }
+            </p>
+            <div class={classes!("bl-board", table.picking_on_table().then_some("bl-picking"))} data-testid="board">
+                { row(opp, true) }
+                { row(opp, false) }
+                { flag_cells }
+                { row(me, false) }
+                { row(me, true) }
+            </div>
+        </>
     }
 }
 

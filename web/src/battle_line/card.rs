@@ -29,10 +29,31 @@ pub fn card_classes(card: Card, selected: bool) -> Classes {
     classes!("bl-card", kind, selected.then_some("bl-selected"))
 }
 
-/// The face of a card: the value or the tactic's name. `compact` uses short names.
+/// The symbol printed beside a troop's value: each colour has a shape of its own, so
+/// colours are told apart without seeing colour (red and orange, blue and purple merge
+/// under colour blindness) and on a touch screen, which never shows a title.
+pub fn color_symbol(color: Color) -> &'static str {
+    match color {
+        Color::Red => "♥",
+        Color::Orange => "▲",
+        Color::Yellow => "●",
+        Color::Green => "♣",
+        Color::Blue => "■",
+        Color::Purple => "◆",
+    }
+}
+
+/// The face of a card: the colour's symbol and the value, or the tactic's name.
+/// `compact` uses short names.
 pub fn card_face(card: Card, compact: bool, lang: Lang) -> Html {
     match card {
-        Card::Troop(t) => html! { <span class="bl-value">{ t.value }</span> },
+        Card::Troop(t) => html! {
+            <>
+                <span class="bl-suit" data-testid="bl-suit" aria-hidden="true">{ color_symbol(t.color) }</span>
+                <span class="sr-only">{ text::color(t.color, lang) }</span>
+                <span class="bl-value">{ t.value }</span>
+            </>
+        },
         Card::Tactic(t) if compact => {
             html! { <span class="bl-name">{ text::tactic_short(t, lang) }</span> }
         }

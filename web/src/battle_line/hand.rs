@@ -60,7 +60,10 @@ pub fn opponent_hand(props: &OpponentHandProps) -> Html {
             <span class="bl-label">{ ctx.t(T::BlOpponentHand) }</span>
             { for (0..hidden.troops).map(|_| html! { <span class="bl-back bl-back-troop" aria-hidden="true"></span> }) }
             { for (0..hidden.tactics).map(|_| html! { <span class="bl-back bl-back-tactic" aria-hidden="true"></span> }) }
-            <span class="bl-count">{ format!("{} / {}", hidden.troops, hidden.tactics) }</span>
+            // Said in words: a bare 「6 / 1」 does not say which count is which.
+            <span class="bl-count" data-testid="opponent-hand-count">
+                { format!("{}{} / {}{}", ctx.lang.pick("部隊 ", "troops "), hidden.troops, ctx.lang.pick("戦術 ", "tactics "), hidden.tactics) }
+            </span>
         </div>
     }
 }

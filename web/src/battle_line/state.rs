@@ -178,6 +178,17 @@ impl BattleState {
         }
     }
 
+    /// Whether ending the turn is all the player can do now (sorting the hand aside).
+    fn only_end_turn_left(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| {
+            let legal = g.legal_commands();
+            legal.contains(&Command::EndTurn)
+                && legal
+                    .iter()
+                    .all(|c| matches!(c, Command::EndTurn | Command::SortHand { .. }))
+        })
+    }
+
     fn applied(&self, command: Command, by_bot: bool) -> BattleState {
         let mut next = self.clone();
         let Some(game) = next.game.as_mut() else {
@@ -253,7 +264,14 @@ impl Reducible for BattleState {
                 if !self.human_to_move() && !matches!(command, Command::SortHand { .. }) {
                     return self;
                 }
-                self.applied(command, false)
+                let next = self.applied(command, false);
+                // A pass leaves nothing to decide but the turn's end unless a flag can now
+                // be claimed: one press passes and ends the turn.
+                if command == Command::Pass && next.only_end_turn_left() {
+                    next.applied(Command::EndTurn, false)
+                } else {
+                    next
+                }
             }
             Action::BotApply { version, command } => {
                 if version != self.version || self.mode != Some(Mode::Cpu) {
@@ -486,6 +504,68 @@ mod tests {
         assert!(!s.can_undo(), "the draw ended the turn");
         let same = s.clone().reduce(Action::Undo);
         assert_eq!(same.version, s.version);
+    }
+
+    #[test]
+    fn a_pass_ends_the_turn_unless_a_flag_can_be_claimed() {
+        // Random pass-and-play games (claiming nothing, so they go on) until players
+        // must pass: one press of パス ends the turn, unless a flag can then be claimed.
+        let (mut ended, mut kept) = (0, 0);
+        for seed in 0..200u64 {
+            // A small LCG: the choices only need to vary.
+            let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let mut index = |n: usize| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (x >> 33) as usize % n
+            };
+            let mut s = started(Mode::Pvp, seed);
+            for _ in 0..300 {
+                s = s.reduce(Action::Reveal);
+                let Some(g) = s.game.as_ref() else { break };
+                let legal: Vec<Command> = g
+                    .legal_commands()
+                    .into_iter()
+                    .filter(|c| !matches!(c, Command::SortHand { .. } | Command::ClaimFlag { .. }))
+                    .collect();
+                if legal.contains(&Command::Pass) {
+                    let before = g.current();
+                    // Whether a flag can be claimed once the pass is made.
+                    let mut alone = g.clone();
+                    alone.apply(Command::Pass).expect("a legal pass");
+                    let claimable = alone
+                        .legal_commands()
+                        .iter()
+                        .any(|c| matches!(c, Command::ClaimFlag { .. }));
+                    let passed = s.clone().reduce(Action::Apply(Command::Pass));
+                    let after = passed.game.as_ref().expect("a game");
+                    if claimable {
+                        assert_eq!(
+                            after.current(),
+                            before,
+                            "seed {seed}: a claim is still possible"
+                        );
+                        kept += 1;
+                    } else {
+                        assert!(
+                            after.current() != before || after.is_over(),
+                            "seed {seed}: one press passed and ended the turn"
+                        );
+                        ended += 1;
+                    }
+                }
+                if legal.is_empty() || ended >= 3 {
+                    break;
+                }
+                let c = legal[index(legal.len())];
+                s = s.reduce(Action::Apply(c));
+            }
+            if ended >= 3 {
+                return;
+            }
+        }
+        panic!("passes seen: {ended} that ended the turn, {kept} before a claim");
     }
 
     #[test]

@@ -4,7 +4,7 @@ use duel_engine::card::Code;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{CardView, card_name, engine_lang, kind_line};
+use crate::duel::card_view::{CardView, card_name, engine_lang, kind_line, stats_line};
 use crate::i18n::T;
 use crate::modal::use_dialog;
 
@@ -32,8 +32,7 @@ pub fn card_detail(props: &CardDetailProps) -> Html {
                         <div>
                             <p><strong>{ kind_line(def, ctx.lang) }</strong></p>
                             if let Some(m) = &def.monster {
-                                <p>{ format!("{} / Lv{} / ATK {} / DEF {}{}", m.attribute, m.level, m.atk, m.def,
-                                    if m.tuner { " / Tuner" } else { "" }) }</p>
+                                <p>{ stats_line(m, ctx.lang) }</p>
                             }
                             <p>{ def.text(engine_lang(ctx.lang)) }</p>
                             <p class="muted">{ format!("#{:08}", def.code) }</p>

@@ -8,7 +8,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{card_name, engine_lang, frame_class, kind_line};
+use crate::duel::card_view::{card_name, engine_lang, frame_class, kind_line, stats_line};
 use crate::duel::motion::px;
 
 /// How long a finger rests on a card before its details open.
@@ -92,7 +92,7 @@ pub fn card_preview(props: &CardPreviewProps) -> Html {
             <p class="preview-name">{ card_name(def.code, ctx.lang) }</p>
             <p class="preview-kind">{ kind_line(def, ctx.lang) }</p>
             if let Some(m) = &def.monster {
-                <p class="preview-stats">{ format!("{} / Lv{} / ATK {} / DEF {}", m.attribute, m.level, m.atk, m.def) }</p>
+                <p class="preview-stats">{ stats_line(m, ctx.lang) }</p>
             }
             <p class="preview-text">{ def.text(lang) }</p>
         </aside>

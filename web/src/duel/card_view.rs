@@ -56,7 +56,54 @@ pub fn frame_class(frame: Frame) -> &'static str {
     }
 }
 
-/// A short type line: 「魔法・速攻」, "Effect monster", ...
+/// A monster's type (race) as the player's language prints it; the data holds English.
+pub fn race_name(race: &str, lang: Lang) -> &str {
+    if lang == Lang::En {
+        return race;
+    }
+    match race {
+        "Aqua" => "水族",
+        "Beast" => "獣族",
+        "Dragon" => "ドラゴン族",
+        "Fiend" => "悪魔族",
+        "Machine" => "機械族",
+        "Sea Serpent" => "海竜族",
+        "Spellcaster" => "魔法使い族",
+        "Warrior" => "戦士族",
+        "Winged Beast" => "鳥獣族",
+        "Zombie" => "アンデット族",
+        other => other,
+    }
+}
+
+/// A monster's Attribute as the player's language prints it (「闇属性」, "DARK").
+pub fn attribute_name(attribute: &str, lang: Lang) -> &str {
+    if lang == Lang::En {
+        return attribute;
+    }
+    match attribute {
+        "DARK" => "闇属性",
+        "EARTH" => "地属性",
+        "FIRE" => "炎属性",
+        "LIGHT" => "光属性",
+        "WATER" => "水属性",
+        "WIND" => "風属性",
+        other => other,
+    }
+}
+
+/// A monster's stats in one line: 「闇属性 / Lv8 / ATK 2800 / DEF 2600」.
+pub fn stats_line(m: &duel_engine::card::MonsterStats, lang: Lang) -> String {
+    format!(
+        "{} / Lv{} / ATK {} / DEF {}",
+        attribute_name(&m.attribute, lang),
+        m.level,
+        m.atk,
+        m.def
+    )
+}
+
+/// A short type line: 「魔法・速攻」, 「魔法使い族 / 通常 / チューナー」, ...
 pub fn kind_line(def: &CardDef, lang: Lang) -> String {
     match def.card_type {
         CardType::Monster => {
@@ -68,8 +115,16 @@ pub fn kind_line(def: &CardDef, lang: Lang) -> String {
                 Frame::Token => lang.pick("トークン", "Token"),
                 Frame::Spell | Frame::Trap => "",
             };
-            let race = def.monster.as_ref().map_or("", |m| m.race.as_str());
-            format!("{race} / {frame}")
+            let race = def
+                .monster
+                .as_ref()
+                .map_or("", |m| race_name(&m.race, lang));
+            let tuner = if def.is_tuner() {
+                lang.pick(" / チューナー", " / Tuner")
+            } else {
+                ""
+            };
+            format!("{race} / {frame}{tuner}")
         }
         CardType::Spell | CardType::Trap => {
             let base = if def.is_spell() {

@@ -2,11 +2,11 @@
 //! with counters and equips drawn on their cards, plus both players' other piles.
 
 use duel_engine::view::{CardView as CardSeen, SideView};
-use duel_engine::{CardId, Face, Position};
+use duel_engine::{CardId, Code, Face, Position};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{CardView, Pos, card_name};
+use crate::duel::card_view::{CardView, Pos, card_name, frame_class};
 use crate::i18n::{T, card_with_notes, counters_label, equipped_label, equipped_to_label};
 
 /// A pile whose content opens in a list.
@@ -195,18 +195,36 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
     };
     // A pile's name is its visible text (label, then count) with the words only a screen
     // reader needs: 「墓地 3枚」, "GY 3 cards: a Synchro Summon is possible".
-    let pile = |pile: Pile, label: &'static str, count: usize, open: bool, back: bool| -> Html {
+    // A face-up pile (the graveyard) shows its top card, named for screen readers too.
+    let pile = |pile: Pile,
+                label: &'static str,
+                count: usize,
+                open: bool,
+                back: bool,
+                top: Option<Code>|
+     -> Html {
         let zone = pile.zone();
         let ready = pile == Pile::Extra && props.synchro_ready;
+        let top = top.and_then(duel_engine::card::card);
+        let covered = (back && count > 0) || top.is_some();
         let inner = html! {
             <>
                 if back && count > 0 {
                     <div data-testid="card-back" class="card-back" aria-hidden="true"></div>
                 }
-                <span class={if back && count > 0 { "pile-label" } else { "zone-slot-empty" }}>{ label }</span>
+                if let Some(def) = top {
+                    <span class={classes!("pile-top", frame_class(def.frame))} data-testid="pile-top"
+                        data-top-card={def.code.to_string()} aria-hidden="true">
+                        { card_name(def.code, lang) }
+                    </span>
+                }
+                <span class={if covered { "pile-label" } else { "zone-slot-empty" }}>{ label }</span>
                 <span class="badge" data-testid={format!("count-{zone}")}>{ count }</span>
                 <span class="sr-only">
                     { cards_word(lang) }
+                    if let Some(def) = top {
+                        { format!("{}{}", lang.pick("、一番上：", ", top: "), card_name(def.code, lang)) }
+                    }
                     if ready {
                         { format!(": {}", ctx.t(T::SynchroReady)) }
                     }
@@ -254,8 +272,9 @@ pub fn duel_field(props: &DuelFieldProps) -> Html {
                 { slot("fieldZone", "zone-field", FieldSlot::Field, side.field_zone) }
                 { for side.monsters.iter().enumerate().map(|(i, c)|
                     slot("mainMonsterZone", "zone-monster", FieldSlot::Monster(i), *c)) }
-                { pile(Pile::Graveyard, ctx.t(T::Graveyard), side.graveyard.len(), true, false) }
-                { pile(Pile::Extra, ctx.t(T::ExtraDeck), side.extra.len(), true, true) }
+                { pile(Pile::Graveyard, ctx.t(T::Graveyard), side.graveyard.len(), true, false,
+                    side.graveyard.last().and_then(|c| c.code)) }
+                { pile(Pile::Extra, ctx.t(T::ExtraDeck), side.extra.len(), true, true, None) }
                 { for side.spell_trap.iter().enumerate().map(|(i, c)|
                     slot("spellTrapZone", "zone-spell", FieldSlot::SpellTrap(i), *c)) }
                 <div class="zone zone-pile" data-testid="zone-deck">

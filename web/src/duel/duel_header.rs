@@ -191,7 +191,7 @@ pub fn duel_header(props: &DuelHeaderProps) -> Html {
     // rebuild the LP's component and lose its count.
     html! {
         <div class="duel-header">
-            <h2>{ format!("Deck: {deck_name}") }</h2>
+            <h2>{ format!("{}: {deck_name}", ctx.t(T::Deck)) }</h2>
             <div class="stats">
                 <span>{ format!("{}:", ctx.t(T::Now)) }</span>
                 // Keyed by the phase: each change draws it afresh with a short highlight, in

@@ -45,6 +45,20 @@ pub struct EffectDialogProps {
     pub on_apply: Callback<Command>,
     /// What the page may show of one of your cards (for chain responses).
     pub on_look_up: Callback<CardId, ResponseCard>,
+    /// The hint's next step, when the game follows its line: the dialog marks the choice
+    /// it suggests (`data-suggested`).
+    #[prop_or_default]
+    pub hint: Option<Command>,
+}
+
+/// Whether the hint suggests this choice: the same command, or a card among the cards
+/// its answer chooses.
+fn suggested(hint: Option<&Command>, cmd: &Command, card: Option<CardId>) -> bool {
+    match (hint, card) {
+        (Some(Command::Respond(Response::Cards(cards))), Some(c)) => cards.contains(&c),
+        (Some(h), None) => h == cmd,
+        _ => false,
+    }
 }
 
 #[function_component(EffectDialog)]
@@ -60,6 +74,7 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
         use_effect_with(props.prompt.clone(), move |_| chosen.set(Vec::new()));
     }
 
+    let hint_cmd = props.hint.as_ref();
     let body = match &props.prompt {
         Some(prompt) => {
             let source = html! {
@@ -115,9 +130,11 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                                         }
                                         chosen.set(next);
                                     });
+                                    let hinted = suggested(hint_cmd, &Command::PassChain, Some(id));
                                     html! {
                                         <button type="button" class={classes!("choice", is_chosen.then_some("selected"))}
                                             data-testid="dialog-option" data-card-id={c.code.map(|x| x.to_string())}
+                                            data-suggested={hinted.then_some("true")}
                                             aria-pressed={is_chosen.to_string()} onclick={onclick}>
                                             <CardView code={c.code} selected={is_chosen} />
                                         </button>
@@ -139,9 +156,12 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                     }
                 }
                 PromptKind::Choice { options, .. } => {
-                    // A choice that destroys the card's own card goes last.
-                    let mut options: Vec<&ChoiceOption> = options.iter().collect();
-                    options.sort_by_key(|o| destroys_its_card(prompt.source, o));
+                    // A choice that destroys the card's own card goes last (a partition:
+                    // a sort would compile the standard library's sort into the bundle).
+                    let (last, mut options): (Vec<&ChoiceOption>, Vec<&ChoiceOption>) = options
+                        .iter()
+                        .partition(|o| destroys_its_card(prompt.source, o));
+                    options.extend(last);
                     html! {
                     <>
                         { source }
@@ -158,9 +178,10 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                                     ),
                                     _ => (None, Html::default()),
                                 };
+                                let hinted = suggested(hint_cmd, &cmd, None);
                                 html! {
                                     <button type="button" class="btn" data-testid="dialog-option"
-                                        data-option={o.key()} data-card-id={card_id}
+                                        data-option={o.key()} data-card-id={card_id} data-suggested={hinted.then_some("true")}
                                         disabled={refusal.is_some()}
                                         onclick={Callback::from(move |_: MouseEvent| cb.emit(cmd.clone()))}>
                                         { face }
@@ -175,18 +196,24 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
             }
         }
         None => {
-            // The chain is open: offer every legal activation as a response, or pass.
-            let responses: Vec<Command> = props
-                .legal
-                .iter()
-                .filter(|c| {
-                    matches!(
-                        c,
-                        Command::ActivateSpell { .. } | Command::ActivateEffect { .. }
-                    )
-                })
-                .cloned()
-                .collect();
+            // The chain is open: offer every legal activation as a response, or pass; two
+            // copies of a card in the hand would make two identical buttons: one is offered.
+            let mut responses: Vec<(Command, ResponseCard)> = Vec::new();
+            for cmd in &props.legal {
+                let (Command::ActivateSpell { card } | Command::ActivateEffect { card }) = cmd
+                else {
+                    continue;
+                };
+                let seen = props.on_look_up.emit(*card);
+                let same = |(c, s): &(Command, ResponseCard)| {
+                    *s == seen
+                        && seen.slot.is_none()
+                        && std::mem::discriminant(c) == std::mem::discriminant(cmd)
+                };
+                if !responses.iter().any(same) {
+                    responses.push((cmd.clone(), seen));
+                }
+            }
             let on_pass = {
                 let cb = props.on_apply.clone();
                 Callback::from(move |_: MouseEvent| cb.emit(Command::PassChain))
@@ -201,18 +228,21 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                         }) }
                     </ol>
                     <div class="options">
-                        { for responses.into_iter().map(|cmd| {
+                        { for responses.into_iter().map(|(cmd, seen)| {
                             let cb = props.on_apply.clone();
-                            let seen = match &cmd {
-                                Command::ActivateSpell { card } | Command::ActivateEffect { card } => {
-                                    props.on_look_up.emit(*card)
-                                }
-                                _ => ResponseCard::default(),
-                            };
                             let label = response_label(&cmd, &seen, ctx.lang);
+                            // A hint naming another copy of the same card suggests this one.
+                            let hinted = hint_cmd.is_some_and(|h| match (h, &cmd) {
+                                (Command::ActivateSpell { card: a }, Command::ActivateSpell { .. })
+                                | (Command::ActivateEffect { card: a }, Command::ActivateEffect { .. }) => {
+                                    props.on_look_up.emit(*a) == seen
+                                }
+                                _ => false,
+                            });
                             html! {
                                 <button type="button" class="btn" data-testid="dialog-option"
                                     data-card-id={seen.code.map(|c| c.to_string())} data-slot={seen.slot.clone()}
+                                    data-suggested={hinted.then_some("true")}
                                     onclick={Callback::from(move |_: MouseEvent| cb.emit(cmd.clone()))}>
                                     { label }
                                 </button>
@@ -220,7 +250,9 @@ pub fn effect_dialog(props: &EffectDialogProps) -> Html {
                         }) }
                     </div>
                     <div class="dialog-actions">
-                        <button type="button" class="btn btn-primary" data-testid="btn-pass" onclick={on_pass}>
+                        // Enter on the question does the safe thing: nothing is chained.
+                        <button type="button" class="btn btn-primary" data-testid="btn-pass" onclick={on_pass} autofocus=true
+                            data-suggested={suggested(hint_cmd, &Command::PassChain, None).then_some("true")}>
                             { ctx.t(T::Pass) }
                         </button>
                     </div>

@@ -1,5 +1,6 @@
-//! Asking before ending the turn while actions remain: ending the first turn ends the
-//! attempt, so a stray click on 「ターン終了」 must not cost the duel.
+//! Asking before a costly action: ending the turn while actions remain (ending the first
+//! turn ends the attempt, so a stray click on 「ターン終了」 must not cost the duel), or
+//! dropping an unfinished duel for another one.
 
 use duel_engine::Command;
 use web_sys::HtmlInputElement;
@@ -19,17 +20,30 @@ pub fn actions_remain(legal: &[Command]) -> bool {
     })
 }
 
+/// What is asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Question {
+    /// 「ターン終了」 while actions remain (offers "don't ask again").
+    EndTurn,
+    /// A link to another duel while this deck's duel (named) is unfinished in the autosave.
+    DropSave(String),
+}
+
 #[derive(Debug, Properties, PartialEq, Clone)]
-pub struct EndTurnConfirmProps {
-    /// Ends the turn; `true` when the player asked not to be asked again.
+pub struct ConfirmProps {
+    pub question: Question,
+    /// Does it; `true` when the player asked not to be asked again.
     pub on_confirm: Callback<bool>,
     pub on_cancel: Callback<()>,
 }
 
-/// The question, with the safe answer first and focused, the turn's end last.
-#[function_component(EndTurnConfirm)]
-pub fn end_turn_confirm(props: &EndTurnConfirmProps) -> Html {
+/// A question before a costly action, with the safe answer first and focused, the costly
+/// one last. Test ids: `<id>-confirm` (the dialog), `btn-<id>-cancel`, `btn-<id>-confirm`
+/// (and `end-turn-dont-ask`), with `<id>` `end-turn` or `drop-save`.
+#[function_component(Confirm)]
+pub fn confirm(props: &ConfirmProps) -> Html {
     let ctx = use_ctx();
+    let lang = ctx.lang;
     let (node, on_key) = use_dialog(Some(props.on_cancel.clone()));
     let dont_ask = use_state(|| false);
     let on_toggle = {
@@ -45,26 +59,65 @@ pub fn end_turn_confirm(props: &EndTurnConfirmProps) -> Html {
         let dont_ask = dont_ask.clone();
         Callback::from(move |_: MouseEvent| cb.emit(*dont_ask))
     };
+    // Test ids and element ids: `[dialog, title, text, cancel, confirm]`, written out.
+    let (ids, title, text, cancel, confirm) = match &props.question {
+        Question::EndTurn => (
+            [
+                "end-turn-confirm",
+                "end-turn-title",
+                "end-turn-text",
+                "btn-end-turn-cancel",
+                "btn-end-turn-confirm",
+            ],
+            lang.pick("ターンを終了しますか？", "End the turn?"),
+            lang.pick(
+                "まだ行える行動があります。1ターン目を終えると、この挑戦は終わります。",
+                "You can still act. Ending your first turn ends this attempt.",
+            )
+            .to_owned(),
+            lang.pick("続ける", "Keep playing"),
+            T::EndTurn.text(lang),
+        ),
+        Question::DropSave(deck) => (
+            [
+                "drop-save-confirm",
+                "drop-save-title",
+                "drop-save-text",
+                "btn-drop-save-cancel",
+                "btn-drop-save-confirm",
+            ],
+            lang.pick("続きのデュエルがあります", "An unfinished duel is saved"),
+            format!(
+                "{}{deck}{}",
+                lang.pick("「", "Your duel with "),
+                lang.pick(
+                    "」のデュエルが途中です。このリンクのデュエルを始めると、その続きは消えます。",
+                    " is not over. Starting this link's duel drops it.",
+                )
+            ),
+            lang.pick("続きを再開する", "Resume that duel"),
+            lang.pick("このデュエルを始める", "Start this duel"),
+        ),
+    };
     html! {
         <div class="overlay">
-            <div class="dialog dialog-small" role="dialog" aria-modal="true" data-testid="end-turn-confirm"
-                aria-labelledby="end-turn-title" aria-describedby="end-turn-text" ref={node} onkeydown={on_key}>
-                <h3 id="end-turn-title">{ ctx.lang.pick("ターンを終了しますか？", "End the turn?") }</h3>
-                <p id="end-turn-text">{ ctx.lang.pick(
-                    "まだ行える行動があります。1ターン目を終えると、この挑戦は終わります。",
-                    "You can still act. Ending your first turn ends this attempt.",
-                ) }</p>
-                <label class="setting">
-                    <input type="checkbox" data-testid="end-turn-dont-ask" checked={*dont_ask} onchange={on_toggle} />
-                    { ctx.lang.pick(" 次からは確認しない（ホームの設定で戻せます）", " Don't ask again (the home page's settings bring it back)") }
-                </label>
+            <div class="dialog dialog-small" role="dialog" aria-modal="true" data-testid={ids[0]}
+                aria-labelledby={ids[1]} aria-describedby={ids[2]} ref={node} onkeydown={on_key}>
+                <h3 id={ids[1]}>{ title }</h3>
+                <p id={ids[2]}>{ text }</p>
+                if props.question == Question::EndTurn {
+                    <label class="setting">
+                        <input type="checkbox" data-testid="end-turn-dont-ask" checked={*dont_ask} onchange={on_toggle} />
+                        { lang.pick(" 次からは確認しない（ホームの設定で戻せます）", " Don't ask again (the home page's settings bring it back)") }
+                    </label>
+                }
                 <div class="dialog-actions">
-                    <button type="button" class="btn btn-primary" data-testid="btn-end-turn-cancel" autofocus=true
+                    <button type="button" class="btn btn-primary" data-testid={ids[3]} autofocus=true
                         onclick={props.on_cancel.reform(|_: MouseEvent| ())}>
-                        { ctx.lang.pick("続ける", "Keep playing") }
+                        { cancel }
                     </button>
-                    <button type="button" class="btn btn-danger" data-testid="btn-end-turn-confirm" onclick={on_confirm}>
-                        { ctx.t(T::EndTurn) }
+                    <button type="button" class="btn btn-danger" data-testid={ids[4]} onclick={on_confirm}>
+                        { confirm }
                     </button>
                 </div>
             </div>

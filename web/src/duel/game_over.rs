@@ -8,6 +8,7 @@ use crate::ctx::use_ctx;
 use crate::duel::card_view::engine_lang;
 use crate::duel::jobs::NoReturn;
 use crate::duel::no_return::{no_return_view, use_no_return};
+use crate::duel::practice::retry_label;
 use crate::i18n::T;
 use crate::modal::use_dialog;
 
@@ -18,6 +19,9 @@ pub struct GameOverProps {
     #[prop_or_default]
     pub analysis: Option<NoReturn>,
     pub on_restart: Callback<()>,
+    /// The same deal again (`btn-retry-hand`).
+    #[prop_or_default]
+    pub on_retry: Callback<()>,
     pub on_close: Callback<()>,
 }
 
@@ -55,6 +59,9 @@ pub fn game_over(props: &GameOverProps) -> Html {
                 }
                 <div class="dialog-actions">
                     <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>
+                    <button type="button" class="btn" data-testid="btn-retry-hand" onclick={props.on_retry.reform(|_: MouseEvent| ())}>
+                        { retry_label(ctx.lang) }
+                    </button>
                     <button type="button" class="btn btn-primary" data-testid="btn-restart" onclick={on_restart} autofocus=true>
                         { ctx.t(T::Restart) }
                     </button>

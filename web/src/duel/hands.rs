@@ -203,15 +203,27 @@ pub fn hands(props: &HandsProps) -> Html {
         use_effect_with(*open, move |open| {
             if open.is_some()
                 && let Some(menu) = menu_ref.cast::<Element>()
-                && let Ok(Some(first)) = menu.query_selector("button:not([disabled])")
-                && let Ok(first) = first.dyn_into::<HtmlElement>()
             {
-                let _ = first.focus();
+                // On a phone the menu may open below the screen's edge: bring all of it,
+                // its last entry (詳細) too, into view.
+                let bottom = menu.get_bounding_client_rect().bottom();
+                let height = web_sys::window()
+                    .and_then(|w| w.inner_height().ok())
+                    .and_then(|h| h.as_f64())
+                    .unwrap_or(bottom);
+                if bottom > height {
+                    menu.scroll_into_view_with_bool(false);
+                }
+                if let Ok(Some(first)) = menu.query_selector("button:not([disabled])")
+                    && let Ok(first) = first.dyn_into::<HtmlElement>()
+                {
+                    let _ = first.focus();
+                }
             }
         });
     }
     html! {
-        <section class="hand" data-testid="hand" aria-labelledby="hand-title">
+        <section class="hand" data-testid="hand" data-focus-home="" aria-labelledby="hand-title">
             <h3 id="hand-title">{ hand_title(ctx.lang, props.cards.len()) }</h3>
             <div class="hand-cards" data-testid="zone-hand">
                 { for props.cards.iter().map(|card| {

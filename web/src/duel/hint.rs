@@ -18,6 +18,10 @@ pub struct HintProps {
     /// The state's `version` when the parent rendered (it is bumped on every change of
     /// the duel or of the actions to redo).
     pub version: u64,
+    /// Hears the line's next step while the game follows a winning line, `None`
+    /// otherwise: the duel's dialogs mark the choice it suggests.
+    #[prop_or_default]
+    pub on_step: Callback<Option<Command>>,
 }
 
 impl PartialEq for HintProps {
@@ -52,12 +56,34 @@ enum Phase {
     NoWorker,
 }
 
-/// How far the player has followed a winning line: `Some(k)` when the game went from the
-/// hint's position through exactly the line's first `k` commands, `None` when it went
-/// elsewhere (the hint no longer applies).
-pub fn followed(base: &[Command], line: &[Command], log: &[Command]) -> Option<usize> {
+/// How far the player has followed a winning line found at the position after `base`:
+/// `Some((k, line))` when the game went from there through the line's first `k` steps,
+/// with the line as it reads now; `None` when it went elsewhere (the hint no longer
+/// applies). A step made by hand that does what the line's step does (another copy of
+/// the named card, the named cards chosen in another order: `Duel::same_action`) counts,
+/// and the rest of the line then names the copies the player used. `at_base` replays
+/// that position, only when a step differs from the line's.
+pub fn follow(
+    at_base: impl FnOnce() -> Option<Duel>,
+    base: &[Command],
+    line: &[Command],
+    log: &[Command],
+) -> Option<(usize, Vec<Command>)> {
     let since = log.strip_prefix(base)?;
-    line.starts_with(since).then_some(since.len())
+    if line.starts_with(since) {
+        return Some((since.len(), line.to_vec()));
+    }
+    let mut duel = at_base()?;
+    let mut line = line.to_vec();
+    for (k, cmd) in since.iter().enumerate() {
+        let pairs = duel.same_action(line.get(k)?, cmd)?;
+        let rest = duel_engine::swap_cards(&line[k..], &pairs);
+        line.truncate(k);
+        line.extend(rest);
+        line[k] = cmd.clone();
+        duel.apply(cmd.clone()).ok()?;
+    }
+    Some((since.len(), line))
 }
 
 #[function_component(HintPanel)]
@@ -176,6 +202,29 @@ pub fn hint_panel(props: &HintProps) -> Html {
         },
     );
 
+    // How far the game has followed a winning line, and the line as it reads now (the
+    // panel renders only when the duel or the hint changes: no memo needed).
+    let progress = match &*phase {
+        Phase::Answered {
+            base,
+            answer: HintAnswer::Win(line),
+            ..
+        } => follow(
+            || Duel::replay(&state.deck, state.seed, state.settings, base).ok(),
+            base,
+            line,
+            log,
+        ),
+        _ => None,
+    };
+    let next_step = progress
+        .as_ref()
+        .and_then(|(k, line)| line.get(*k).cloned());
+    {
+        let on_step = props.on_step.clone();
+        use_effect_with(next_step.clone(), move |next| on_step.emit(next.clone()));
+    }
+
     let body = match &*phase {
         Phase::Idle => Html::default(),
         Phase::Running { done, budget } => html! {
@@ -205,7 +254,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             // A winning line stays good while the game follows it; any other answer
             // belongs to its position only.
             let stale = match answer {
-                HintAnswer::Win(line) => followed(base, line, log).is_none(),
+                HintAnswer::Win(_) => progress.is_none(),
                 _ => log != base.as_slice(),
             };
             let searched = format!(
@@ -236,9 +285,9 @@ pub fn hint_panel(props: &HintProps) -> Html {
                     .to_owned(),
             };
             let line_html = match answer {
-                HintAnswer::Win(line) => {
-                    let at = followed(base, line, log);
-                    let next = at.filter(|&k| k < line.len()).map(|k| line[k].clone());
+                HintAnswer::Win(_) => {
+                    let at = progress.as_ref().map(|(k, _)| *k);
+                    let next = next_step.clone();
                     let on_next = {
                         let d = state.dispatcher();
                         Callback::from(move |_: MouseEvent| {
@@ -259,10 +308,15 @@ pub fn hint_panel(props: &HintProps) -> Html {
                                     }
                                 }) }
                             </ol>
-                            if at.is_some_and(|k| k < line.len()) {
-                                <button type="button" class="btn btn-primary" data-testid="btn-hint-next" onclick={on_next}>
-                                    { lang.pick("次の手を盤面で進める", "Play the next step on the board") }
-                                </button>
+                            // The next step and its button stay above any dialog (see
+                            // `.float-tools`): when the step is a choice, a dialog asks it.
+                            if let Some(text) = at.and_then(|k| steps.get(k)) {
+                                <div class="float-tools hint-next" data-float="" data-testid="hint-next">
+                                    <span class="hint-next-text">{ lang.pick("次の手：", "Next: ") }{ text }</span>
+                                    <button type="button" class="btn btn-primary" data-testid="btn-hint-next" onclick={on_next}>
+                                        { lang.pick("次の手を盤面で進める", "Play the next step on the board") }
+                                    </button>
+                                </div>
                             }
                         </>
                     }
@@ -359,23 +413,41 @@ mod tests {
     fn a_line_is_followed_while_the_game_goes_through_its_commands() {
         let base = vec![Command::PassChain];
         let line = vec![Command::EndTurn, Command::PassChain];
-        assert_eq!(followed(&base, &line, &base), Some(0));
+        let at = |log: &[Command]| follow(|| None, &base, &line, log).map(|(k, _)| k);
+        assert_eq!(at(&base), Some(0));
+        assert_eq!(at(&[Command::PassChain, Command::EndTurn]), Some(1));
         assert_eq!(
-            followed(&base, &line, &[Command::PassChain, Command::EndTurn]),
-            Some(1)
+            at(&[Command::PassChain, Command::EndTurn, Command::PassChain]),
+            Some(2)
         );
-        let all = [Command::PassChain, Command::EndTurn, Command::PassChain];
-        assert_eq!(followed(&base, &line, &all), Some(2));
         assert_eq!(
-            followed(&base, &line, &[Command::PassChain, Command::PassChain]),
+            at(&[Command::PassChain, Command::PassChain]),
             None,
             "went elsewhere"
         );
+        assert_eq!(at(&[]), None, "taken back before the hint's position");
+    }
+
+    #[test]
+    fn a_step_made_by_hand_with_another_copy_of_the_named_card_follows_the_line() {
+        const POT_OF_GREED: u32 = 55144522;
+        let start = || {
+            duel_engine::Setup::new()
+                .hand([POT_OF_GREED, POT_OF_GREED])
+                .deck([27125110; 8])
+                .build()
+                .ok()
+        };
+        let duel = start().expect("valid");
+        let pots: Vec<_> = duel.view().you.hand.iter().map(|c| c.id).collect();
+        let play = |card| Command::ActivateSpell { card };
+        let line = vec![play(pots[0]), play(pots[1])];
+        // The player activated the other copy first: the line goes on with the copy left.
         assert_eq!(
-            followed(&base, &line, &[]),
-            None,
-            "taken back before the hint's position"
+            follow(start, &[], &line, &[play(pots[1])]),
+            Some((1, vec![play(pots[1]), play(pots[0])]))
         );
+        assert_eq!(follow(start, &[], &line, &[Command::EndTurn]), None);
     }
 
     #[test]

@@ -167,7 +167,10 @@ mod tests {
                 // The save format (what a reload reads) carries the position and the redo stack.
                 let json = state.save_file().expect("a save").to_text();
                 let back = SaveFile::from_text(&json).expect("readable");
-                let mut resumed = Rc::new(DuelState::default()).reduce(Action::Resume(back));
+                let mut resumed = Rc::new(DuelState::default()).reduce(Action::Resume {
+                    save: back,
+                    announce: true,
+                });
                 assert_eq!(resumed.duel, state.duel, "{}: same position", deck.id);
                 assert_eq!(resumed.redo, state.redo, "{}: same redo stack", deck.id);
                 for _ in 0..state.redo.len() {
@@ -229,7 +232,10 @@ mod tests {
         let save = state.save_file().expect("a save");
         let json = save.to_text();
         let back = crate::duel::save::SaveFile::from_text(&json).expect("readable");
-        let mut resumed = Rc::new(DuelState::default()).reduce(Action::Resume(back));
+        let mut resumed = Rc::new(DuelState::default()).reduce(Action::Resume {
+            save: back,
+            announce: true,
+        });
         assert_eq!(resumed.duel.as_ref(), Some(&undone));
         assert_eq!(resumed.redo, state.redo);
         resumed = resumed.reduce(Action::Redo).reduce(Action::Redo);

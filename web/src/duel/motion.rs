@@ -7,7 +7,6 @@
 //! own layout is enough to find it again.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use duel_engine::CardId;
@@ -236,6 +235,11 @@ fn fly_into(copy: &Element, from: Rect, to: Rect) {
     }
 }
 
+/// Where a card was seen last time, if it was.
+fn was(before: &[(CardId, Seen)], id: CardId) -> Option<&Seen> {
+    before.iter().find(|(i, _)| *i == id).map(|(_, s)| s)
+}
+
 fn find(root: &Element, selector: &str) -> Option<Element> {
     root.query_selector(selector).ok().flatten()
 }
@@ -243,7 +247,8 @@ fn find(root: &Element, selector: &str) -> Option<Element> {
 /// Moves the cards of the duel page rooted at `root` after each new `view`.
 #[hook]
 pub fn use_card_motion(root: NodeRef, view: Option<Rc<DuelView>>, version: u64) {
-    let seen = use_mut_ref(HashMap::<CardId, Seen>::new);
+    // A list rather than a map: some dozens of cards, and no hash table code in the bundle.
+    let seen = use_mut_ref(Vec::<(CardId, Seen)>::new);
     use_effect_with(version, move |_| {
         if let (Some(root), Some(view)) = (root.cast::<Element>(), view) {
             update(&root, &view, &seen, motion_enabled());
@@ -251,16 +256,11 @@ pub fn use_card_motion(root: NodeRef, view: Option<Rc<DuelView>>, version: u64) 
     });
 }
 
-fn update(
-    root: &Element,
-    view: &DuelView,
-    seen: &Rc<RefCell<HashMap<CardId, Seen>>>,
-    moving: bool,
-) {
+fn update(root: &Element, view: &DuelView, seen: &Rc<RefCell<Vec<(CardId, Seen)>>>, moving: bool) {
     let mut before = seen.borrow_mut();
     let first = before.is_empty();
     let deck = find(root, DECK).map(|d| rect_of(&d));
-    let mut after = HashMap::new();
+    let mut after = Vec::new();
     for (id, place) in places(view) {
         match place {
             Place::Card(selector) => {
@@ -269,7 +269,7 @@ fn update(
                 };
                 let rect = rect_of(&el);
                 if moving && !first {
-                    match before.get(&id) {
+                    match was(&before, id) {
                         Some(was) if was.rect != rect => glide(&el, was.rect, rect),
                         Some(_) => {}
                         // Not shown anywhere before: it comes out of the deck.
@@ -284,7 +284,7 @@ fn update(
                     .clone_node_with_deep(true)
                     .ok()
                     .and_then(|n| n.dyn_into::<Element>().ok());
-                after.insert(id, Seen { rect, copy });
+                after.push((id, Seen { rect, copy }));
             }
             Place::Pile(selector) => {
                 let Some(pile) = find(root, selector) else {
@@ -295,11 +295,11 @@ fn update(
                     && let Some(Seen {
                         rect: from,
                         copy: Some(copy),
-                    }) = before.get(&id)
+                    }) = was(&before, id)
                 {
                     fly_into(copy, *from, rect);
                 }
-                after.insert(id, Seen { rect, copy: None });
+                after.push((id, Seen { rect, copy: None }));
             }
         }
     }

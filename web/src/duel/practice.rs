@@ -10,6 +10,7 @@ use yew::prelude::*;
 use crate::ctx::use_ctx;
 use crate::duel::hint::HintPanel;
 use crate::duel::state::{Action, DuelState};
+use crate::i18n::Lang;
 use crate::route::Route;
 
 #[derive(Debug, Properties, Clone)]
@@ -18,6 +19,9 @@ pub struct PracticeProps {
     /// The state's `version` when the parent rendered (it is bumped on every change of
     /// the duel or of the actions to redo).
     pub version: u64,
+    /// Hears the hint's next step (see `HintProps::on_step`).
+    #[prop_or_default]
+    pub on_hint_step: Callback<Option<duel_engine::Command>>,
 }
 
 impl PartialEq for PracticeProps {
@@ -28,6 +32,11 @@ impl PartialEq for PracticeProps {
     fn eq(&self, other: &Self) -> bool {
         self.version == other.version
     }
+}
+
+/// 「同じ手札でやり直す」: the same deal again from the start.
+pub fn retry_label(lang: Lang) -> &'static str {
+    lang.pick("同じ手札でやり直す", "Retry this hand")
 }
 
 /// What a key press asks of the history: `Some(true)` redo, `Some(false)` undo.
@@ -120,6 +129,39 @@ fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
     let _ = then.call2(&promise, &on_ok, &on_err);
 }
 
+/// Undo and redo as two buttons (`<prefix>-undo`, `<prefix>-redo`): in the practice bar
+/// and in every dialog the duel waits in, so a player an undo left in a choice can step
+/// out of it by touch too. `on` hears `true` for redo.
+pub fn history_buttons(
+    lang: Lang,
+    (can_undo, can_redo): (bool, bool),
+    on: &Callback<bool>,
+    prefix: &str,
+) -> Html {
+    html! {
+        <>
+            <button type="button" class="btn" data-testid={format!("{prefix}-undo")} disabled={!can_undo}
+                onclick={on.reform(|_: MouseEvent| false)} title={lang.pick("元に戻す（Ctrl+Z）", "Undo (Ctrl+Z)")}>
+                { lang.pick("↶ 元に戻す", "↶ Undo") }
+            </button>
+            <button type="button" class="btn" data-testid={format!("{prefix}-redo")} disabled={!can_redo}
+                onclick={on.reform(|_: MouseEvent| true)} title={lang.pick("やり直す（Ctrl+Shift+Z）", "Redo (Ctrl+Shift+Z)")}>
+                { lang.pick("↷ やり直す", "↷ Redo") }
+            </button>
+        </>
+    }
+}
+
+impl DuelState {
+    /// Whether there is an action to undo, and one to redo.
+    pub fn history(&self) -> (bool, bool) {
+        (
+            self.duel.as_ref().is_some_and(|d| !d.log().is_empty()),
+            !self.redo.is_empty(),
+        )
+    }
+}
+
 #[function_component(PracticeBar)]
 pub fn practice_bar(props: &PracticeProps) -> Html {
     let ctx = use_ctx();
@@ -171,15 +213,13 @@ pub fn practice_bar(props: &PracticeProps) -> Html {
     let Some(duel) = &state.duel else {
         return html! {};
     };
-    let can_undo = !duel.log().is_empty();
-    let can_redo = !state.redo.is_empty();
-    let on_undo = {
+    let on_history = {
         let d = state.dispatcher();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::Undo))
+        Callback::from(move |redo: bool| d.dispatch(if redo { Action::Redo } else { Action::Undo }))
     };
-    let on_redo = {
+    let on_retry = {
         let d = state.dispatcher();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::Redo))
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Retry))
     };
     let on_share = {
         let shared = shared.clone();
@@ -218,13 +258,13 @@ pub fn practice_bar(props: &PracticeProps) -> Html {
     html! {
         <section class="practice" data-testid="practice-bar" aria-label={lang.pick("練習ツール", "Practice tools")}>
             <div class="btn-row">
-                <button type="button" class="btn" data-testid="btn-undo" disabled={!can_undo} onclick={on_undo}
-                    title={lang.pick("元に戻す（Ctrl+Z）", "Undo (Ctrl+Z)")}>
-                    { lang.pick("↶ 元に戻す", "↶ Undo") }
-                </button>
-                <button type="button" class="btn" data-testid="btn-redo" disabled={!can_redo} onclick={on_redo}
-                    title={lang.pick("やり直す（Ctrl+Shift+Z）", "Redo (Ctrl+Shift+Z)")}>
-                    { lang.pick("↷ やり直す", "↷ Redo") }
+                // Above any dialog too (see `.float-tools` in style.css): a player an undo
+                // left in a choice can step out of it by touch.
+                <span class="float-tools history-tools" data-float="">
+                    { history_buttons(lang, state.history(), &on_history, "btn") }
+                </span>
+                <button type="button" class="btn" data-testid="btn-retry-hand" onclick={on_retry}>
+                    { retry_label(lang) }
                 </button>
                 <button type="button" class="btn" data-testid="btn-share" onclick={on_share}>
                     { lang.pick("共有URL", "Share link") }
@@ -234,7 +274,7 @@ pub fn practice_bar(props: &PracticeProps) -> Html {
                 </a>
             </div>
             { for share_html }
-            <HintPanel state={state.clone()} version={props.version} />
+            <HintPanel state={state.clone()} version={props.version} on_step={props.on_hint_step.clone()} />
         </section>
     }
 }

@@ -13,7 +13,7 @@ use crate::duel::home::Home;
 use crate::duel::jobs::{NO_RETURN_BUDGET, NoReturn};
 use crate::duel::no_return::{NoReturnPhase, no_return_view, use_no_return};
 use crate::duel::save::SaveFile;
-use crate::duel::state::write_save;
+use crate::duel::state::{mark_own_save, write_save};
 use crate::i18n::Lang;
 use crate::route::Route;
 
@@ -114,6 +114,51 @@ pub fn replay_page(props: &ReplayProps) -> Html {
             };
         }
     };
+    // The arrow keys step back and forth, Home and End go to either end (not while typing).
+    {
+        let at = at.clone();
+        use_effect_with((*at, total), move |&(now, total)| {
+            let listener = wasm_bindgen::closure::Closure::<dyn Fn(KeyboardEvent)>::new(
+                move |e: KeyboardEvent| {
+                    let typing = e
+                        .target()
+                        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                        .is_some_and(|el| {
+                            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                        });
+                    if typing || e.ctrl_key() || e.alt_key() || e.meta_key() {
+                        return;
+                    }
+                    let to = match e.key().as_str() {
+                        "ArrowLeft" => now.saturating_sub(1),
+                        "ArrowRight" => (now + 1).min(total),
+                        "Home" => 0,
+                        "End" => total,
+                        _ => return,
+                    };
+                    e.prevent_default();
+                    at.set(to);
+                },
+            );
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                // Without the listener the buttons still step.
+                let _ = w.add_event_listener_with_callback(
+                    "keydown",
+                    wasm_bindgen::JsCast::unchecked_ref(listener.as_ref()),
+                );
+            }
+            move || {
+                if let Some(w) = &window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "keydown",
+                        wasm_bindgen::JsCast::unchecked_ref(listener.as_ref()),
+                    );
+                }
+                drop(listener);
+            }
+        });
+    }
     let Some(duel) = position.as_ref() else {
         return html! {};
     };
@@ -127,7 +172,9 @@ pub fn replay_page(props: &ReplayProps) -> Html {
         let shared = shared.clone();
         let at = *at;
         Callback::from(move |_: MouseEvent| {
-            // The shared game up to here becomes the autosave, which the duel page resumes.
+            // The shared game up to here becomes the autosave, which the duel page resumes
+            // (as this page's own save: no "resumed" notice there).
+            mark_own_save(&shared.deck, shared.seed);
             write_save(&SaveFile::new(
                 shared.deck.clone(),
                 shared.seed,
@@ -153,8 +200,10 @@ pub fn replay_page(props: &ReplayProps) -> Html {
         <section class="page replay" data-testid="replay">
             <h2>{ format!("{}{deck_name}", lang.pick("共有された決闘：", "Shared duel: ")) }</h2>
             <p class="muted">{ format!("{} {}", lang.pick("シード", "seed"), shared.seed) }</p>
-            <div class="btn-row replay-controls">
-                <button type="button" class="btn" data-testid="replay-first" disabled={*at == 0} onclick={go(0)}>{ "⏮" }</button>
+            <div class="btn-row replay-controls" aria-label={lang.pick("手順の移動（←→キーでも動かせます）", "Step through (or use the ← → keys)")} role="group">
+                <button type="button" class="btn" data-testid="replay-first" disabled={*at == 0} onclick={go(0)}>
+                    { lang.pick("|◀ 最初", "|◀ First") }
+                </button>
                 <button type="button" class="btn" data-testid="replay-prev" disabled={*at == 0} onclick={go(at.saturating_sub(1))}>
                     { lang.pick("◀ 戻る", "◀ Back") }
                 </button>
@@ -164,7 +213,9 @@ pub fn replay_page(props: &ReplayProps) -> Html {
                 <button type="button" class="btn" data-testid="replay-next" disabled={*at >= total} onclick={go(*at + 1)}>
                     { lang.pick("進む ▶", "Forward ▶") }
                 </button>
-                <button type="button" class="btn" data-testid="replay-last" disabled={*at >= total} onclick={go(total)}>{ "⏭" }</button>
+                <button type="button" class="btn" data-testid="replay-last" disabled={*at >= total} onclick={go(total)}>
+                    { lang.pick("最後 ▶|", "Last ▶|") }
+                </button>
                 <button type="button" class="btn btn-primary" data-testid="btn-replay-continue" onclick={on_continue}
                     title={lang.pick("この局面から自分で続けます（今の自動保存は置き換わります）", "Play on from here yourself (replaces the current autosave)")}>
                     { lang.pick("ここから続ける", "Play on from here") }

@@ -16,7 +16,7 @@ use crate::duel::duel_field::{DuelField, FieldSlot, Pile, monster_slot};
 use crate::duel::duel_header::{DuelHeader, LpCue};
 use crate::duel::duel_log::DuelLog;
 use crate::duel::effect_dialog::{EffectDialog, ResponseCard};
-use crate::duel::end_turn::{EndTurnConfirm, actions_remain};
+use crate::duel::end_turn::{Confirm, Question, actions_remain};
 use crate::duel::field_menu::FieldMenu;
 use crate::duel::game_over::GameOver;
 use crate::duel::hands::{Hands, MenuAction, menu_button};
@@ -25,9 +25,10 @@ use crate::duel::motion::use_card_motion;
 use crate::duel::pile_list::PileList;
 use crate::duel::practice::PracticeBar;
 use crate::duel::reveal_dialog::{Reveal, RevealDialog};
+use crate::duel::save::SaveFile;
 use crate::duel::state::{
-    Action, DuelState, Notice, StartError, clear_save, load_save, new_game_settings,
-    passes_by_itself, write_save,
+    Action, DuelState, Notice, StartError, announce_resume, clear_save, load_save, mark_own_save,
+    new_game_settings, passes_by_itself, unfinished, write_save,
 };
 use crate::duel::toasts::{self, Toast, Toasts};
 use crate::i18n::T;
@@ -118,6 +119,27 @@ fn after(ms: i32, f: impl FnOnce() + 'static) {
     }
 }
 
+/// Starts a new duel of `deck` (with a seed drawn from the browser when the route has
+/// none, written into the address so a reload replays the same game).
+fn start_new(state: &UseReducerHandle<DuelState>, deck: &str, seed: Option<u64>) {
+    let seed = seed.unwrap_or_else(|| {
+        let drawn = entropy_seed();
+        // The address now names the seed, so the page opens again for it: the autosave
+        // it then finds is this new duel, not a resumed one.
+        mark_own_save(deck, drawn);
+        drawn
+    });
+    replace_route(&Route::Simulator {
+        deck: deck.to_owned(),
+        seed: Some(seed),
+    });
+    state.dispatch(Action::Start {
+        deck: deck.to_owned(),
+        seed,
+        settings: new_game_settings(),
+    });
+}
+
 #[function_component(Simulator)]
 pub fn simulator(props: &SimulatorProps) -> Html {
     let ctx = use_ctx();
@@ -135,38 +157,32 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     let long_press = use_mut_ref(|| (None::<i32>, false));
     let page_ref = use_node_ref();
 
+    // An unfinished duel in the autosave that this route's duel would replace: the page
+    // asks first.
+    let pending = use_state(|| None::<SaveFile>);
     // Load the autosave or start a new duel, once per route.
     {
         let state = state.clone();
-        use_effect_with((props.deck.clone(), props.seed), move |(deck, seed)| {
-            let deck = deck.clone();
-            let start_new = |state: &UseReducerHandle<DuelState>, seed: Option<u64>| {
-                let seed = seed.unwrap_or_else(entropy_seed);
-                replace_route(&Route::Simulator {
-                    deck: deck.clone(),
-                    seed: Some(seed),
-                });
-                state.dispatch(Action::Start {
-                    deck: deck.clone(),
-                    seed,
-                    settings: new_game_settings(),
-                });
-            };
-            match load_save() {
-                Ok(Some(save)) if save.deck == deck && seed.is_none_or(|s| s == save.seed) => {
+        let pending = pending.clone();
+        use_effect_with(
+            (props.deck.clone(), props.seed),
+            move |(deck, seed)| match load_save() {
+                Ok(Some(save)) if save.deck == *deck && seed.is_none_or(|s| s == save.seed) => {
                     replace_route(&Route::Simulator {
                         deck: deck.clone(),
                         seed: Some(save.seed),
                     });
-                    state.dispatch(Action::Resume(save));
+                    let announce = announce_resume(&save.deck, save.seed);
+                    state.dispatch(Action::Resume { save, announce });
                 }
-                Ok(_) => start_new(&state, *seed),
+                Ok(Some(save)) if unfinished(&save) => pending.set(Some(save)),
+                Ok(_) => start_new(&state, deck, *seed),
                 Err(_) => {
                     state.dispatch(Action::SaveDiscarded);
-                    start_new(&state, *seed);
+                    start_new(&state, deck, *seed);
                 }
-            }
-        });
+            },
+        );
     }
 
     // Autosave after every accepted command (and after the start).
@@ -257,6 +273,16 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         let detail = detail.clone();
         Callback::from(move |code: Code| detail.set(Some(code)))
     };
+    let on_retry = {
+        let d = state.dispatcher();
+        Callback::from(move |()| d.dispatch(Action::Retry))
+    };
+    // The hint's next step, while the game follows its line (marked in the dialogs).
+    let hint_step = use_state(|| None::<Command>);
+    let on_hint_step = {
+        let setter = hint_step.setter();
+        Callback::from(move |step| setter.set(step))
+    };
     let on_restart = {
         let state = state.clone();
         let deck = props.deck.clone();
@@ -277,6 +303,36 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         })
     };
 
+    if let Some(save) = &*pending {
+        // Keeping the saved duel opens its own address; starting this one drops it.
+        let on_keep = {
+            let nav = ctx.on_navigate.clone();
+            let route = Route::Simulator {
+                deck: save.deck.clone(),
+                seed: Some(save.seed),
+            };
+            Callback::from(move |_: bool| nav.emit(route.clone()))
+        };
+        let on_drop = {
+            let state = state.clone();
+            let pending = pending.clone();
+            let (deck, seed) = (props.deck.clone(), props.seed);
+            Callback::from(move |_: bool| {
+                clear_save();
+                pending.set(None);
+                start_new(&state, &deck, seed);
+            })
+        };
+        let deck_name = duel_engine::deck::deck(&save.deck)
+            .map(|d| d.name(engine_lang(lang)).to_owned())
+            .unwrap_or_else(|| save.deck.clone());
+        return html! {
+            <section class="page">
+                <Confirm question={Question::DropSave(deck_name)}
+                    on_cancel={on_keep.reform(|()| false)} on_confirm={on_drop} />
+            </section>
+        };
+    }
     if let Some(StartError::Setup(err)) = &state.start_error {
         return html! {
             <section class="page">
@@ -376,7 +432,10 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 on_apply.emit(Command::EndTurn);
             })
         };
-        html! { <EndTurnConfirm on_confirm={on_confirm} on_cancel={on_cancel} /> }
+        html! {
+            <Confirm question={Question::EndTurn}
+                on_confirm={on_confirm} on_cancel={on_cancel} />
+        }
     });
 
     let field_menu_html = (*field_menu).map(|(slot, card)| {
@@ -555,16 +614,17 @@ pub fn simulator(props: &SimulatorProps) -> Html {
                 <p class="notice" role="status" data-testid="end-phase-hint">{ ctx.t(T::EndPhaseHint) }</p>
             }
             <Hands cards={view.you.hand.clone()} on_check={on_check.clone()} on_apply={on_apply.clone()} on_show_details={on_show_details.clone()} />
-            <PracticeBar state={state.clone()} version={state.version} />
+            <PracticeBar state={state.clone()} version={state.version} on_hint_step={on_hint_step} />
             <DuelLog events={state.log.clone()} />
             if show_effect_dialog {
                 // Keyed by the state version: a new question starts with nothing selected,
                 // even when it looks like the previous one.
                 <EffectDialog key={state.version} prompt={view.prompt.clone()} chain={view.chain.clone()} legal={legal.clone()}
-                    on_check={on_check.clone()} on_apply={on_apply.clone()} on_look_up={on_look_up} />
+                    on_check={on_check.clone()} on_apply={on_apply.clone()} on_look_up={on_look_up}
+                    hint={(*hint_step).clone()} />
             }
             if let Some(outcome) = view.outcome.filter(|_| !*over_closed) {
-                <GameOver outcome={outcome} analysis={lost.clone()} on_restart={on_restart.clone()}
+                <GameOver outcome={outcome} analysis={lost.clone()} on_restart={on_restart.clone()} on_retry={on_retry}
                     on_close={{ let c = over_closed.clone(); Callback::from(move |()| c.set(true)) }} />
             }
             { field_menu_html.unwrap_or_default() }

@@ -60,7 +60,9 @@ pub enum Action {
         settings: Settings,
     },
     /// Replay a saved game; a save that does not replay starts the same seed afresh.
-    Resume(SaveFile),
+    /// `announce`: say that a stored game was resumed (not when the page itself has just
+    /// written that save: a new duel's drawn seed, a shared game continued).
+    Resume { save: SaveFile, announce: bool },
     /// Apply one player command.
     Apply(Command),
     /// Apply a command the UI sends by itself, only if the state is still the one it was
@@ -74,6 +76,8 @@ pub enum Action {
     Undo,
     /// Play the last action taken back again.
     Redo,
+    /// The same deal (deck, seed, rule settings) again from its start.
+    Retry,
 }
 
 impl DuelState {
@@ -144,7 +148,7 @@ impl Reducible for DuelState {
                 self.notice,
                 self.version,
             )),
-            Action::Resume(save) => {
+            Action::Resume { save, announce } => {
                 match replay_logged(&save.deck, save.seed, save.settings, &save.commands) {
                     Some((duel, log)) => Rc::new(DuelState {
                         deck: save.deck,
@@ -153,7 +157,7 @@ impl Reducible for DuelState {
                         duel: Some(duel),
                         log: Rc::new(log),
                         version: self.version + 1,
-                        notice: Some(Notice::Resumed),
+                        notice: announce.then_some(Notice::Resumed),
                         redo: Rc::new(save.redo),
                         ..DuelState::default()
                     }),
@@ -199,6 +203,13 @@ impl Reducible for DuelState {
                     }),
                 }
             }
+            Action::Retry => Rc::new(DuelState::started(
+                self.deck.clone(),
+                self.seed,
+                self.settings,
+                None,
+                self.version,
+            )),
             Action::DismissError => Rc::new(DuelState {
                 last_error: None,
                 ..(*self).clone()
@@ -320,6 +331,32 @@ pub fn write_save(save: &SaveFile) {
 
 pub fn clear_save() {
     storage::remove(storage::KEY_DUEL_SAVE);
+}
+
+fn own_save_text(deck: &str, seed: u64) -> String {
+    format!("{deck}/{seed}")
+}
+
+/// Marks the save of this duel as written by the page itself (a new duel whose seed was
+/// just drawn, a shared game continued from the replay page): loading it next is not a
+/// resumed game. Kept in localStorage, as the replay page is another bundle.
+pub fn mark_own_save(deck: &str, seed: u64) {
+    storage::set(storage::KEY_DUEL_OWN_SAVE, &own_save_text(deck, seed));
+}
+
+/// Whether the next load of this save resumes a stored game (the mark is used once).
+pub fn announce_resume(deck: &str, seed: u64) -> bool {
+    let own = storage::get(storage::KEY_DUEL_OWN_SAVE);
+    storage::remove(storage::KEY_DUEL_OWN_SAVE);
+    own.as_deref() != Some(own_save_text(deck, seed).as_str())
+}
+
+/// Whether a save holds a duel worth asking about before it is replaced: some action was
+/// taken and the duel is not over.
+pub fn unfinished(save: &SaveFile) -> bool {
+    !save.commands.is_empty()
+        && replay_logged(&save.deck, save.seed, save.settings, &save.commands)
+            .is_some_and(|(d, _)| d.outcome().is_none())
 }
 
 /// A rule setting the player chooses on the home page for new duels; each is one
@@ -448,8 +485,19 @@ mod tests {
         assert_eq!(played.log[opening..], played.events[..]);
 
         let save = played.save_file().expect("a game to save");
-        let resumed = Rc::new(DuelState::default()).reduce(Action::Resume(save));
+        let resumed = Rc::new(DuelState::default()).reduce(Action::Resume {
+            save: save.clone(),
+            announce: true,
+        });
         assert_eq!(resumed.notice, Some(Notice::Resumed));
+        let continued = Rc::new(DuelState::default()).reduce(Action::Resume {
+            save,
+            announce: false,
+        });
+        assert_eq!(
+            continued.notice, None,
+            "the page's own save is no resumed game"
+        );
         assert_eq!(resumed.log, played.log);
         assert_eq!(resumed.duel, played.duel);
     }

@@ -435,8 +435,13 @@ pub fn stats_page(props: &StatsProps) -> Html {
             <dl class="stats-figures">
                 <dt>{ if undecided > 0 { lang.pick("勝率（判定できなかった手札を負けとした下限）", "Win rate (a lower bound: undecided hands count as lost)") } else { lang.pick("勝率", "Win rate") } }</dt>
                 <dd>
-                    <strong data-testid="stats-winrate" data-value={number_text(rate)}>{ percent(rate) }</strong>
-                    <span class="muted" data-testid="stats-interval">{ format!(" (95%: {}–{})", percent(lo), percent(hi)) }</span>
+                    // Before any hand is solved there is no rate, nor an interval around it.
+                    <strong data-testid="stats-winrate" data-value={number_text(rate)}>
+                        { if tally.hands > 0 { percent(rate) } else { "–".to_owned() } }
+                    </strong>
+                    if tally.hands > 0 {
+                        <span class="muted" data-testid="stats-interval">{ format!(" (95%: {}–{})", percent(lo), percent(hi)) }</span>
+                    }
                 </dd>
                 <dt>{ lang.pick("勝ち／負け確定／判定不能", "Won / proved lost / undecided") }</dt>
                 <dd>

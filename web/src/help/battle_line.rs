@@ -52,7 +52,7 @@ pub static HELP: Help = Help {
                 ),
                 ("バタリオン：同じ色3枚", "Battalion: three of one colour"),
                 (
-                    "スカーミッシュ：色を問わず連続した3つの数",
+                    "スカーミッシュライン：色を問わず連続した3つの数",
                     "Skirmish line: three consecutive values of any colours",
                 ),
                 ("ホスト：それ以外", "Host: anything else"),

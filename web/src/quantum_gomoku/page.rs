@@ -3,8 +3,8 @@
 use std::rc::Rc;
 
 use quantum_gomoku::{
-    Command, DEFAULT_BOARD_SIZE, DEFAULT_WIN_LENGTH, Game, GameOptions, GameView, Position,
-    WinProbability,
+    Command, DEFAULT_BOARD_SIZE, DEFAULT_WIN_LENGTH, Game, GameOptions, GameStatus, GameView,
+    Position, WinProbability,
 };
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -18,7 +18,7 @@ use crate::worker::{self, Done};
 
 use super::board::Board;
 use super::jobs::{ComputerObserve, ComputerTurn, Estimate, computer_seed};
-use super::panels::{MoveLog, ObservationSummary, ProbabilityPanel, StatusBar};
+use super::panels::{MoveLog, ObservationSummary, ProbabilityPanel, StatusBar, observation_text};
 use super::state::{
     Action, Notice, Opponent, PageError, QgState, Thought, can_undo, computer_to_move,
 };
@@ -399,6 +399,16 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                 </p>
             }
             <StatusBar view={view.clone()} />
+            // The end of the game is announced, with the observation that decided it.
+            if view.status != GameStatus::Playing {
+                <div class="qg-winner" role="alert" data-testid="qg-winner"
+                    data-winner={view.winner.map(|w| w.as_str())}>
+                    <strong>{ text::result(lang, view.winner) }</strong>
+                    if let Some(o) = view.last_observation.as_ref().filter(|o| o.winner.is_some()) {
+                        <span>{ observation_text(lang, o, view.win_length) }</span>
+                    }
+                </div>
+            }
             <div class="qg-layout">
                 <div class="qg-main">
                     <div class="btn-row qg-actions">
@@ -459,7 +469,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                     />
                     <p class="qg-muted qg-help">{ ctx.t(T::QgKeyboardHelp) }</p>
                     if let Some(o) = view.last_observation.clone().filter(|_| show_observation) {
-                        <ObservationSummary observation={o} />
+                        <ObservationSummary observation={o} win_length={view.win_length} />
                     }
                 </div>
                 <aside class="qg-side">

@@ -63,13 +63,12 @@ pub fn status_bar(props: &StatusBarProps) -> Html {
 #[derive(Properties, PartialEq, Clone, Debug)]
 pub struct ObservationSummaryProps {
     pub observation: ObservationView,
+    /// The game's line length (to tell whether the losing colour made a line too).
+    pub win_length: usize,
 }
 
-/// What the latest observation produced, shown until the next stone.
-#[function_component(ObservationSummary)]
-pub fn observation_summary(props: &ObservationSummaryProps) -> Html {
-    let ctx = use_ctx();
-    let o = &props.observation;
+/// The explanation of an observation in words (see `text::observation`).
+pub fn observation_text(lang: crate::i18n::Lang, o: &ObservationView, win_length: usize) -> String {
     let count = |p: Player| {
         o.colours
             .iter()
@@ -77,11 +76,28 @@ pub fn observation_summary(props: &ObservationSummaryProps) -> Html {
             .filter(|c| **c == Some(p))
             .count()
     };
+    let both = [Player::Black, Player::White]
+        .into_iter()
+        .all(|p| text::has_line(&o.colours, p, win_length));
+    text::observation(
+        lang,
+        o.observed_by,
+        o.winner,
+        (count(Player::Black), count(Player::White)),
+        both,
+    )
+}
+
+/// What the latest observation produced, shown until the next stone.
+#[function_component(ObservationSummary)]
+pub fn observation_summary(props: &ObservationSummaryProps) -> Html {
+    let ctx = use_ctx();
+    let o = &props.observation;
     html! {
         <section class="qg-panel qg-observation" data-testid="observation-result"
             data-winner={o.winner.map(|w| w.as_str())}>
             <h3>{ ctx.t(T::QgLastObservation) }</h3>
-            <p>{ text::observation(ctx.lang, o.observed_by, o.winner, count(Player::Black), count(Player::White)) }</p>
+            <p>{ observation_text(ctx.lang, o, props.win_length) }</p>
         </section>
     }
 }
@@ -131,9 +147,14 @@ pub fn probability_panel(props: &ProbabilityPanelProps) -> Html {
             text::grouped(configurations)
         ),
         (ProbabilityMethod::Exact { configurations }, crate::i18n::Lang::En) => format!(
-            "{} ({} assignments)",
+            "{} ({} {})",
             ctx.t(T::QgExact),
-            text::grouped(configurations)
+            text::grouped(configurations),
+            if configurations == 1 {
+                "assignment"
+            } else {
+                "assignments"
+            }
         ),
         (ProbabilityMethod::MonteCarlo { samples }, _) => {
             format!(

@@ -141,34 +141,65 @@ pub fn log_entry(lang: Lang, entry: &LogEntry) -> String {
     }
 }
 
-/// The summary of an observation shown under the board.
+/// The summary of an observation shown under the board. `both`: both colours made a
+/// line, and the rule gives the win to whoever observed: said, or the win looks arbitrary.
 pub fn observation(
     lang: Lang,
     by: Player,
     winner: Option<Player>,
-    blacks: usize,
-    whites: usize,
+    (blacks, whites): (usize, usize),
+    both: bool,
 ) -> String {
-    match (lang, winner) {
+    let (b, w) = (player(lang, by), winner.map(|w| player(lang, w)));
+    match (lang, w) {
+        (Lang::Ja, Some(w)) if both => format!(
+            "{b}が観測: 黒 {blacks} 個・白 {whites} 個。黒と白の両方の列がそろいました。両方そろったときは観測した側の勝ちなので、{w}の勝ちです"
+        ),
         (Lang::Ja, Some(w)) => format!(
-            "{}が観測: 黒 {blacks} 個・白 {whites} 個。{}の列がそろいました",
-            player(lang, by),
-            player(lang, w)
+            "{b}が観測: 黒 {blacks} 個・白 {whites} 個。{w}の列だけがそろったので、{w}の勝ちです"
         ),
         (Lang::Ja, None) => format!(
-            "{}が観測: 黒 {blacks} 個・白 {whites} 個。列はそろわず、石は未観測に戻りました",
-            player(lang, by)
+            "{b}が観測: 黒 {blacks} 個・白 {whites} 個。列はそろわず、石は未観測に戻りました"
+        ),
+        (Lang::En, Some(w)) if both => format!(
+            "{b} observed: {blacks} black, {whites} white. Both colours made a line; when both do, whoever observed wins, so {w} wins"
         ),
         (Lang::En, Some(w)) => format!(
-            "{} observed: {blacks} black, {whites} white. {} made a line",
-            player(lang, by),
-            player(lang, w)
+            "{b} observed: {blacks} black, {whites} white. Only {w} made a line, so {w} wins"
         ),
         (Lang::En, None) => format!(
-            "{} observed: {blacks} black, {whites} white. No line: every stone went back to unobserved",
-            player(lang, by)
+            "{b} observed: {blacks} black, {whites} white. No line: every stone went back to unobserved"
         ),
     }
+}
+
+/// The announcement of the game's end: 「白の勝ちです！」, or a draw.
+pub fn result(lang: Lang, winner: Option<Player>) -> String {
+    match (lang, winner) {
+        (Lang::Ja, Some(w)) => format!("{}の勝ちです！", player(lang, w)),
+        (Lang::En, Some(w)) => format!("{} wins!", player(lang, w)),
+        (Lang::Ja, None) => "引き分けです".to_owned(),
+        (Lang::En, None) => "A draw".to_owned(),
+    }
+}
+
+/// Whether `colour` has `win_length` or more in a row on a collapsed board (across, down
+/// or diagonally).
+pub fn has_line(colours: &[Vec<Option<Player>>], colour: Player, win_length: usize) -> bool {
+    let at = |r: usize, c: usize| colours.get(r).and_then(|row| row.get(c)).copied().flatten();
+    let n = colours.len();
+    (0..n).any(|r| {
+        (0..n).any(|c| {
+            [(0isize, 1isize), (1, 0), (1, 1), (1, -1)]
+                .into_iter()
+                .any(|(dr, dc)| {
+                    (0..win_length.max(1)).all(|k| {
+                        let (rr, cc) = (r as isize + dr * k as isize, c as isize + dc * k as isize);
+                        rr >= 0 && cc >= 0 && at(rr as usize, cc as usize) == Some(colour)
+                    })
+                })
+        })
+    })
 }
 
 /// "100,000": sample counts are easier to read grouped.
@@ -201,6 +232,29 @@ mod tests {
         assert_eq!(grouped(1_048_576), "1,048,576");
         assert_eq!(percent(0.5), "50.0%");
         assert_eq!(percent(1.0000001), "100.0%");
+    }
+
+    #[test]
+    fn an_observation_win_says_why() {
+        let b = Some(Player::Black);
+        let w = Some(Player::White);
+        let board = vec![vec![b, b, b], vec![w, w, w], vec![None, None, None]];
+        assert!(has_line(&board, Player::Black, 3));
+        assert!(has_line(&board, Player::White, 3));
+        let diagonal = vec![vec![b, w, None], vec![w, b, None], vec![None, None, b]];
+        assert!(has_line(&diagonal, Player::Black, 3));
+        assert!(!has_line(&diagonal, Player::White, 2 + 1));
+        // Both lines: the observer's win, and the text says so.
+        let both = observation(Lang::Ja, Player::White, w, (3, 3), true);
+        assert!(
+            both.contains("両方") && both.contains("観測した側の勝ち"),
+            "{both}"
+        );
+        let en = observation(Lang::En, Player::White, w, (3, 3), true);
+        assert!(en.contains("whoever observed wins"), "{en}");
+        let one = observation(Lang::Ja, Player::Black, b, (3, 2), false);
+        assert!(one.contains("黒の列だけ"), "{one}");
+        assert_eq!(result(Lang::Ja, w), "白の勝ちです！");
     }
 
     #[test]

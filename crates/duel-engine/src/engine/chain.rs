@@ -366,16 +366,19 @@ impl Duel {
         }
     }
 
-    /// Armed watchers whose event this is fire, once each.
+    /// Armed watchers whose event this is fire, once each: a monster sent from the
+    /// watcher's side of the field to the watcher's own graveyard (ruling 5.8, Last Will:
+    /// a monster it controls but the opponent owns goes to the opponent's graveyard and
+    /// does not count).
     fn fire_watchers(&mut self, ev: &GameEvent) {
         if !matches!(ev.from, Location::MainMonsterZone(_)) || ev.to != Location::Graveyard {
             return;
         }
         let turn = self.turn;
-        let (fired, kept): (Vec<_>, Vec<_>) = self
-            .watchers
-            .iter()
-            .partition(|w| w.turn == turn && w.controller == ev.from_player);
+        // A card in a graveyard is its owner's: `to_player` names whose graveyard it is.
+        let (fired, kept): (Vec<_>, Vec<_>) = self.watchers.iter().partition(|w| {
+            w.turn == turn && w.controller == ev.from_player && w.controller == ev.to_player
+        });
         self.watchers = kept;
         for w in fired {
             self.pend(w.card, w.effect, ev.seq);

@@ -202,7 +202,7 @@ impl Duel {
                 // The shuffle's result depends only on what a player can tell apart:
                 // which copy of a card went back to the deck, and where it was, change
                 // nothing (the cards are put in a fixed order by what they are first).
-                deck.sort_by_key(|&id| self.cards[id.index()].kind_key());
+                super::sort_cards(&mut deck, |id| self.cards[id.index()].kind_key());
                 self.rng.shuffle(&mut deck);
                 self.player_mut(ctrl).deck = deck;
                 self.push_event(Event::Shuffled { player: ctrl });

@@ -7,7 +7,7 @@ use crate::effect::{
     Amount, Condition, Constraint, EffectKind, Filter, OncePerTurn, Restriction, RuleDef,
     SelfInHand, Source,
 };
-use crate::error::{BadResponse, RuleError, Unmet};
+use crate::error::{BadResponse, RuleError, SynchroMiss, Unmet};
 use crate::state::{
     CardId, CardInstance, Duel, EndStep, Face, Locals, Location, OptKey, Phase, Player,
     PromptState, ZONE_SLOTS,
@@ -212,25 +212,47 @@ impl Duel {
                             && usize::from(def_of(self.cards[id.index()].code).level()) == n
                     })
             }
-            Constraint::SynchroMaterials => {
-                let synchro = def_of(self.cards[src.index()].code);
-                let Some(rule) = synchro.monster.as_ref().and_then(|m| m.synchro) else {
-                    return false;
-                };
-                let tuners = chosen
-                    .iter()
-                    .filter(|&&id| def_of(self.cards[id.index()].code).is_tuner())
-                    .count();
-                let others = chosen.len() - tuners.min(1);
-                let levels: u32 = chosen
-                    .iter()
-                    .map(|&id| u32::from(def_of(self.cards[id.index()].code).level()))
-                    .sum();
-                tuners == 1
-                    && others >= usize::from(rule.non_tuners_min)
-                    && rule.non_tuners_max.is_none_or(|m| others <= usize::from(m))
-                    && levels == u32::from(synchro.level())
-            }
+            Constraint::SynchroMaterials => self.synchro_miss(chosen, src).is_none(),
+        }
+    }
+
+    /// What `chosen` lacks as Synchro Material for the Synchro monster `src` (a Tuner,
+    /// the number of non-Tuners, the Level total), or `None` when it fits.
+    pub(crate) fn synchro_miss(&self, chosen: &[CardId], src: CardId) -> Option<SynchroMiss> {
+        let synchro = def_of(self.cards[src.index()].code);
+        let Some(rule) = synchro.monster.as_ref().and_then(|m| m.synchro) else {
+            // Not a Synchro monster: nothing fits; say the first thing it would need.
+            return Some(SynchroMiss::NoTuner);
+        };
+        let tuners = chosen
+            .iter()
+            .filter(|&&id| def_of(self.cards[id.index()].code).is_tuner())
+            .count();
+        let others = (chosen.len() - tuners.min(1)).min(usize::from(u8::MAX)) as u8;
+        let levels: u32 = chosen
+            .iter()
+            .map(|&id| u32::from(def_of(self.cards[id.index()].code).level()))
+            .sum();
+        if tuners == 0 {
+            Some(SynchroMiss::NoTuner)
+        } else if tuners > 1 {
+            Some(SynchroMiss::TooManyTuners {
+                have: tuners.min(usize::from(u8::MAX)) as u8,
+            })
+        } else if others < rule.non_tuners_min {
+            Some(SynchroMiss::TooFewNonTuners {
+                need: rule.non_tuners_min,
+                have: others,
+            })
+        } else if let Some(max) = rule.non_tuners_max.filter(|&m| others > m) {
+            Some(SynchroMiss::TooManyNonTuners { max, have: others })
+        } else if levels != u32::from(synchro.level()) {
+            Some(SynchroMiss::Levels {
+                need: synchro.level(),
+                have: levels,
+            })
+        } else {
+            None
         }
     }
 
@@ -347,7 +369,7 @@ impl Duel {
             return Err(RuleError::OncePerTurn);
         }
         let ctrl = self.cards[id.index()].controller;
-        if eff.special_summons() && !self.can_special_summon(ctrl) {
+        if eff.special_summons(&def.effects) && !self.can_special_summon(ctrl) {
             return Err(RuleError::Unmet(Unmet::CannotSpecialSummon));
         }
         for cond in &eff.conditions {
@@ -416,7 +438,13 @@ impl Duel {
                 if let (Some(c), Some(src)) = (constraint, prompt.source)
                     && !self.constraint_holds(chosen, c, src)
                 {
-                    return Err(RuleError::BadResponse(BadResponse::BadCombination));
+                    let why = match c {
+                        Constraint::SynchroMaterials => self
+                            .synchro_miss(chosen, src)
+                            .map_or(BadResponse::BadCombination, BadResponse::Synchro),
+                        Constraint::CountIsLevelOf { .. } => BadResponse::BadCombination,
+                    };
+                    return Err(RuleError::BadResponse(why));
                 }
                 Ok(())
             }
@@ -523,6 +551,24 @@ impl Duel {
                 } else {
                     Err(Unmet::NoValidCards)
                 }
+            }
+            Condition::OwnerCanSummon { zone, ref filter } => {
+                let mut found = false;
+                for id in self.zone_cards_unordered(zone, this, ctrl, locals) {
+                    if !self.matches(id, filter, locals) {
+                        continue;
+                    }
+                    found = true;
+                    let owner = self.cards[id.index()].owner;
+                    if self.can_special_summon(owner) && self.free_monster_slot(owner).is_some() {
+                        return Ok(());
+                    }
+                }
+                Err(if found {
+                    Unmet::NoFreeZone
+                } else {
+                    Unmet::NoValidCards
+                })
             }
             Condition::OthersInHand { ref filter, n } => {
                 let have = self
@@ -663,7 +709,7 @@ impl Duel {
     ) -> Vec<CardId> {
         let mut cards = self.zone_cards_unordered(zone, this, ctrl, locals);
         if zone == Source::Deck {
-            cards.sort_by_key(|&id| (self.cards[id.index()].code, id));
+            super::sort_cards(&mut cards, |id| (self.cards[id.index()].code, id));
         }
         cards
     }
