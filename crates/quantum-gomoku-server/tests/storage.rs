@@ -385,3 +385,54 @@ async fn a_file_that_is_not_a_database_is_refused_at_start() {
     let missing = dir.0.join("no/such/folder/games.sqlite3");
     assert!(router(&sqlite_config(&missing)).is_err());
 }
+
+/// The server binary on a free port with `--db db`, and its address.
+async fn spawn_binary(db: &Path) -> (tokio::process::Child, std::net::SocketAddr) {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_quantum-gomoku-server"))
+        .args(["--port", "0", "--bind", "127.0.0.1", "--create-burst", "0"])
+        .arg("--db")
+        .arg(db)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server binary starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let line = tokio::time::timeout(PATIENCE, lines.next_line())
+        .await
+        .expect("the server says where it listens")
+        .expect("stdout reads")
+        .expect("a line");
+    let addr = line
+        .rsplit("http://")
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    (child, addr)
+}
+
+#[tokio::test]
+async fn kill_9_loses_no_acknowledged_move() {
+    let dir = TempDir::new("kill9");
+    let (mut child, addr) = spawn_binary(&dir.db()).await;
+    let id = create(addr).await;
+    let mut last = Value::Null;
+    for (i, player) in ["BLACK", "WHITE", "BLACK", "WHITE", "BLACK"]
+        .into_iter()
+        .enumerate()
+    {
+        let i = i64::try_from(i).expect("few moves");
+        last = state(&place(addr, &id, player, i, 2 * i).await);
+    }
+    // SIGKILL right after the last answer: no shutdown, no flush.
+    child.kill().await.expect("the server is killed");
+
+    let (mut child, addr) = spawn_binary(&dir.db()).await;
+    let after = state(&get(addr, &format!("{API}/games/{id}")).await);
+    assert_eq!(after, last);
+    assert_eq!(after["turnCount"], 5);
+    state(&place(addr, &id, "WHITE", 14, 14).await);
+    child.kill().await.expect("the server is killed");
+}
