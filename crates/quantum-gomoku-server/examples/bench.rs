@@ -2,13 +2,13 @@
 //! server in a child process on loopback, bounded in requests and time.
 //!
 //! `cargo run --profile fast -p quantum-gomoku-server --example quantum-gomoku-server-bench
-//! -- [--connections 32] [--requests 200000] [--seconds 20] [--fill 1000] [--db PATH]`
+//! -- [--connections 32] [--requests 200000] [--seconds 20] [--fill 1000] [--db PATH [--db-sync-normal]]`
 //! first fills the store (in memory, or with `--db` the SQLite file PATH, which is
 //! removed first) with `--fill` games of six stones each (untimed), then runs the
 //! workload and prints requests/s, latency percentiles, errors and the
 //! server's resident memory.
 
-use quantum_gomoku_server::{API_PREFIX, ServerConfig, Storage, serve};
+use quantum_gomoku_server::{API_PREFIX, DbSync, ServerConfig, Storage, serve};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
@@ -24,6 +24,7 @@ struct Options {
     seconds: u64,
     fill: u64,
     db: Option<String>,
+    sync_normal: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -33,11 +34,16 @@ fn options() -> Result<Options, String> {
         seconds: 20,
         fill: 1000,
         db: None,
+        sync_normal: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         if flag == "--db" {
             o.db = Some(args.next().ok_or("--db needs a value")?);
+            continue;
+        }
+        if flag == "--db-sync-normal" {
+            o.sync_normal = true;
             continue;
         }
         let mut value = || -> Result<u64, String> {
@@ -76,6 +82,9 @@ fn main() {
             let _ = std::fs::remove_file(file);
         }
         command.args(["--db", db]);
+        if options.sync_normal {
+            command.arg("--db-sync-normal");
+        }
     }
     let mut child = command
         .stdin(Stdio::piped())
@@ -105,7 +114,14 @@ fn main() {
         options
             .db
             .as_deref()
-            .map_or("in memory".to_owned(), |d| format!("in SQLite file {d}"))
+            .map_or("in memory".to_owned(), |d| format!(
+                "in SQLite file {d}, synchronous={}",
+                if options.sync_normal {
+                    "NORMAL"
+                } else {
+                    "FULL"
+                }
+            ))
     );
     println!(
         "requests  {} in {:.2} s",
@@ -158,8 +174,14 @@ fn child_server() {
             Some("--db") => Storage::parse(&std::env::args().nth(3).expect("a path")),
             _ => Storage::Memory,
         };
+        let db_sync = if std::env::args().nth(4).as_deref() == Some("--db-sync-normal") {
+            DbSync::Normal
+        } else {
+            DbSync::Full
+        };
         let config = ServerConfig {
             storage,
+            db_sync,
             // The load generator is one address creating thousands of games.
             create_burst: 0,
             ..ServerConfig::default()

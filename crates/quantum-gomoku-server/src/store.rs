@@ -49,6 +49,31 @@ impl Storage {
     }
 }
 
+/// When an SQLite commit counts as done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DbSync {
+    /// `synchronous=FULL`: on disk (fsync) before the answer is sent; survives
+    /// a power cut or an OS crash as well as the server's own crash.
+    #[default]
+    Full,
+    /// `synchronous=NORMAL` (WAL): in the OS's cache before the answer; the
+    /// server's crash or `kill -9` still loses nothing, a power cut or an OS
+    /// crash may lose the latest commits (the file stays consistent). Some ten
+    /// times the write rate where fsync is slow.
+    Normal,
+}
+
+impl DbSync {
+    /// `full` or `normal`.
+    pub fn parse(value: &str) -> Option<DbSync> {
+        match value {
+            "full" => Some(DbSync::Full),
+            "normal" => Some(DbSync::Normal),
+            _ => None,
+        }
+    }
+}
+
 /// Schema version kept in SQLite's `user_version`; a database written by a
 /// newer server is refused rather than misread.
 const SCHEMA_VERSION: i64 = 1;
@@ -139,9 +164,9 @@ pub(crate) trait GameRepo: Send + std::fmt::Debug {
     fn delete(&mut self, id: &GameId) -> Result<bool, StoreError>;
 }
 
-/// [`GameRepo`] on an SQLite database file (WAL journal, `synchronous=FULL`:
-/// a command is on disk before its answer leaves, so neither a crash nor a
-/// power cut loses an acknowledged move).
+/// [`GameRepo`] on an SQLite database file (WAL journal; [`DbSync`] says
+/// when a commit is done: by default on disk before its answer leaves, so
+/// neither a crash nor a power cut loses an acknowledged move).
 #[derive(Debug)]
 pub(crate) struct SqliteRepo {
     conn: Connection,
@@ -152,15 +177,19 @@ const NEXT_USE: &str = "(SELECT COALESCE(MAX(last_used), 0) + 1 FROM games)";
 
 impl SqliteRepo {
     /// Opens (creating if missing) the database at `path` and its schema.
-    pub(crate) fn open(path: &Path) -> Result<SqliteRepo, StoreError> {
+    pub(crate) fn open(path: &Path, sync: DbSync) -> Result<SqliteRepo, StoreError> {
         let conn = Connection::open(path)?;
-        SqliteRepo::init(conn)
+        SqliteRepo::init(conn, sync)
     }
 
-    fn init(mut conn: Connection) -> Result<SqliteRepo, StoreError> {
+    fn init(mut conn: Connection, sync: DbSync) -> Result<SqliteRepo, StoreError> {
         conn.busy_timeout(BUSY_TIMEOUT)?;
         let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
+        let level = match sync {
+            DbSync::Full => "FULL",
+            DbSync::Normal => "NORMAL",
+        };
+        conn.pragma_update(None, "synchronous", level)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
         match version {
@@ -467,13 +496,18 @@ pub(crate) enum Store {
 
 impl Store {
     /// The store `storage` names; opening a database creates its file and schema.
-    pub(crate) fn open(storage: &Storage, seed: u64, max_games: usize) -> std::io::Result<Store> {
+    pub(crate) fn open(
+        storage: &Storage,
+        sync: DbSync,
+        seed: u64,
+        max_games: usize,
+    ) -> std::io::Result<Store> {
         Ok(match storage {
             Storage::Memory => {
                 Store::Memory(Arc::new(Mutex::new(GameService::new(seed, max_games))))
             }
             Storage::Sqlite(path) => {
-                let repo = SqliteRepo::open(path).map_err(|e| {
+                let repo = SqliteRepo::open(path, sync).map_err(|e| {
                     std::io::Error::other(format!("database {}: {e}", path.display()))
                 })?;
                 Store::Durable(Arc::new(Durable::new(Box::new(repo), seed, max_games)))
@@ -524,7 +558,7 @@ mod tests {
 
     fn durable(max_games: usize) -> Durable {
         let conn = Connection::open_in_memory().expect("in-memory database");
-        let repo = SqliteRepo::init(conn).expect("schema");
+        let repo = SqliteRepo::init(conn, DbSync::Full).expect("schema");
         Durable::new(Box::new(repo), 1, max_games)
     }
 
@@ -572,7 +606,7 @@ mod tests {
     #[test]
     fn a_stale_version_is_not_written() {
         let conn = Connection::open_in_memory().expect("in-memory database");
-        let mut repo = SqliteRepo::init(conn).expect("schema");
+        let mut repo = SqliteRepo::init(conn, DbSync::Full).expect("schema");
         let a = id(1);
         assert!(repo.insert(&a, "{}", 10).expect("insert"));
         assert!(!repo.insert(&a, "{}", 10).expect("taken"));

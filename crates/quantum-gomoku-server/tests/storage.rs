@@ -387,12 +387,13 @@ async fn a_file_that_is_not_a_database_is_refused_at_start() {
 }
 
 /// The server binary on a free port with `--db db`, and its address.
-async fn spawn_binary(db: &Path) -> (tokio::process::Child, std::net::SocketAddr) {
+async fn spawn_binary(db: &Path, sync: &str) -> (tokio::process::Child, std::net::SocketAddr) {
     use tokio::io::AsyncBufReadExt;
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_quantum-gomoku-server"))
         .args(["--port", "0", "--bind", "127.0.0.1", "--create-burst", "0"])
         .arg("--db")
         .arg(db)
+        .args(["--db-sync", sync])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
@@ -415,24 +416,28 @@ async fn spawn_binary(db: &Path) -> (tokio::process::Child, std::net::SocketAddr
 
 #[tokio::test]
 async fn kill_9_loses_no_acknowledged_move() {
-    let dir = TempDir::new("kill9");
-    let (mut child, addr) = spawn_binary(&dir.db()).await;
-    let id = create(addr).await;
-    let mut last = Value::Null;
-    for (i, player) in ["BLACK", "WHITE", "BLACK", "WHITE", "BLACK"]
-        .into_iter()
-        .enumerate()
-    {
-        let i = i64::try_from(i).expect("few moves");
-        last = state(&place(addr, &id, player, i, 2 * i).await);
-    }
-    // SIGKILL right after the last answer: no shutdown, no flush.
-    child.kill().await.expect("the server is killed");
+    // `normal` leaves the fsync to the OS, which still has every commit when
+    // only the process dies.
+    for sync in ["full", "normal"] {
+        let dir = TempDir::new(&format!("kill9-{sync}"));
+        let (mut child, addr) = spawn_binary(&dir.db(), sync).await;
+        let id = create(addr).await;
+        let mut last = Value::Null;
+        for (i, player) in ["BLACK", "WHITE", "BLACK", "WHITE", "BLACK"]
+            .into_iter()
+            .enumerate()
+        {
+            let i = i64::try_from(i).expect("few moves");
+            last = state(&place(addr, &id, player, i, 2 * i).await);
+        }
+        // SIGKILL right after the last answer: no shutdown, no flush.
+        child.kill().await.expect("the server is killed");
 
-    let (mut child, addr) = spawn_binary(&dir.db()).await;
-    let after = state(&get(addr, &format!("{API}/games/{id}")).await);
-    assert_eq!(after, last);
-    assert_eq!(after["turnCount"], 5);
-    state(&place(addr, &id, "WHITE", 14, 14).await);
-    child.kill().await.expect("the server is killed");
+        let (mut child, addr) = spawn_binary(&dir.db(), sync).await;
+        let after = state(&get(addr, &format!("{API}/games/{id}")).await);
+        assert_eq!(after, last, "--db-sync {sync}");
+        assert_eq!(after["turnCount"], 5);
+        state(&place(addr, &id, "WHITE", 14, 14).await);
+        child.kill().await.expect("the server is killed");
+    }
 }
