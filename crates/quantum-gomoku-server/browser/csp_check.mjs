@@ -10,7 +10,10 @@ import { chromium } from 'playwright-core';
 
 const binary = process.argv[2] ?? 'target/debug/quantum-gomoku-server';
 const dist = process.argv[3] ?? 'dist';
-const server = spawn(binary, ['--port', '0', '--static-dir', dist], { stdio: ['ignore', 'pipe', 'inherit'] });
+// Games in memory: the check leaves no database file behind.
+const server = spawn(binary, ['--port', '0', '--static-dir', dist, '--db', 'memory'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const base = await new Promise((ok, fail) => {
   server.stdout.on('data', (chunk) => {
     const m = /listening on (http:\/\/\S+)/.exec(String(chunk));

@@ -2,12 +2,13 @@
 //! server in a child process on loopback, bounded in requests and time.
 //!
 //! `cargo run --profile fast -p quantum-gomoku-server --example quantum-gomoku-server-bench
-//! -- [--connections 32] [--requests 200000] [--seconds 20] [--fill 1000]` first fills
-//! the store with `--fill` games of six stones each (untimed), then runs the
+//! -- [--connections 32] [--requests 200000] [--seconds 20] [--fill 1000] [--db PATH [--db-sync-normal]]`
+//! first fills the store (in memory, or with `--db` the SQLite file PATH, which is
+//! removed first) with `--fill` games of six stones each (untimed), then runs the
 //! workload and prints requests/s, latency percentiles, errors and the
 //! server's resident memory.
 
-use quantum_gomoku_server::{API_PREFIX, ServerConfig, serve};
+use quantum_gomoku_server::{API_PREFIX, DbSync, ServerConfig, Storage, serve};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
@@ -22,6 +23,8 @@ struct Options {
     requests: u64,
     seconds: u64,
     fill: u64,
+    db: Option<String>,
+    sync_normal: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -30,9 +33,19 @@ fn options() -> Result<Options, String> {
         requests: 200_000,
         seconds: 20,
         fill: 1000,
+        db: None,
+        sync_normal: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
+        if flag == "--db" {
+            o.db = Some(args.next().ok_or("--db needs a value")?);
+            continue;
+        }
+        if flag == "--db-sync-normal" {
+            o.sync_normal = true;
+            continue;
+        }
         let mut value = || -> Result<u64, String> {
             let v = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
             v.parse()
@@ -62,8 +75,18 @@ fn main() {
         }
     };
     let exe = std::env::current_exe().expect("the benchmark's own path");
-    let mut child = Command::new(exe)
-        .arg("--serve")
+    let mut command = Command::new(exe);
+    command.arg("--serve");
+    if let Some(db) = &options.db {
+        for file in [db.clone(), format!("{db}-wal"), format!("{db}-shm")] {
+            let _ = std::fs::remove_file(file);
+        }
+        command.args(["--db", db]);
+        if options.sync_normal {
+            command.arg("--db-sync-normal");
+        }
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -86,8 +109,19 @@ fn main() {
     drop(child.stdin.take());
     let _ = child.wait();
     println!(
-        "quantum-gomoku-server, mixed workload, {} connections, loopback",
-        options.connections
+        "quantum-gomoku-server, mixed workload, {} connections, loopback, games {}",
+        options.connections,
+        options
+            .db
+            .as_deref()
+            .map_or("in memory".to_owned(), |d| format!(
+                "in SQLite file {d}, synchronous={}",
+                if options.sync_normal {
+                    "NORMAL"
+                } else {
+                    "FULL"
+                }
+            ))
     );
     println!(
         "requests  {} in {:.2} s",
@@ -136,7 +170,18 @@ fn child_server() {
             .await
             .expect("a loopback port");
         println!("{}", listener.local_addr().expect("bound"));
+        let storage = match std::env::args().nth(2).as_deref() {
+            Some("--db") => Storage::parse(&std::env::args().nth(3).expect("a path")),
+            _ => Storage::Memory,
+        };
+        let db_sync = if std::env::args().nth(4).as_deref() == Some("--db-sync-normal") {
+            DbSync::Normal
+        } else {
+            DbSync::Full
+        };
         let config = ServerConfig {
+            storage,
+            db_sync,
             // The load generator is one address creating thousands of games.
             create_burst: 0,
             ..ServerConfig::default()

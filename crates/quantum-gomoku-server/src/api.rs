@@ -2,18 +2,16 @@
 
 use crate::entropy;
 use crate::error::Refusal;
+use crate::store::Store;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use quantum_gomoku::service::{
-    GameService, MoveRequest, ObservationRequest, ServiceError, parse_body,
-};
+use quantum_gomoku::service::{MoveRequest, ObservationRequest, ServiceError, parse_body};
 use quantum_gomoku::{GameId, GameOptions};
 use serde::Serialize;
 use serde_json::json;
-use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// How often `POST /games` draws a fresh id when the one drawn is taken; with
@@ -22,7 +20,7 @@ const ID_DRAWS: usize = 4;
 
 #[derive(Debug, Clone)]
 pub(crate) struct ApiState {
-    service: Arc<Mutex<GameService>>,
+    store: Store,
     /// Unseeded observations use the games' seeded generators (reproducible
     /// runs for tests) instead of the OS's random source.
     reproducible: bool,
@@ -30,21 +28,12 @@ pub(crate) struct ApiState {
 }
 
 impl ApiState {
-    pub(crate) fn new(service: GameService, reproducible: bool, allow_client_seed: bool) -> Self {
+    pub(crate) fn new(store: Store, reproducible: bool, allow_client_seed: bool) -> Self {
         ApiState {
-            service: Arc::new(Mutex::new(service)),
+            store,
             reproducible,
             allow_client_seed,
         }
-    }
-
-    fn service(&self) -> MutexGuard<'_, GameService> {
-        // A poisoned lock only means a handler panicked mid-request; the
-        // service's methods change nothing before they succeed, so the data
-        // is still consistent and serving on is better than failing forever.
-        self.service
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -103,7 +92,7 @@ pub(crate) async fn create_game(
     State(state): State<ApiState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let result = (|| {
+    let result = async {
         let bytes = body_bytes(body)?;
         // No body at all (the plain `curl -X POST`) means default options.
         let options = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -111,16 +100,24 @@ pub(crate) async fn create_game(
         } else {
             parse_body::<GameOptions>(&bytes)?
         };
-        let mut service = state.service();
-        let mut created = service.create(entropy::game_id()?, options, now_ms());
-        for _ in 1..ID_DRAWS {
-            if !matches!(created, Err(ServiceError::IdInUse(_))) {
+        let mut created = Err(invalid("no id drawn".to_owned()));
+        for _ in 0..ID_DRAWS {
+            let id = entropy::game_id()?;
+            let now = now_ms();
+            created = state
+                .store
+                .run(
+                    move |s| s.create(id, options, now),
+                    move |d| d.create(id, options, now),
+                )
+                .await;
+            if !matches!(&created, Err(r) if r.error.code == "ID_IN_USE") {
                 break;
             }
-            created = service.create(entropy::game_id()?, options, now_ms());
         }
-        created.map_err(Refusal::from)
-    })();
+        created
+    }
+    .await;
     respond(StatusCode::CREATED, result)
 }
 
@@ -128,7 +125,15 @@ pub(crate) async fn get_game(
     State(state): State<ApiState>,
     id: Result<Path<String>, PathRejection>,
 ) -> Response {
-    let result = path_id(id).and_then(|id| state.service().get(&id).map_err(Refusal::from));
+    let result = async {
+        let id = path_id(id)?;
+        let copy = id.clone();
+        state
+            .store
+            .run(move |s| s.get(&id), move |d| d.get(&copy))
+            .await
+    }
+    .await;
     respond(StatusCode::OK, result)
 }
 
@@ -136,7 +141,15 @@ pub(crate) async fn delete_game(
     State(state): State<ApiState>,
     id: Result<Path<String>, PathRejection>,
 ) -> Response {
-    let result = path_id(id).and_then(|id| state.service().delete(&id).map_err(Refusal::from));
+    let result = async {
+        let id = path_id(id)?;
+        let copy = id.clone();
+        state
+            .store
+            .run(move |s| s.delete(&id), move |d| d.delete(&copy))
+            .await
+    }
+    .await;
     respond(StatusCode::OK, result)
 }
 
@@ -145,11 +158,20 @@ pub(crate) async fn place(
     id: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let result = path_id(id).and_then(|id| {
+    let result = async {
+        let id = path_id(id)?;
         GameId::parse(&id).map_err(ServiceError::from)?;
         let request: MoveRequest = parse_body(&body_bytes(body)?)?;
-        state.service().place(&id, &request).map_err(Refusal::from)
-    });
+        let copy = id.clone();
+        state
+            .store
+            .run(
+                move |s| s.place(&id, &request),
+                move |d| d.place(&copy, &request),
+            )
+            .await
+    }
+    .await;
     respond(StatusCode::OK, result)
 }
 
@@ -158,7 +180,8 @@ pub(crate) async fn observe(
     id: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let result = path_id(id).and_then(|id| {
+    let result = async {
+        let id = path_id(id)?;
         GameId::parse(&id).map_err(ServiceError::from)?;
         let mut request: ObservationRequest = parse_body(&body_bytes(body)?)?;
         request.seed = match request.seed {
@@ -178,11 +201,16 @@ pub(crate) async fn observe(
             None if state.reproducible => None,
             None => Some(entropy::seed()?),
         };
+        let copy = id.clone();
         state
-            .service()
-            .observe(&id, &request)
-            .map_err(Refusal::from)
-    });
+            .store
+            .run(
+                move |s| s.observe(&id, &request),
+                move |d| d.observe(&copy, &request),
+            )
+            .await
+    }
+    .await;
     respond(StatusCode::OK, result)
 }
 
@@ -192,10 +220,16 @@ pub(crate) async fn reset(
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     // Reset takes no body; an oversized one is still refused rather than ignored.
-    let result = path_id(id).and_then(|id| {
+    let result = async {
+        let id = path_id(id)?;
         body_bytes(body)?;
-        state.service().reset(&id).map_err(Refusal::from)
-    });
+        let copy = id.clone();
+        state
+            .store
+            .run(move |s| s.reset(&id), move |d| d.reset(&copy))
+            .await
+    }
+    .await;
     respond(StatusCode::OK, result)
 }
 

@@ -15,6 +15,7 @@ mod error;
 mod policy;
 mod rate_limit;
 mod static_files;
+mod store;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -22,7 +23,6 @@ use axum::http::StatusCode;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::Response;
 use axum::routing::{get, post};
-use quantum_gomoku::service::GameService;
 use static_files::StaticFiles;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -32,6 +32,7 @@ use tower_http::timeout::TimeoutLayer;
 
 pub use policy::{API_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES};
 pub use quantum_gomoku::service::DEFAULT_MAX_GAMES;
+pub use store::{DEFAULT_DATABASE, DbSync, Storage};
 
 /// Largest request body accepted; API bodies are a few dozen bytes.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024;
@@ -45,7 +46,12 @@ const RATE_LIMIT_CLEANUP: Duration = Duration::from_secs(60);
 /// How the server behaves (the listening address is chosen by the caller).
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// Most games kept in memory; creating more evicts the least recently used.
+    /// Where games are kept: in memory (the default here, for tests) or in an
+    /// SQLite database file (the command line's default) that survives restarts.
+    pub storage: Storage,
+    /// When an SQLite commit counts as done (and its answer may leave).
+    pub db_sync: DbSync,
+    /// Most games kept; creating more evicts the least recently used.
     pub max_games: usize,
     /// Largest request body in bytes.
     pub body_limit: usize,
@@ -84,6 +90,8 @@ pub struct ServerConfig {
 impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
+            storage: Storage::Memory,
+            db_sync: DbSync::Full,
             max_games: DEFAULT_MAX_GAMES,
             body_limit: DEFAULT_BODY_LIMIT,
             static_dir: None,
@@ -112,7 +120,12 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         None => getrandom::u64().map_err(std::io::Error::other)?,
     };
     let state = api::ApiState::new(
-        GameService::new(service_seed, config.max_games),
+        store::Store::open(
+            &config.storage,
+            config.db_sync,
+            service_seed,
+            config.max_games,
+        )?,
         config.seed.is_some(),
         config.allow_client_seed,
     );

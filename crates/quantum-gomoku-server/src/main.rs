@@ -1,6 +1,6 @@
 //! Command-line entry point: parses the flags, starts logging, then serves until Ctrl-C or SIGTERM.
 
-use quantum_gomoku_server::{ServerConfig, serve};
+use quantum_gomoku_server::{DEFAULT_DATABASE, DbSync, ServerConfig, Storage, serve};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,7 +17,14 @@ USAGE: quantum-gomoku-server [FLAGS]
                           dotfiles and symlinks leading out of DIR are never served
 
 Games
-  --max-games N           games kept in memory; creating one more evicts the least
+  --db PATH               keep games in the SQLite database file PATH (created if
+                          missing), so they survive restarts and crashes; `--db memory`
+                          keeps them in process memory only (default: quantum-gomoku.sqlite3
+                          in the working directory). Also --database
+  --db-sync full|normal   full (default): each command is on disk (fsync) before its
+                          answer; normal: in the OS's cache, still safe from the server's
+                          crash or kill -9 but not from a power cut, many times faster
+  --max-games N           games kept; creating one more evicts (deletes) the least
                           recently used (default 1000)
   --create-burst N        games one client address may create at once (default 10)
   --creates-per-minute N  creations a minute an address regains after its burst
@@ -66,7 +73,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         Err(_) => 3000,
     };
     let mut bind = std::env::var("BIND").unwrap_or_else(|_| "127.0.0.1".to_owned());
-    let mut config = ServerConfig::default();
+    let mut config = ServerConfig {
+        storage: Storage::Sqlite(PathBuf::from(DEFAULT_DATABASE)),
+        ..ServerConfig::default()
+    };
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
@@ -78,6 +88,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             }
             "--bind" => bind = value()?,
             "--static-dir" => config.static_dir = Some(PathBuf::from(value()?)),
+            "--db" | "--database" => config.storage = Storage::parse(&value()?),
+            "--db-sync" => {
+                let v = value()?;
+                config.db_sync = DbSync::parse(&v)
+                    .ok_or_else(|| format!("--db-sync {v:?} is neither full nor normal"))?;
+            }
             "--max-games" => config.max_games = number(&flag, &value()?)?,
             "--create-burst" => config.create_burst = number(&flag, &value()?)?,
             "--creates-per-minute" => config.creates_per_minute = number(&flag, &value()?)?,
@@ -164,6 +180,10 @@ async fn main() -> ExitCode {
         }
     };
     let shown = listener.local_addr().map_or(args.addr, |a| a);
+    match &args.config.storage {
+        Storage::Memory => tracing::warn!("--db memory: games are lost when the server stops"),
+        Storage::Sqlite(path) => tracing::info!("games are kept in {}", path.display()),
+    }
     println!("quantum-gomoku-server listening on http://{shown}");
     if args.config.seed.is_some() || args.config.allow_client_seed {
         tracing::warn!(
@@ -219,6 +239,10 @@ mod tests {
             "0.25",
             "--body-limit",
             "100",
+            "--db",
+            "/tmp/games.db",
+            "--db-sync",
+            "normal",
         ])
         .expect("valid flags");
         assert_eq!(a.addr.port(), 8080);
@@ -238,6 +262,10 @@ mod tests {
         assert_eq!(c.max_connections, 9);
         assert_eq!(c.shutdown_grace, Duration::from_millis(250));
         assert_eq!(c.body_limit, 100);
+        assert_eq!(c.storage, Storage::Sqlite(PathBuf::from("/tmp/games.db")));
+        assert_eq!(c.db_sync, DbSync::Normal);
+        let memory = parse(&["--database", "memory"]).expect("valid flags");
+        assert_eq!(memory.config.storage, Storage::Memory);
     }
 
     #[test]
@@ -247,6 +275,9 @@ mod tests {
         assert!(!c.allow_client_seed);
         assert!(c.create_burst > 0 && c.creates_per_minute > 0);
         assert!(c.allowed_origins.is_empty());
+        // The command line keeps games on disk; only tests choose memory.
+        assert_eq!(c.storage, Storage::Sqlite(PathBuf::from(DEFAULT_DATABASE)));
+        assert_eq!(c.db_sync, DbSync::Full);
     }
 
     #[test]
@@ -259,6 +290,8 @@ mod tests {
         assert!(parse(&["--header-timeout", "-1"]).is_err());
         assert!(parse(&["--max-connections", "0"]).is_err());
         assert!(parse(&["--seed", "x"]).is_err());
+        assert!(parse(&["--db"]).is_err());
+        assert!(parse(&["--db-sync", "off"]).is_err());
         assert_eq!(parse(&["--help"]).err().as_deref(), Some(""));
     }
 }
