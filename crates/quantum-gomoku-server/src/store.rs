@@ -16,9 +16,9 @@ use crate::error::Refusal;
 use axum::http::StatusCode;
 use quantum_gomoku::service::{
     CreatedResponse, DeleteResponse, GameService, MoveRequest, ObservationRequest,
-    ObservationResponse, RawPosition, ServiceError, StateResponse,
+    ObservationResponse, ServiceError, StateResponse, place_in,
 };
-use quantum_gomoku::{Command, Game, GameId, GameOptions, Position, Rng, RuleError};
+use quantum_gomoku::{Game, GameId, GameOptions, Rng};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -422,7 +422,7 @@ impl Durable {
 
     /// `POST /games/:id/moves`.
     pub(crate) fn place(&self, id: &str, request: &MoveRequest) -> Result<StateResponse, Refusal> {
-        self.update(id, |game| place(game, request))
+        self.update(id, |game| place_in(game, request))
     }
 
     /// `POST /games/:id/observations`.
@@ -459,31 +459,6 @@ impl Durable {
             Err(ServiceError::NotFound(gid).into())
         }
     }
-}
-
-/// A move with [`GameService::place`]'s checks: a negative coordinate is an
-/// `INVALID_POSITION`, after the turn and status checks as for on-board ones.
-fn place(game: &mut Game, request: &MoveRequest) -> Result<StateResponse, ServiceError> {
-    let size = game.options().board_size;
-    let RawPosition { row, col } = request.position;
-    let position = match (usize::try_from(row), usize::try_from(col)) {
-        (Ok(r), Ok(c)) => Position::new(r, c),
-        _ => {
-            game.check(Command::Place {
-                player: request.player_id,
-                position: Position::new(0, 0),
-            })
-            .or_else(|e| match e {
-                RuleError::CellOccupied(_) => Ok(()),
-                other => Err(other),
-            })?;
-            return Err(RuleError::InvalidPosition { row, col, size }.into());
-        }
-    };
-    game.place(request.player_id, position)?;
-    Ok(StateResponse {
-        game_state: game.state().clone(),
-    })
 }
 
 /// The games of one server: in memory, or durable (commands run on the
@@ -551,6 +526,7 @@ impl Store {
 mod tests {
     use super::*;
     use quantum_gomoku::Player;
+    use quantum_gomoku::service::RawPosition;
 
     fn id(n: u8) -> GameId {
         GameId::from_random_bytes([n; 16])

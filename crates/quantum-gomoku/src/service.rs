@@ -304,28 +304,7 @@ impl GameService {
         id: &str,
         request: &MoveRequest,
     ) -> Result<StateResponse, ServiceError> {
-        let game = self.use_game(id)?;
-        let size = game.options().board_size;
-        let RawPosition { row, col } = request.position;
-        let position = match (usize::try_from(row), usize::try_from(col)) {
-            (Ok(r), Ok(c)) => Position::new(r, c),
-            // Turn and status come first, as for on-board positions.
-            _ => {
-                game.check(crate::Command::Place {
-                    player: request.player_id,
-                    position: Position::new(0, 0),
-                })
-                .or_else(|e| match e {
-                    RuleError::CellOccupied(_) => Ok(()),
-                    other => Err(other),
-                })?;
-                return Err(RuleError::InvalidPosition { row, col, size }.into());
-            }
-        };
-        game.place(request.player_id, position)?;
-        Ok(StateResponse {
-            game_state: game.state().clone(),
-        })
+        place_in(self.use_game(id)?, request)
     }
 
     /// `POST /games/:id/observations`.
@@ -358,6 +337,33 @@ impl GameService {
         self.order.remove(&seq);
         Ok(DeleteResponse { success: true })
     }
+}
+
+/// `POST /games/:id/moves` on a game at hand (the service's own or one a server loaded
+/// from its store): a position off the board is `InvalidPosition`, after the turn and
+/// status checks as for positions on it.
+pub fn place_in(game: &mut Game, request: &MoveRequest) -> Result<StateResponse, ServiceError> {
+    let size = game.options().board_size;
+    let RawPosition { row, col } = request.position;
+    let position = match (usize::try_from(row), usize::try_from(col)) {
+        (Ok(r), Ok(c)) => Position::new(r, c),
+        // Turn and status come first, as for on-board positions.
+        _ => {
+            game.check(crate::Command::Place {
+                player: request.player_id,
+                position: Position::new(0, 0),
+            })
+            .or_else(|e| match e {
+                RuleError::CellOccupied(_) => Ok(()),
+                other => Err(other),
+            })?;
+            return Err(RuleError::InvalidPosition { row, col, size }.into());
+        }
+    };
+    game.place(request.player_id, position)?;
+    Ok(StateResponse {
+        game_state: game.state().clone(),
+    })
 }
 
 #[cfg(test)]
