@@ -1,19 +1,38 @@
-//! Measures the computer levels: win rates against the easy bot and a random player over seeded games (each seed from both seats), and the time per decision.
+//! Measures the computer players: win rates over seeded games (each seed from both seats) with a running 95% interval, decision times, and a sequential test (SPRT) that compares two players on the same seeds.
 //!
-//! `cargo run --release -p battle-line --example harness -- [games] [level...] [--against easy,random] [--threads N] [--from SEED]`
+//! ```text
+//! harness [seeds] [player...] [--against p,q] [--from SEED] [--threads N] [--every K]
+//! harness [seeds] --sprt A,B [--against C] [--delta D] [--alpha A] [--beta B] [--from SEED] [--threads N] [--every K]
+//! ```
 //!
-//! With no level named, `normal` and `hard` are measured (and `easy` against random).
-//! Seeds `SEED .. SEED + games` are played (default from 0), so a long measurement can be
-//! run in parts whose counts add up: `-- 250 hard --against easy --from 250` is the
-//! second quarter of 1,000 seeds. The moves do not depend on the build profile (the
-//! search counts rollouts, not time), so `--profile fast` plays the same games sooner;
-//! only the decision times differ.
+//! Players: `easy`, `normal`, `hard`, `random`, `sparring` (the probability bot).
+//! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
+//! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
+//! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,
+//! `normal` and `hard` are measured against easy and random.
+//!
+//! Games run on every core (`--threads`, default all), a game per work item, and are
+//! counted in seed order, so every figure printed (the running lines included) is the
+//! same whatever the number of threads; only the times differ. The moves do not depend
+//! on the build profile either (the search counts rollouts, not time), so `--profile
+//! fast` plays the same games sooner.
+//!
+//! `--sprt A,B` compares two players. With `--against C`, A and B each play C on the
+//! same seeds and seats (a seed's sample: A's wins minus B's wins over its two games);
+//! without it, A plays B (a seed's sample: A's score over its two games, a stalemate
+//! counting half). Two one-sided sequential probability ratio tests (the normal
+//! approximation of the generalized SPRT, variance estimated from the samples) look
+//! for a difference of `--delta` win-rate points (default 5) either way, at
+//! `--alpha` (default 0.025 per side, 5% in all) and `--beta` (default 0.05); the run
+//! stops at the first seed where one of them accepts a difference or both reject it.
 
-use battle_line::bot::{Contender, Level, RandomPlayer, choose, move_seed};
+use battle_line::bot::{Contender, RandomPlayer, Sparring, choose, move_seed};
 use battle_line::{Game, Phase, Player, Settings};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
-/// What one game gave: the winner (if any) and the measured level's decision times
+/// What one game gave: the winner (if any) and the measured player's decision times
 /// (ms), all of them and those where it chose a card to play (the searched ones).
 struct Outcome {
     winner: Option<Player>,
@@ -24,6 +43,7 @@ struct Outcome {
 fn play(seed: u64, seats: [Contender; 2], measured: Player) -> Outcome {
     let mut game = Game::new(seed, Settings::default());
     let mut random = RandomPlayer::new(seed ^ 0xABCD);
+    let sparring = Sparring::new();
     let mut times = Vec::new();
     let mut plays = Vec::new();
     for _ in 0..3000 {
@@ -38,6 +58,7 @@ fn play(seed: u64, seats: [Contender; 2], measured: Player) -> Outcome {
                 choose(&game, level, move_seed(seed ^ salt, game.log().len()))
             }
             Contender::Random => random.choose(&game),
+            Contender::Sparring => sparring.choose(&game),
         };
         if seat == measured {
             let ms = start.elapsed().as_secs_f64() * 1e3;
@@ -58,109 +79,382 @@ fn play(seed: u64, seats: [Contender; 2], measured: Player) -> Outcome {
     }
 }
 
-fn main() {
-    let mut games = 1000u64;
-    let mut from = 0u64;
-    let mut levels: Vec<Level> = Vec::new();
-    let mut against: Vec<Contender> = vec![Contender::Level(Level::Easy), Contender::Random];
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// Runs `job(0..n)` on `threads` threads and hands the results to `consume` in index
+/// order, as soon as each one and all before it are done; stops handing out work once
+/// `consume` returns false. The results consumed never depend on the thread count.
+fn run_in_order<T: Send>(
+    n: usize,
+    threads: usize,
+    job: impl Fn(usize) -> T + Sync,
+    mut consume: impl FnMut(usize, T) -> bool,
+) {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, T)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let tx = tx.clone();
+            let (next, stop, job) = (&next, &stop, &job);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n || tx.send((i, job(i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: Vec<Option<T>> = (0..n).map(|_| None).collect();
+        let mut due = 0;
+        for (i, result) in rx {
+            pending[i] = Some(result);
+            while due < n {
+                let Some(r) = pending[due].take() else { break };
+                let go_on = consume(due, r);
+                due += 1;
+                if !go_on {
+                    stop.store(true, Ordering::Relaxed);
+                    // Later results are dropped as they arrive.
+                    due = n;
+                }
+            }
+        }
+    });
+}
+
+/// The 95% Wilson interval of `k` successes in `n` trials, in percent.
+fn wilson(k: f64, n: f64) -> (f64, f64) {
+    if n == 0.0 {
+        return (0.0, 100.0);
+    }
+    let z = 1.959_964f64;
+    let p = k / n;
+    let centre = p + z * z / (2.0 * n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    let denom = 1.0 + z * z / n;
+    (
+        100.0 * (centre - half) / denom,
+        100.0 * (centre + half) / denom,
+    )
+}
+
+fn minutes(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{:.1} min", s / 60.0)
+    }
+}
+
+struct Options {
+    seeds: usize,
+    from: u64,
+    threads: usize,
+    every: usize,
+    players: Vec<Contender>,
+    against: Vec<Contender>,
+    sprt: Option<(Contender, Contender)>,
+    delta: f64,
+    alpha: f64,
+    beta: f64,
+}
+
+fn contenders(list: &str) -> Vec<Contender> {
+    list.split(',')
+        .map(|s| {
+            Contender::from_name(s).unwrap_or_else(|| {
+                eprintln!("unknown player {s}");
+                std::process::exit(2)
+            })
+        })
+        .collect()
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        seeds: 1000,
+        from: 0,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        every: 0,
+        players: Vec::new(),
+        against: Vec::new(),
+        sprt: None,
+        delta: 5.0,
+        alpha: 0.025,
+        beta: 0.05,
+    };
     let mut args = std::env::args().skip(1);
+    let number = |v: Option<String>, name: &str| -> f64 {
+        v.and_then(|n| n.parse().ok()).unwrap_or_else(|| {
+            eprintln!("{name} needs a number");
+            std::process::exit(2)
+        })
+    };
     while let Some(a) = args.next() {
-        if a == "--threads" {
-            threads = args.next().and_then(|n| n.parse().ok()).unwrap_or(threads);
-        } else if a == "--from" {
-            from = args.next().and_then(|n| n.parse().ok()).unwrap_or(from);
-        } else if a == "--against" {
-            against = args
-                .next()
-                .unwrap_or_default()
-                .split(',')
-                .filter_map(|s| match s {
-                    "random" => Some(Contender::Random),
-                    other => Level::from_code(other).map(Contender::Level),
-                })
-                .collect();
-        } else if let Some(level) = Level::from_code(&a) {
-            levels.push(level);
-        } else if let Ok(n) = a.parse() {
-            games = n;
-        } else {
-            eprintln!("unknown argument {a}");
-            std::process::exit(2);
+        match a.as_str() {
+            "--threads" => o.threads = number(args.next(), "--threads") as usize,
+            "--from" => o.from = number(args.next(), "--from") as u64,
+            "--every" => o.every = number(args.next(), "--every") as usize,
+            "--delta" => o.delta = number(args.next(), "--delta"),
+            "--alpha" => o.alpha = number(args.next(), "--alpha"),
+            "--beta" => o.beta = number(args.next(), "--beta"),
+            "--against" => o.against = contenders(&args.next().unwrap_or_default()),
+            "--sprt" => match contenders(&args.next().unwrap_or_default())[..] {
+                [a, b] => o.sprt = Some((a, b)),
+                _ => {
+                    eprintln!("--sprt needs two players, A,B");
+                    std::process::exit(2)
+                }
+            },
+            other => {
+                if let Some(c) = Contender::from_name(other) {
+                    o.players.push(c);
+                } else if let Ok(n) = other.parse() {
+                    o.seeds = n;
+                } else {
+                    eprintln!("unknown argument {other}");
+                    std::process::exit(2)
+                }
+            }
         }
     }
-    if levels.is_empty() {
-        levels = vec![Level::Normal, Level::Hard];
+    if o.every == 0 {
+        o.every = (o.seeds / 10).clamp(1, 100);
+    }
+    o
+}
+
+/// One player measured against one opponent over the seeds, from both seats.
+fn measure(o: &Options, player: Contender, opponent: Contender) {
+    let started = Instant::now();
+    let games = o.seeds * 2;
+    let mut won = [0u32; 2];
+    let mut lost = 0u32;
+    let mut drawn = 0u32;
+    let mut times: Vec<f64> = Vec::new();
+    let mut plays: Vec<f64> = Vec::new();
+    let job = |i: usize| {
+        let seed = o.from + (i / 2) as u64;
+        let seat = Player::BOTH[i % 2];
+        let mut seats = [opponent; 2];
+        seats[seat.index()] = player;
+        (seat, play(seed, seats, seat))
+    };
+    run_in_order(games, o.threads, job, |i, (seat, outcome)| {
+        match outcome.winner {
+            Some(w) if w == seat => won[seat.index()] += 1,
+            Some(_) => lost += 1,
+            None => drawn += 1,
+        }
+        times.extend(&outcome.times);
+        plays.extend(&outcome.plays);
+        let n = i + 1;
+        if n % (2 * o.every) == 0 && n < games {
+            let total = f64::from(won[0] + won[1]);
+            let (lo, hi) = wilson(total, n as f64);
+            eprintln!(
+                "  {} vs {}: {n} games: {:.1}% (95% {lo:.1}-{hi:.1}%) after {}",
+                player.name(),
+                opponent.name(),
+                100.0 * total / n as f64,
+                minutes(started.elapsed().as_secs_f64()),
+            );
+        }
+        true
+    });
+    plays.sort_by(f64::total_cmp);
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+    let p99 = plays.get(plays.len() * 99 / 100).copied().unwrap_or(0.0);
+    let max = plays.last().copied().unwrap_or(0.0);
+    let total_won = won[0] + won[1];
+    let (lo, hi) = wilson(f64::from(total_won), games as f64);
+    println!(
+        "| {} | {} | {games} | {total_won} | {lost} | {drawn} | **{:.1}%** ({lo:.1}-{hi:.1}%) | {} / {} | {} | {:.2} | {p99:.1} | {max:.1} | {:.2} | {} |",
+        player.name(),
+        opponent.name(),
+        100.0 * f64::from(total_won) / games as f64,
+        won[0],
+        won[1],
+        plays.len(),
+        mean(&plays),
+        mean(&times),
+        minutes(started.elapsed().as_secs_f64()),
+    );
+    eprintln!(
+        "  ({games} games, seeds {}..{}, {} threads, in {})",
+        o.from,
+        o.from + o.seeds as u64,
+        o.threads,
+        minutes(started.elapsed().as_secs_f64())
+    );
+}
+
+/// The log-likelihood ratio of "mean = `m1`" against "mean = `m0`" for samples with
+/// this count, sum and sum of squares (normal approximation, variance estimated).
+fn llr(n: f64, sum: f64, squares: f64, m0: f64, m1: f64) -> f64 {
+    let mean = sum / n;
+    let var = (squares / n - mean * mean).max(1e-9);
+    n * (m1 - m0) * (2.0 * mean - m0 - m1) / (2.0 * var)
+}
+
+/// The sequential comparison of two players on the same seeds.
+fn sprt(o: &Options, a: Contender, b: Contender) {
+    let started = Instant::now();
+    let against = o.against.first().copied();
+    let (lower, upper) = (
+        (o.beta / (1.0 - o.alpha)).ln(),
+        ((1.0 - o.beta) / o.alpha).ln(),
+    );
+    // Per seed: A's and B's wins (paired), or A's score over two games (head to head).
+    let (m0, d) = match against {
+        Some(_) => (0.0, 2.0 * o.delta / 100.0),
+        None => (1.0, 2.0 * o.delta / 100.0),
+    };
+    let job = |i: usize| -> [f64; 2] {
+        let seed = o.from + i as u64;
+        let mut score = [0.0; 2];
+        for seat in Player::BOTH {
+            match against {
+                Some(c) => {
+                    for (k, p) in [a, b].into_iter().enumerate() {
+                        let mut seats = [c; 2];
+                        seats[seat.index()] = p;
+                        if play(seed, seats, seat).winner == Some(seat) {
+                            score[k] += 1.0;
+                        }
+                    }
+                }
+                None => {
+                    let mut seats = [b; 2];
+                    seats[seat.index()] = a;
+                    score[0] += match play(seed, seats, seat).winner {
+                        Some(w) if w == seat => 1.0,
+                        Some(_) => 0.0,
+                        None => 0.5,
+                    };
+                }
+            }
+        }
+        if against.is_none() {
+            score[1] = 2.0 - score[0];
+        }
+        score
+    };
+    let (mut n, mut sum, mut squares) = (0.0, 0.0, 0.0);
+    let mut totals = [0.0; 2];
+    let mut verdict = "undecided: the seeds ran out first";
+    let describe = |n: f64, totals: &[f64; 2], sum: f64, squares: f64| -> String {
+        let games = 2.0 * n;
+        let (alo, ahi) = wilson(totals[0], games);
+        let diff = sum / n;
+        let var = (squares / n - diff * diff).max(0.0);
+        let half = 1.96 * (var / n).sqrt();
+        match against {
+            Some(c) => {
+                let (blo, bhi) = wilson(totals[1], games);
+                format!(
+                    "{n:.0} seeds: {} {:.1}% ({alo:.1}-{ahi:.1}%), {} {:.1}% ({blo:.1}-{bhi:.1}%) against {}; difference {:+.1} points (95% ±{:.1})",
+                    a.name(),
+                    100.0 * totals[0] / games,
+                    b.name(),
+                    100.0 * totals[1] / games,
+                    c.name(),
+                    50.0 * diff,
+                    50.0 * half,
+                )
+            }
+            None => format!(
+                "{n:.0} seeds: {} scores {:.1}% against {} ({:.1}-{:.1}%)",
+                a.name(),
+                50.0 * diff,
+                b.name(),
+                50.0 * (diff - half),
+                50.0 * (diff + half),
+            ),
+        }
+    };
+    let seeds = o.seeds;
+    let mut last = String::new();
+    run_in_order(seeds, o.threads, job, |i, score| {
+        let x = match against {
+            Some(_) => score[0] - score[1],
+            None => score[0],
+        };
+        n += 1.0;
+        sum += x;
+        squares += x * x;
+        totals[0] += score[0];
+        totals[1] += score[1];
+        let up = llr(n, sum, squares, m0, m0 + d);
+        let down = llr(n, sum, squares, m0, m0 - d);
+        last = format!(
+            "{}; LLR {up:+.2} (better) {down:+.2} (worse), bounds {lower:.2}..{upper:.2}",
+            describe(n, &totals, sum, squares)
+        );
+        // A few seeds first, so the variance means something.
+        let decided = if n < 20.0 {
+            None
+        } else if up >= upper {
+            Some("A is better")
+        } else if down >= upper {
+            Some("A is worse")
+        } else if up <= lower && down <= lower {
+            Some("no difference as large as delta")
+        } else {
+            None
+        };
+        if (i + 1) % o.every == 0 && decided.is_none() && i + 1 < seeds {
+            eprintln!(
+                "  {last} after {}",
+                minutes(started.elapsed().as_secs_f64())
+            );
+        }
+        if let Some(v) = decided {
+            verdict = v;
+            return false;
+        }
+        true
+    });
+    println!(
+        "SPRT {} vs {}{} (delta {} points, alpha {}, beta {}, seeds from {}): {verdict}",
+        a.name(),
+        b.name(),
+        against.map_or(String::new(), |c| format!(" against {}", c.name())),
+        o.delta,
+        o.alpha,
+        o.beta,
+        o.from,
+    );
+    println!("  {last}");
+    println!(
+        "  {} threads, in {}",
+        o.threads,
+        minutes(started.elapsed().as_secs_f64())
+    );
+}
+
+fn main() {
+    let mut o = options();
+    if let Some((a, b)) = o.sprt {
+        sprt(&o, a, b);
+        return;
+    }
+    if o.players.is_empty() {
+        o.players = contenders("normal,hard");
+    }
+    if o.against.is_empty() {
+        o.against = contenders("easy,random");
     }
     println!(
-        "| level | against | games | won | lost | drawn | win rate | won as P0 / as P1 | plays timed | plays: mean ms | p99 ms | max ms | all decisions: mean ms |"
+        "| player | against | games | won | lost | drawn | win rate (95% interval) | won as P0 / as P1 | plays timed | plays: mean ms | p99 ms | max ms | all decisions: mean ms | run time |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    for &level in &levels {
-        for &opponent in &against {
-            if opponent == Contender::Level(level) {
-                continue;
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for &player in &o.players {
+        for &opponent in &o.against {
+            if opponent != player {
+                measure(&o, player, opponent);
             }
-            let started = Instant::now();
-            let results: Vec<(Player, Outcome)> = std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..threads)
-                    .map(|t| {
-                        scope.spawn(move || {
-                            let mut out = Vec::new();
-                            for seed in (from..from + games).filter(|s| *s as usize % threads == t)
-                            {
-                                for seat in Player::BOTH {
-                                    let mut seats = [opponent; 2];
-                                    seats[seat.index()] = Contender::Level(level);
-                                    out.push((seat, play(seed, seats, seat)));
-                                }
-                            }
-                            out
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .flat_map(|h| h.join().unwrap_or_default())
-                    .collect()
-            });
-            let mut won = [0u32; 2];
-            let mut lost = 0;
-            let mut drawn = 0;
-            let mut times: Vec<f64> = Vec::new();
-            let mut plays: Vec<f64> = Vec::new();
-            for (seat, o) in &results {
-                match o.winner {
-                    Some(w) if w == *seat => won[seat.index()] += 1,
-                    Some(_) => lost += 1,
-                    None => drawn += 1,
-                }
-                times.extend(&o.times);
-                plays.extend(&o.plays);
-            }
-            plays.sort_by(f64::total_cmp);
-            let n = results.len();
-            let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
-            let p99 = plays.get(plays.len() * 99 / 100).copied().unwrap_or(0.0);
-            let max = plays.last().copied().unwrap_or(0.0);
-            let total_won = won[0] + won[1];
-            println!(
-                "| {} | {} | {n} | {total_won} | {lost} | {drawn} | {:.1}% | {} / {} | {} | {:.2} | {p99:.1} | {max:.1} | {:.2} |",
-                level.code(),
-                opponent.name(),
-                100.0 * f64::from(total_won) / n as f64,
-                won[0],
-                won[1],
-                plays.len(),
-                mean(&plays),
-                mean(&times),
-            );
-            eprintln!(
-                "  ({} games, seeds {from}..{}, in {:.0} s)",
-                n,
-                from + games,
-                started.elapsed().as_secs_f64()
-            );
         }
     }
 }

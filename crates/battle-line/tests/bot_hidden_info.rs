@@ -140,3 +140,29 @@ fn hard_reads_only_what_its_seat_may_know() {
     let differing = same_move_in_twins(Level::Hard, &positions);
     assert!(differing > 0, "the twins hide other cards");
 }
+
+#[test]
+fn sparring_reads_only_what_its_seat_may_know() {
+    let positions = positions(12, 3);
+    let partner = battle_line::bot::Sparring::new();
+    let mut differing = 0;
+    for (i, (deal, game)) in positions.iter().enumerate() {
+        let me = game.current();
+        let mut rng = Rng::new(2000 + i as u64);
+        let other_deal = twin(deal, game, me, &mut rng);
+        let twin_game = replay(&other_deal, game.log()).expect("the same moves replay");
+        assert_eq!(twin_game.view(me), game.view(me));
+        if twin_game.hand(me.opponent()) != game.hand(me.opponent()) {
+            differing += 1;
+        }
+        assert_eq!(
+            partner.choose(game),
+            partner.choose(&twin_game),
+            "the sparring partner moved differently with other hidden cards (position {i})"
+        );
+    }
+    assert!(
+        differing * 2 > positions.len(),
+        "the twins hide other cards"
+    );
+}

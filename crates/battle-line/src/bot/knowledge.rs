@@ -162,6 +162,34 @@ impl Knowledge {
         }
     }
 
+    /// The troops whose place this seat does not know (the other hand and the unknown
+    /// deck cards).
+    pub fn unseen(&self) -> TroopSet {
+        self.unseen_troops.iter().copied().collect()
+    }
+
+    /// Troops this seat knows the other player holds (drawn from its returned cards).
+    pub fn known_other_troops(&self) -> TroopSet {
+        self.known_other.iter().filter_map(|c| c.troop()).collect()
+    }
+
+    /// How many troops the other hand holds that this seat does not know.
+    pub fn other_unknown_troops(&self) -> usize {
+        self.other_troops
+            .saturating_sub(self.known_other_troops().len())
+    }
+
+    /// The troop deck's size.
+    pub fn troop_deck(&self) -> usize {
+        self.troop_deck
+    }
+
+    /// The troops on top of the troop deck, top first: `Some` when this seat put the
+    /// card back with Scout, `None` when the other player did.
+    pub fn troop_tops(&self) -> impl Iterator<Item = Option<Troop>> + '_ {
+        self.troop_tops.iter().rev().copied()
+    }
+
     /// A full game consistent with this knowledge: the unknown cards dealt at random.
     pub fn sample(&self, rng: &mut Rng) -> Game {
         let mut troops = self.unseen_troops.clone();

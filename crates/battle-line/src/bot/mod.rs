@@ -13,11 +13,14 @@
 mod easy;
 mod eval;
 mod knowledge;
+mod ladder;
 mod playout;
 mod reach;
 mod search;
+mod sparring;
 
 pub use easy::Bot;
+pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player, Settings};
 use search::{Config, Policy, Progress, Search};
@@ -248,6 +251,8 @@ pub fn play_bot_vs_random(seed: u64, bot_seat: Player, max_commands: usize) -> M
 pub enum Contender {
     Level(Level),
     Random,
+    /// The probability-based sparring partner ([`Sparring`]).
+    Sparring,
 }
 
 impl Contender {
@@ -255,6 +260,16 @@ impl Contender {
         match self {
             Contender::Level(l) => l.code(),
             Contender::Random => "random",
+            Contender::Sparring => "sparring",
+        }
+    }
+
+    /// The contender named `name` (a level's code, `random` or `sparring`).
+    pub fn from_name(name: &str) -> Option<Contender> {
+        match name {
+            "random" => Some(Contender::Random),
+            "sparring" => Some(Contender::Sparring),
+            other => Level::from_code(other).map(Contender::Level),
         }
     }
 }
@@ -276,6 +291,7 @@ pub fn play_match(seed: u64, seats: [Contender; 2], max_commands: usize) -> Opti
                 choose(&game, level, move_seed(seed ^ salt, game.log().len()))
             }
             Contender::Random => random.choose(&game),
+            Contender::Sparring => Sparring::new().choose(&game),
         };
         let Some(cmd) = cmd else { break };
         if game.apply(cmd).is_err() {
