@@ -458,3 +458,67 @@ fn main() {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `run_in_order` hands over, with jobs of uneven length.
+    fn consumed(n: usize, threads: usize, stop_at: usize) -> Vec<(usize, u64)> {
+        let mut seen = Vec::new();
+        let job = |i: usize| {
+            // Uneven work so that threads finish out of order.
+            let spins = (i * 7919 % 13) as u64 * 20_000;
+            (0..spins).fold(i as u64, |a, x| a.wrapping_mul(31).wrapping_add(x))
+        };
+        run_in_order(n, threads, job, |i, r| {
+            seen.push((i, r));
+            i + 1 < stop_at
+        });
+        seen
+    }
+
+    #[test]
+    fn results_come_in_order_whatever_the_number_of_threads() {
+        let one = consumed(40, 1, usize::MAX);
+        assert_eq!(one.len(), 40);
+        assert!(one.iter().enumerate().all(|(k, (i, _))| k == *i));
+        for threads in [2, 3, 8] {
+            assert_eq!(consumed(40, threads, usize::MAX), one, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_stop_is_at_the_same_result_whatever_the_number_of_threads() {
+        let one = consumed(60, 1, 17);
+        assert_eq!(one.len(), 17);
+        for threads in [2, 5] {
+            assert_eq!(consumed(60, threads, 17), one, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn the_wilson_interval_matches_known_values() {
+        // 87.5% of 2,000 (the README's hard vs easy): 86.0-88.9%.
+        let (lo, hi) = wilson(1750.0, 2000.0);
+        assert!(
+            (lo - 86.0).abs() < 0.05 && (hi - 88.9).abs() < 0.05,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(0.0, 10.0);
+        assert!(lo.abs() < 1e-9 && (hi - 27.75).abs() < 0.05, "{lo} {hi}");
+    }
+
+    #[test]
+    fn the_likelihood_ratio_favours_the_hypothesis_nearer_the_mean() {
+        // Samples with mean 0.1 and variance 0.09 (n = 100).
+        let (n, sum, squares) = (100.0, 10.0, 100.0 * (0.09 + 0.01));
+        let better = llr(n, sum, squares, 0.0, 0.1);
+        let worse = llr(n, sum, squares, 0.0, -0.1);
+        assert!(better > 0.0 && worse < 0.0, "{better} {worse}");
+        // n (m1 - m0) (2 mean - m0 - m1) / (2 var) = 100 * 0.1 * 0.1 / 0.18.
+        assert!((better - 100.0 * 0.1 * 0.1 / 0.18).abs() < 1e-9);
+        // Halfway between the hypotheses, neither is favoured.
+        assert!(llr(n, 5.0, 100.0 * (0.09 + 0.0025), 0.0, 0.1).abs() < 1e-9);
+    }
+}
