@@ -97,6 +97,10 @@ pub struct CardDef {
     /// Rules that apply while the card is somewhere (victory conditions, continuous locks).
     #[serde(default)]
     pub rules: Vec<RuleDef>,
+    /// Other passcodes deck files name this card by (alternate artworks, or the code
+    /// other clients use): an imported deck maps them to this card.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<Code>,
 }
 
 impl CardDef {
@@ -226,6 +230,12 @@ pub fn card(code: Code) -> Option<&'static CardDef> {
         .binary_search_by_key(&code, |c| c.code)
         .ok()
         .map(|i| &cards[i])
+}
+
+/// Looks a card up by any passcode a deck file may name it by: its own, or one of its
+/// [`CardDef::aliases`].
+pub fn by_passcode(code: Code) -> Option<&'static CardDef> {
+    card(code).or_else(|| catalog().iter().find(|c| c.aliases.contains(&code)))
 }
 
 #[cfg(test)]

@@ -53,10 +53,12 @@ pub struct Shared {
 
 /// The base64url alphabet (RFC 4648, section 5).
 const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/// The standard base64 alphabet (RFC 4648, section 4), which `ydke://` deck links use.
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/// base64url without padding. Written here: the `base64` crate's generic engine weighed
-/// some 5 KB of the duel page's wasm for these few calls.
-pub(crate) fn to_base64url(bytes: &[u8]) -> String {
+/// `bytes` in base64 with `alphabet`, without padding. Written here: the `base64`
+/// crate's generic engine weighed some 5 KB of the duel page's wasm for these few calls.
+fn encode64(bytes: &[u8], alphabet: &[u8; 64]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let n = chunk
@@ -64,19 +66,19 @@ pub(crate) fn to_base64url(bytes: &[u8]) -> String {
             .enumerate()
             .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
         for i in 0..=chunk.len() {
-            out.push(char::from(BASE64URL[(n >> (18 - 6 * i)) as usize & 63]));
+            out.push(char::from(alphabet[(n >> (18 - 6 * i)) as usize & 63]));
         }
     }
     out
 }
 
-/// Reads [`to_base64url`]'s text: `None` for a character outside the alphabet (padding
-/// included), a length no encoding has (one character over a multiple of four) or unused
-/// low bits that are not zero, as the `base64` crate's `URL_SAFE_NO_PAD` refuses them.
-pub(crate) fn from_base64url(text: &str) -> Option<Vec<u8>> {
+/// Reads [`encode64`]'s text: `None` for a character outside the alphabet, a length no
+/// encoding has (one character over a multiple of four) or unused low bits that are not
+/// zero, as the `base64` crate refuses them.
+fn decode64(text: &str, alphabet: &[u8; 64]) -> Option<Vec<u8>> {
     let digits: Vec<u32> = text
         .bytes()
-        .map(|c| BASE64URL.iter().position(|&a| a == c).map(|p| p as u32))
+        .map(|c| alphabet.iter().position(|&a| a == c).map(|p| p as u32))
         .collect::<Option<_>>()?;
     let mut out = Vec::with_capacity(digits.len() * 3 / 4);
     for chunk in digits.chunks(4) {
@@ -91,6 +93,35 @@ pub(crate) fn from_base64url(text: &str) -> Option<Vec<u8>> {
         out.extend((0..bytes).map(|i| (n >> (16 - 8 * i)) as u8));
     }
     Some(out)
+}
+
+/// base64url without padding.
+pub(crate) fn to_base64url(bytes: &[u8]) -> String {
+    encode64(bytes, BASE64URL)
+}
+
+/// Reads [`to_base64url`]'s text (padding refused, as the `base64` crate's
+/// `URL_SAFE_NO_PAD` refuses it).
+pub(crate) fn from_base64url(text: &str) -> Option<Vec<u8>> {
+    decode64(text, BASE64URL)
+}
+
+/// Standard base64 with padding.
+pub(crate) fn to_base64(bytes: &[u8]) -> String {
+    let mut out = encode64(bytes, BASE64);
+    while !out.len().is_multiple_of(4) {
+        out.push('=');
+    }
+    out
+}
+
+/// Reads standard base64, with or without its padding.
+pub(crate) fn from_base64(text: &str) -> Option<Vec<u8>> {
+    let body = text.trim_end_matches('=');
+    if text.len() - body.len() > 2 || (body.len() != text.len() && !text.len().is_multiple_of(4)) {
+        return None;
+    }
+    decode64(body, BASE64)
 }
 
 impl Shared {
@@ -408,6 +439,30 @@ mod base64url {
                 URL_SAFE_NO_PAD.decode(text).ok(),
                 "{text:?}"
             );
+        }
+    }
+
+    /// The standard alphabet with padding, which deck links use.
+    mod padded {
+        use super::super::{from_base64, to_base64};
+        use base64::Engine;
+        use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn encodes_and_decodes_as_the_base64_crate(bytes in proptest::collection::vec(any::<u8>(), 0..80)) {
+                let ours = to_base64(&bytes);
+                prop_assert_eq!(&ours, &STANDARD.encode(&bytes));
+                prop_assert_eq!(from_base64(&ours), Some(bytes.clone()));
+                prop_assert_eq!(from_base64(&STANDARD_NO_PAD.encode(&bytes)), Some(bytes));
+            }
+
+            #[test]
+            fn reads_what_the_base64_crate_reads_with_or_without_padding(text in "[A-Za-z0-9_=+/ !-]{0,12}") {
+                let theirs = STANDARD.decode(&text).ok().or_else(|| STANDARD_NO_PAD.decode(&text).ok());
+                prop_assert_eq!(from_base64(&text), theirs);
+            }
         }
     }
 }
