@@ -15,6 +15,7 @@ pub mod analysis;
 pub mod card;
 pub mod command;
 mod data;
+mod deal;
 pub mod deck;
 pub mod deck_file;
 pub mod deck_list;
@@ -32,6 +33,7 @@ pub mod view;
 
 pub use card::{CardDef, CardType, Code, Frame, SpellType, card, catalog};
 pub use command::{Command, Response};
+pub use deal::{CUSTOM_DECK_ID, Custom, Opening};
 pub use deck::{DeckDef, deck, decks};
 pub use deck_list::{DeckList, DeckProblem};
 pub use effect::SummonKind;

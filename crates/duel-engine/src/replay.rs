@@ -1,13 +1,17 @@
 //! Share codes: a whole game (deck, seed, rule settings, command log) in a short,
 //! URL-safe string, and back. The bytes are a version, the deck's place in the preset
-//! list, the seed and the commands as small variable-length integers, written in
-//! base64url without padding.
+//! list (or, for a deck list of the player's own or a test hand, what was dealt), the
+//! seed and the commands as small variable-length integers, written in base64url
+//! without padding.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::card::Code;
 use crate::command::{Command, Response};
+use crate::deal::{CUSTOM_DECK_ID, Custom, Opening};
 use crate::deck::decks;
+use crate::deck_list::DeckList;
 use crate::setup::ReplayError;
 use crate::state::{CardId, Duel, Settings};
 
@@ -49,7 +53,18 @@ pub struct Shared {
     pub seed: u64,
     pub settings: Settings,
     pub commands: Vec<Command>,
+    /// The deck list of the player's own or the cards dealt on purpose, if any.
+    pub custom: Option<Custom>,
 }
+
+/// The deck byte of a code whose deal is not a preset deck shuffled: a flags byte
+/// follows ([`HAS_LIST`], [`HAS_OPENING`]), then the preset's index unless the code
+/// holds a list, then the list (entries of main, then of Extra Deck: a count, then each
+/// passcode and its copies) and the opening (hand, then top cards: a count, then each
+/// passcode).
+const DEALT: u8 = 254;
+const HAS_LIST: u8 = 1;
+const HAS_OPENING: u8 = 2;
 
 /// The base64url alphabet (RFC 4648, section 5).
 const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -127,7 +142,13 @@ pub(crate) fn from_base64(text: &str) -> Option<Vec<u8>> {
 impl Shared {
     /// The share code of this game.
     pub fn encode(&self) -> String {
-        encode_game(&self.deck, self.seed, self.settings, &self.commands)
+        encode_dealt(
+            &self.deck,
+            self.custom.as_ref(),
+            self.seed,
+            self.settings,
+            &self.commands,
+        )
     }
 
     /// Reads a share code (it does not check that the commands replay).
@@ -141,12 +162,36 @@ impl Shared {
         if version != VERSION {
             return Err(DecodeError::Version(version));
         }
-        let deck_index = r.byte()?;
-        let deck = decks()
-            .get(usize::from(deck_index))
-            .ok_or(DecodeError::UnknownDeck(deck_index))?
-            .id
-            .clone();
+        let mut deck_index = r.byte()?;
+        let mut custom = None;
+        if deck_index == DEALT {
+            let flags = r.byte()?;
+            let mut dealt = Custom::default();
+            if flags & HAS_LIST != 0 {
+                dealt.list = Some(DeckList {
+                    main: r.entries()?,
+                    extra: r.entries()?,
+                });
+            } else {
+                deck_index = r.byte()?;
+            }
+            if flags & HAS_OPENING != 0 {
+                dealt.opening = Opening {
+                    hand: r.codes()?,
+                    top: r.codes()?,
+                };
+            }
+            custom = Some(dealt);
+        }
+        let deck = if custom.as_ref().is_some_and(|c| c.list.is_some()) {
+            CUSTOM_DECK_ID.to_owned()
+        } else {
+            decks()
+                .get(usize::from(deck_index))
+                .ok_or(DecodeError::UnknownDeck(deck_index))?
+                .id
+                .clone()
+        };
         let seed = r.varint()?;
         let settings = Settings::from_bits(r.byte()?);
         Ok(Shared {
@@ -154,12 +199,19 @@ impl Shared {
             seed,
             settings,
             commands: r.commands()?,
+            custom,
         })
     }
 
     /// Replays the shared game.
     pub fn replay(&self) -> Result<Duel, ReplayError> {
-        Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
+        Duel::replay_dealt(
+            &self.deck,
+            self.custom.as_ref(),
+            self.seed,
+            self.settings,
+            &self.commands,
+        )
     }
 }
 
@@ -168,12 +220,50 @@ impl Shared {
 /// that is not a preset is written as deck 255, which [`Shared::decode`] refuses with
 /// [`DecodeError::UnknownDeck`]: the code never opens another deck's game.
 pub fn encode_game(deck: &str, seed: u64, settings: Settings, commands: &[Command]) -> String {
+    encode_dealt(deck, None, seed, settings, commands)
+}
+
+/// [`encode_game`] of a game [`Duel::dealt`] from `custom`.
+pub fn encode_dealt(
+    deck: &str,
+    custom: Option<&Custom>,
+    seed: u64,
+    settings: Settings,
+    commands: &[Command],
+) -> String {
     let mut out = vec![VERSION];
-    let deck = decks()
+    let index = decks()
         .iter()
         .position(|d| d.id == deck)
         .map_or(u8::MAX, |i| i as u8);
-    out.push(deck);
+    match custom.filter(|c| **c != Custom::default()) {
+        None => out.push(index),
+        Some(c) => {
+            out.push(DEALT);
+            let opening = !c.opening.is_empty();
+            out.push(u8::from(c.list.is_some()) * HAS_LIST + u8::from(opening) * HAS_OPENING);
+            match &c.list {
+                Some(list) => {
+                    for entries in [&list.main, &list.extra] {
+                        put(&mut out, entries.len() as u64);
+                        for &(code, n) in entries {
+                            put(&mut out, u64::from(code));
+                            out.push(n);
+                        }
+                    }
+                }
+                None => out.push(index),
+            }
+            if opening {
+                for codes in [&c.opening.hand, &c.opening.top] {
+                    put(&mut out, codes.len() as u64);
+                    for &code in codes {
+                        put(&mut out, u64::from(code));
+                    }
+                }
+            }
+        }
+    }
     put(&mut out, seed);
     out.push(settings.bits());
     for cmd in commands {
@@ -205,7 +295,13 @@ pub fn decode_commands(code: &str) -> Result<Vec<Command>, DecodeError> {
 impl Duel {
     /// This game as a share code.
     pub fn share_code(&self) -> String {
-        encode_game(&self.deck_id, self.seed, self.settings, &self.log)
+        encode_dealt(
+            &self.deck_id,
+            self.custom(),
+            self.seed,
+            self.settings,
+            &self.log,
+        )
     }
 
     /// The game a share code describes, replayed to its last command.
@@ -272,6 +368,31 @@ impl Reader<'_> {
         let b = *self.bytes.get(self.at).ok_or(DecodeError::Truncated)?;
         self.at += 1;
         Ok(b)
+    }
+
+    /// A count, then that many items read by `item` (a count larger than the bytes
+    /// left could hold is refused before anything is allocated).
+    fn list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<T, DecodeError>,
+    ) -> Result<Vec<T>, DecodeError> {
+        let n = usize::try_from(self.varint()?).map_err(|_| DecodeError::Overflow)?;
+        if n > self.bytes.len().saturating_sub(self.at) {
+            return Err(DecodeError::Truncated);
+        }
+        (0..n).map(|_| item(self)).collect()
+    }
+
+    fn code(&mut self) -> Result<Code, DecodeError> {
+        Code::try_from(self.varint()?).map_err(|_| DecodeError::Overflow)
+    }
+
+    fn codes(&mut self) -> Result<Vec<Code>, DecodeError> {
+        self.list(Self::code)
+    }
+
+    fn entries(&mut self) -> Result<Vec<(Code, u8)>, DecodeError> {
+        self.list(|r| Ok((r.code()?, r.byte()?)))
     }
 
     fn varint(&mut self) -> Result<u64, DecodeError> {
@@ -400,11 +521,99 @@ mod tests {
             seed: 1,
             settings: Settings::default(),
             commands: vec![Command::PassChain],
+            custom: None,
         };
         assert!(matches!(
             Duel::from_share_code(&shared.encode()),
             Err(ShareError::Replay(ReplayError::Refused { index: 0, .. }))
         ));
+    }
+}
+
+#[cfg(test)]
+mod dealt {
+    use super::*;
+    use crate::solver::{policy_for, rollout};
+    use crate::state::{Outcome, Reason};
+
+    fn custom_list() -> Custom {
+        let mut list = DeckList::from(crate::deck::deck("exodia-deck").expect("preset"));
+        assert!(list.remove(55_144_522));
+        assert!(list.add(98_645_731).is_ok());
+        Custom {
+            list: Some(list),
+            opening: Opening {
+                hand: vec![33_396_948, 98_645_731],
+                top: vec![70_368_879],
+            },
+        }
+    }
+
+    #[test]
+    fn a_game_of_a_custom_deck_or_a_test_hand_round_trips_through_its_share_code() {
+        let test_hand = Custom {
+            list: None,
+            opening: Opening {
+                hand: vec![55_144_522],
+                top: vec![],
+            },
+        };
+        for (deck, custom) in [
+            (CUSTOM_DECK_ID, custom_list()),
+            ("exodia-deck", test_hand),
+            (
+                "panda-exodia-deck",
+                Custom {
+                    list: Some(DeckList::from(
+                        crate::deck::deck("panda-exodia-deck").expect("preset"),
+                    )),
+                    opening: Opening::default(),
+                },
+            ),
+        ] {
+            let start = Duel::dealt(deck, Some(&custom), 11, Settings::default()).expect("deals");
+            let goal = Outcome::Win(Reason::Exodia);
+            let (end, _) = rollout(&start, &mut seeded_rng::Rng::new(5), policy_for(goal));
+            let code = end.share_code();
+            let shared = Shared::decode(&code).expect("decodes");
+            assert_eq!(shared.custom.as_ref(), Some(&custom));
+            assert_eq!(shared.deck, end.deck_id());
+            assert_eq!(shared.commands, end.log);
+            let back = Duel::from_share_code(&code).expect("replays");
+            assert!(back == end, "{deck}");
+            assert_eq!(shared.encode(), code);
+        }
+    }
+
+    #[test]
+    fn a_preset_game_keeps_its_short_code() {
+        let d = Duel::new("exodia-deck", 3).expect("deals");
+        let code = d.share_code();
+        assert_eq!(
+            code,
+            encode_game("exodia-deck", 3, Settings::default(), &[])
+        );
+        assert_eq!(Shared::decode(&code).expect("decodes").custom, None);
+    }
+
+    #[test]
+    fn a_cut_or_forged_dealt_code_is_refused_without_allocating() {
+        let d = Duel::dealt(CUSTOM_DECK_ID, Some(&custom_list()), 2, Settings::default())
+            .expect("deals");
+        let code = d.share_code();
+        let bytes = from_base64url(&code).expect("base64url");
+        for cut in 2..bytes.len() - 2 {
+            assert!(
+                Shared::decode(&to_base64url(&bytes[..cut])).is_err(),
+                "cut at {cut}"
+            );
+        }
+        // A list that claims a billion entries.
+        let forged = to_base64url(&[VERSION, DEALT, HAS_LIST, 0x80, 0x94, 0xeb, 0xdc, 0x03]);
+        assert_eq!(Shared::decode(&forged), Err(DecodeError::Truncated));
+        // A test hand of a preset that does not exist.
+        let forged = to_base64url(&[VERSION, DEALT, 0, 9, 1, 0]);
+        assert_eq!(Shared::decode(&forged), Err(DecodeError::UnknownDeck(9)));
     }
 }
 

@@ -32,6 +32,12 @@ pub enum SetupError {
     NoSuchMonster(usize),
     #[error("card {0} cannot be placed there")]
     WrongPlace(Code),
+    #[error("the deck list cannot be played: {0}")]
+    IllegalDeck(crate::deck_list::DeckProblem),
+    #[error("card {0} is not in the deck as many times as the opening asks")]
+    NotInDeck(Code),
+    #[error("an opening hand holds at most {OPENING_HAND} cards, not {0}")]
+    HandTooLarge(usize),
 }
 
 /// Why a recorded game could not be replayed.
@@ -78,22 +84,35 @@ impl Duel {
         if !d.playable {
             return Err(SetupError::DeckNotPlayable(deck_id.to_string()));
         }
-        let mut placed: Vec<Placement> = d
-            .main_codes()
-            .into_iter()
-            .map(|c| Placement::new(c, Player::You, Location::Deck, Face::Down))
+        let mut duel = Duel::shuffled(deck_id, &d.main_codes(), &d.extra_codes(), seed, settings)?;
+        duel.open(OPENING_HAND, Phase::Main1);
+        Ok(duel)
+    }
+
+    /// A duel of these main and Extra Deck cards with both decks shuffled by `seed`,
+    /// before the opening hands are dealt.
+    pub(crate) fn shuffled(
+        deck_id: &str,
+        main: &[Code],
+        extra: &[Code],
+        seed: u64,
+        settings: Settings,
+    ) -> Result<Duel, SetupError> {
+        let mut placed: Vec<Placement> = main
+            .iter()
+            .map(|&c| Placement::new(c, Player::You, Location::Deck, Face::Down))
             .collect();
         placed.extend(
-            d.extra_codes()
-                .into_iter()
-                .map(|c| Placement::new(c, Player::You, Location::ExtraDeck, Face::Down)),
+            extra
+                .iter()
+                .map(|&c| Placement::new(c, Player::You, Location::ExtraDeck, Face::Down)),
         );
         placed.extend(
             opponent_deck()
                 .into_iter()
                 .map(|c| Placement::new(c, Player::Opponent, Location::Deck, Face::Down)),
         );
-        let (mut duel, _) = Duel::assemble(
+        let (duel, _) = Duel::assemble(
             deck_id.to_string(),
             seed,
             settings,
@@ -101,7 +120,6 @@ impl Duel {
             [STARTING_LP; 2],
             true,
         )?;
-        duel.open(OPENING_HAND, Phase::Main1);
         Ok(duel)
     }
 
@@ -124,7 +142,13 @@ impl Duel {
     /// The same duel without its last command (nothing to undo: unchanged copy).
     pub fn undo(&self) -> Result<Duel, ReplayError> {
         let n = self.log.len().saturating_sub(1);
-        Duel::replay(&self.deck_id, self.seed, self.settings, &self.log[..n])
+        Duel::replay_dealt(
+            &self.deck_id,
+            self.custom.as_deref(),
+            self.seed,
+            self.settings,
+            &self.log[..n],
+        )
     }
 
     /// Builds a duel from explicit card placements; returns the id of each placement.
@@ -177,6 +201,7 @@ impl Duel {
             log: Vec::new(),
             outcome: None,
             journal: Journal::default(),
+            custom: None,
         };
         duel.players[0].lp = lp[0];
         duel.players[1].lp = lp[1];
@@ -284,7 +309,7 @@ impl Duel {
     /// Deals the opening hands and moves through the Draw and Standby Phases up to
     /// `stop_at` (Main Phase 1 in play). The first player does not draw in the first
     /// Draw Phase.
-    fn open(&mut self, opening_hand: usize, stop_at: Phase) {
+    pub(crate) fn open(&mut self, opening_hand: usize, stop_at: Phase) {
         for p in [Player::You, Player::Opponent] {
             self.draw(p, opening_hand, None);
         }

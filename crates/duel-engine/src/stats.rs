@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::card::Code;
+use crate::deal::Custom;
 use crate::setup::SetupError;
 use crate::solver::{Search, order_for, shortest, solve};
 use crate::state::{Duel, Outcome, Player, Reason, Settings};
@@ -112,8 +113,32 @@ pub fn solve_hand(
     settings: Settings,
     budget: usize,
 ) -> Result<HandResult, SetupError> {
-    let goal = goal_of(deck)?;
-    let duel = Duel::with_settings(deck, seed, settings)?;
+    solve_dealt_hand(deck, None, goal_of(deck)?, seed, settings, budget)
+}
+
+/// The goal a duel [`Duel::dealt`] from `custom` plays for: a preset deck's (see
+/// [`goal_of`]), or the first one a deck list of one's own can reach
+/// ([`DeckList::goals`](crate::deck_list::DeckList::goals)).
+pub fn goal_of_dealt(deck: &str, custom: Option<&Custom>) -> Result<Outcome, SetupError> {
+    match custom.and_then(|c| c.list.as_ref()) {
+        Some(list) => list.goals().first().copied().ok_or(SetupError::IllegalDeck(
+            crate::deck_list::DeckProblem::NoWayToWin,
+        )),
+        None => goal_of(deck),
+    }
+}
+
+/// [`solve_hand`] of the duel [`Duel::dealt`] from `custom`, played for `goal` (a deck
+/// that can win both ways is solved for the goal the player chose).
+pub fn solve_dealt_hand(
+    deck: &str,
+    custom: Option<&Custom>,
+    goal: Outcome,
+    seed: u64,
+    settings: Settings,
+    budget: usize,
+) -> Result<HandResult, SetupError> {
+    let duel = Duel::dealt(deck, custom, seed, settings)?;
     Ok(match solve(&duel, goal, budget, seed).0 {
         Search::Found(line) => {
             // A second, smaller search looks for a shorter line.
@@ -337,6 +362,31 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_statistics_of_a_deck_list_equal_those_of_the_same_preset() {
+        for d in crate::deck::decks() {
+            let custom = Custom {
+                list: Some(crate::deck_list::DeckList::from(d)),
+                opening: crate::deal::Opening::default(),
+            };
+            let goal = goal_of_dealt(crate::deal::CUSTOM_DECK_ID, Some(&custom)).expect("goal");
+            assert_eq!(goal, goal_of(&d.id).expect("preset"));
+            for seed in 0..4 {
+                let preset = solve_hand(&d.id, seed, Settings::default(), 400).expect("solves");
+                let mine = solve_dealt_hand(
+                    crate::deal::CUSTOM_DECK_ID,
+                    Some(&custom),
+                    goal,
+                    seed,
+                    Settings::default(),
+                    400,
+                )
+                .expect("solves");
+                assert_eq!(mine, preset, "{} seed {seed}", d.id);
+            }
+        }
+    }
 
     #[test]
     fn the_burn_deck_plays_for_lp_0_and_the_others_for_exodia() {
