@@ -17,7 +17,8 @@ pub fn page_title(route: &Route) -> T {
         Route::Recipe { .. }
         | Route::Simulator { .. }
         | Route::Replay { .. }
-        | Route::Stats { .. } => T::Title,
+        | Route::Stats { .. }
+        | Route::DeckLab => T::Title,
         Route::BattleLine if cfg!(feature = "battle-line") => T::BattleLine,
         Route::QuantumGomoku { .. } if cfg!(feature = "quantum-gomoku") => T::QuantumGomoku,
         Route::Help { topic } if topic.bundle().compiled_in() => match topic {
@@ -39,7 +40,8 @@ pub fn help_topic(route: &Route) -> Option<HelpTopic> {
         Route::Recipe { .. }
         | Route::Simulator { .. }
         | Route::Replay { .. }
-        | Route::Stats { .. } => Some(HelpTopic::Duel),
+        | Route::Stats { .. }
+        | Route::DeckLab => Some(HelpTopic::Duel),
         Route::BattleLine => Some(HelpTopic::BattleLine),
         Route::QuantumGomoku { .. } => Some(HelpTopic::QuantumGomoku),
         Route::Home | Route::Help { .. } | Route::NotFound { .. } => None,
@@ -135,6 +137,8 @@ pub fn app() -> Html {
             let key = format!("{deck}/{hands:?}");
             html! { <crate::duel::stats_page::StatsPage key={key} deck={deck} hands={hands} /> }
         }
+        #[cfg(feature = "duel-analysis")]
+        Route::DeckLab => html! { <crate::duel::deck_lab::DeckLab /> },
         #[cfg(feature = "battle-line")]
         Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },
         #[cfg(feature = "quantum-gomoku")]

@@ -1,4 +1,4 @@
-//! Hash routes (`#/`, `#/recipe/<deck>`, `#/simulator/<deck>?seed=N`, `#/replay/<code>`, `#/stats/<deck>`, `#/quantum-gomoku?gameId=<uuid>`, `#/help/<game>`) that work on plain static hosting.
+//! Hash routes (`#/`, `#/recipe/<deck>`, `#/deck-lab`, `#/simulator/<deck>?seed=N`, `#/replay/<code>`, `#/stats/<deck>`, `#/quantum-gomoku?gameId=<uuid>`, `#/help/<game>`) that work on plain static hosting.
 
 use std::fmt;
 
@@ -24,6 +24,8 @@ pub enum Route {
         deck: String,
         hands: Option<u32>,
     },
+    /// The deck lab: decks of the player's own.
+    DeckLab,
     BattleLine,
     /// `game_id` is the raw `gameId` query value; the page validates it.
     QuantumGomoku {
@@ -104,6 +106,7 @@ impl Route {
                 hands: query_number(hash_query, "hands"),
             },
             ["battle-line"] => Route::BattleLine,
+            ["deck-lab"] => Route::DeckLab,
             ["help", topic] => match HelpTopic::from_slug(topic) {
                 Some(topic) => Route::Help { topic },
                 None => Route::NotFound {
@@ -144,6 +147,7 @@ impl fmt::Display for Route {
                 hands: Some(hands),
             } => write!(f, "/stats/{deck}?hands={hands}"),
             Route::BattleLine => write!(f, "/battle-line"),
+            Route::DeckLab => write!(f, "/deck-lab"),
             Route::QuantumGomoku { game_id: None } => write!(f, "/quantum-gomoku"),
             Route::QuantumGomoku { game_id: Some(id) } => write!(f, "/quantum-gomoku?gameId={id}"),
             Route::Help { topic } => write!(f, "/help/{}", topic.slug()),
@@ -190,7 +194,9 @@ impl Route {
     pub fn bundle(&self) -> Option<Bundle> {
         match self {
             Route::Home | Route::Recipe { .. } | Route::Simulator { .. } => Some(Bundle::Duel),
-            Route::Replay { .. } | Route::Stats { .. } => Some(Bundle::DuelAnalysis),
+            Route::Replay { .. } | Route::Stats { .. } | Route::DeckLab => {
+                Some(Bundle::DuelAnalysis)
+            }
             Route::BattleLine => Some(Bundle::BattleLine),
             Route::QuantumGomoku { .. } => Some(Bundle::QuantumGomoku),
             Route::Help { topic } => Some(topic.bundle()),
@@ -438,6 +444,7 @@ mod tests {
                 seed: None,
             },
             Route::BattleLine,
+            Route::DeckLab,
             Route::Replay {
                 code: "AQAB".into(),
             },

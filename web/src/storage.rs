@@ -10,6 +10,8 @@ pub const KEY_VOID_COUNTS_ITSELF: &str = "games.duel.intoTheVoidCountsItself";
 pub const KEY_EXODIA_MID_EFFECT: &str = "games.duel.exodiaWinsMidEffect";
 /// Deck statistics are cached under this prefix plus their run's key.
 pub const KEY_DUEL_STATS_PREFIX: &str = "games.duel.stats|";
+/// The deck lab's decks kept by name (`<name>\t<ydke link>` lines).
+pub const KEY_DUEL_DECKS: &str = "games.duel.decks";
 pub const KEY_MOTION: &str = "games.motion";
 pub const KEY_CONFIRM_END_TURN: &str = "games.duel.confirmEndTurn";
 

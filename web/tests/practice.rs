@@ -250,6 +250,7 @@ async fn a_share_url_that_does_not_decode_or_replay_shows_a_notice_and_the_home_
         seed: 1,
         settings: Settings::default(),
         commands: vec![Command::PassChain],
+        custom: None,
     }
     .encode();
     for code in ["not*base64", "AQ", refused.as_str()] {
@@ -605,6 +606,7 @@ async fn the_replay_page_marks_the_action_that_threw_the_win_away_and_the_line_t
         seed: SEED_LIBRARY_WIN,
         settings: Settings::default(),
         commands: game.commands.clone(),
+        custom: None,
     }
     .encode();
     let app = mount(&format!("#/replay/{code}")).await;

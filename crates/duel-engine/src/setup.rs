@@ -32,7 +32,9 @@ pub enum SetupError {
     NoSuchMonster(usize),
     #[error("card {0} cannot be placed there")]
     WrongPlace(Code),
-    #[error("the deck list cannot be played: {0}")]
+    /// The problem says why (its own message is left out here, so that a page that
+    /// only shows this error does not carry every problem's text).
+    #[error("the deck list cannot be played")]
     IllegalDeck(crate::deck_list::DeckProblem),
     #[error("card {0} is not in the deck as many times as the opening asks")]
     NotInDeck(Code),

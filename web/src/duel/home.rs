@@ -143,6 +143,9 @@ pub fn home() -> Html {
                         <a class="btn" data-testid="btn-stats" href={Route::Stats { deck: (*chosen).clone(), hands: None }.href()}>
                             { ctx.lang.pick("統計", "Statistics") }
                         </a>
+                        <a class="btn" data-testid="btn-deck-lab" href={Route::DeckLab.href()}>
+                            { ctx.lang.pick("デッキ研究所", "Deck lab") }
+                        </a>
                         <button type="button" class="btn" data-testid="btn-resume" onclick={on_resume}
                             disabled={resume_target.is_none()}
                             title={resume_target.is_none().then(|| ctx.t(T::NoSave))}>

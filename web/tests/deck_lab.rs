@@ -1,0 +1,164 @@
+//! Browser tests of the deck lab (`#/deck-lab`): building a deck from empty within the
+//! rules, saving it by name across a reload, importing a `.ydk` with cards the simulator
+//! does not have, and a corrupt save discarded with a notice.
+#![cfg(all(target_arch = "wasm32", feature = "duel-analysis"))]
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web::storage::{KEY_DUEL_DECKS, KEY_LANG};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod common;
+use common::{Mounted, clear_keys, mount, preset, settle, storage};
+
+const POT_OF_GREED: &str = "55144522";
+
+fn reset() {
+    clear_keys(&[KEY_DUEL_DECKS]);
+    preset(&[(KEY_LANG, "en")]);
+}
+
+/// Types `text` into the field `selector` as a player would (the page listens to `input`).
+async fn type_into(app: &Mounted, selector: &str, text: &str) {
+    let el = app.one(selector);
+    if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.set_value(text);
+    } else if let Some(area) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        area.set_value(text);
+    }
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("input", &init).expect("event");
+    el.dispatch_event(&event).expect("dispatch");
+    settle().await;
+}
+
+fn count(app: &Mounted, which: &str) -> String {
+    app.attr(&format!("[data-testid=lab-count-{which}]"), "data-value")
+}
+
+#[wasm_bindgen_test]
+async fn a_deck_built_from_empty_names_its_problems_keeps_the_copy_limit_and_survives_a_reload() {
+    reset();
+    let app = mount("#/deck-lab").await;
+    assert!(app.has("[data-testid=deck-lab]"));
+    app.click("[data-testid=lab-empty]").await;
+    assert_eq!(count(&app, "main"), "0");
+    let problems: Vec<String> = app
+        .all("[data-testid=lab-problem]")
+        .iter()
+        .map(|p| p.text_content().unwrap_or_default())
+        .collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("at least 40"), "{problems:?}");
+    assert!(problems[1].contains("No way to win"), "{problems:?}");
+
+    // The search narrows the pool; three copies go in, a fourth is refused with why.
+    type_into(&app, "[data-testid=lab-search]", "pot of greed").await;
+    let pool = app.all("[data-testid=lab-card]");
+    assert!(!pool.is_empty());
+    assert!(pool.iter().all(|c| {
+        c.text_content()
+            .unwrap_or_default()
+            .to_lowercase()
+            .contains("pot of greed")
+    }));
+    let add =
+        format!("[data-testid=lab-card][data-card-id=\"{POT_OF_GREED}\"] [data-testid=lab-add]");
+    for _ in 0..3 {
+        app.click(&add).await;
+    }
+    let row = format!("[data-testid=lab-deck-card][data-card-id=\"{POT_OF_GREED}\"]");
+    assert_eq!(app.attr(&row, "data-count"), "3");
+    app.click(&add).await;
+    assert_eq!(app.attr(&row, "data-count"), "3");
+    assert!(app.text("[data-testid=lab-notice]").contains("3 copies"));
+    app.click(&format!("{row} [data-testid=lab-remove]")).await;
+    assert_eq!(app.attr(&row, "data-count"), "2");
+    assert_eq!(count(&app, "main"), "2");
+
+    // A preset is a legal start; saved by name, it is there after a reload.
+    app.click("[data-testid=lab-from-preset][data-deck=\"panda-exodia-deck\"]")
+        .await;
+    assert_eq!(count(&app, "main"), "40");
+    assert_eq!(count(&app, "extra"), "5");
+    assert!(app.has("[data-testid=lab-legal]"));
+    assert!(!app.has("[data-testid=lab-problem]"));
+    assert_eq!(app.attr("[data-testid=lab-goal]", "data-value"), "exodia");
+    type_into(&app, "[data-testid=lab-name]", "  My panda\t").await;
+    app.click("[data-testid=lab-save]").await;
+    drop(app);
+
+    let app = mount("#/deck-lab").await;
+    assert_eq!(count(&app, "main"), "0");
+    app.click("[data-testid=lab-saved][data-name=\"My panda\"] [data-testid=lab-load]")
+        .await;
+    assert_eq!(count(&app, "main"), "40");
+    assert_eq!(count(&app, "extra"), "5");
+    assert_eq!(
+        app.all("[data-testid=lab-deck-card]").len(),
+        app.all("[data-testid=lab-deck-card]")
+            .iter()
+            .filter(|r| r.get_attribute("data-count").is_some())
+            .count()
+    );
+    app.click("[data-testid=lab-saved][data-name=\"My panda\"] [data-testid=lab-delete]")
+        .await;
+    assert!(!app.has("[data-testid=lab-saved]"));
+    assert_eq!(
+        storage().get_item(KEY_DUEL_DECKS).ok().flatten().as_deref(),
+        Some("")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_imported_ydk_lists_the_cards_left_out_and_the_export_holds_what_was_kept() {
+    reset();
+    let app = mount("#/deck-lab").await;
+    // Monster Reborn by its other passcode, an unknown card, a side-deck card.
+    let ydk = "#created by a test\n#main\n83764718\n55144522\n12345678\n#extra\n!side\n55144522\n";
+    type_into(&app, "[data-testid=lab-import]", ydk).await;
+    app.click("[data-testid=lab-import-go]").await;
+    assert!(app.has("[data-testid=lab-deck-card][data-card-id=\"83764719\"]"));
+    assert_eq!(count(&app, "main"), "2");
+    let left: Vec<String> = app
+        .all("[data-testid=lab-left-out]")
+        .iter()
+        .map(|l| l.text_content().unwrap_or_default())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(left[0].contains("12345678") && left[0].contains("not implemented"));
+    assert!(left[1].contains("side deck"));
+    let export = app.text("[data-testid=lab-export]");
+    assert!(
+        export.contains("#main\n83764719\n55144522\n#extra\n!side"),
+        "{export}"
+    );
+
+    // A file that is not one says why and keeps the deck.
+    type_into(&app, "[data-testid=lab-import]", "#main\nnot a passcode\n").await;
+    app.click("[data-testid=lab-import-go]").await;
+    assert!(app.text("[data-testid=lab-notice]").contains("Line 2"));
+    assert_eq!(count(&app, "main"), "2");
+}
+
+#[wasm_bindgen_test]
+async fn a_corrupt_saved_deck_is_removed_with_a_notice_and_the_others_kept() {
+    reset();
+    let good = duel_engine::deck_file::write_ydke(&duel_engine::DeckList::from(
+        duel_engine::deck("exodia-deck").expect("preset"),
+    ));
+    preset(&[(KEY_DUEL_DECKS, &format!("kept\t{good}\ngarbage line\n"))]);
+    let app = mount("#/deck-lab").await;
+    settle().await;
+    assert!(
+        app.text("[data-testid=lab-notice]")
+            .contains("could not be read")
+    );
+    assert_eq!(app.all("[data-testid=lab-saved]").len(), 1);
+    assert_eq!(
+        storage().get_item(KEY_DUEL_DECKS).ok().flatten(),
+        Some(format!("kept\t{good}\n"))
+    );
+}
