@@ -63,6 +63,10 @@ mod data {
     pub(crate) fn decks() -> &'static DeckFile {
         &EMPTY
     }
+
+    pub(crate) fn aliases() -> &'static [(u32, u32)] {
+        &[]
+    }
 }
 
 /// `crate::Lang`, which the data types' name and text accessors take.
@@ -94,6 +98,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map_err(|e| format!("data/decks.json: {e}"))?;
 
     fs::write(Path::new(&out).join("cards.bin"), borsh::to_vec(&cards)?)?;
+    // `(alias, passcode)` pairs, for the importers of deck files only.
+    let aliases: Vec<String> = cards
+        .iter()
+        .flat_map(|c| c.aliases.iter().map(move |a| format!("({a}, {})", c.code)))
+        .collect();
+    fs::write(
+        Path::new(&out).join("aliases.rs"),
+        format!("&[{}]", aliases.join(", ")),
+    )?;
     fs::write(Path::new(&out).join("decks.bin"), borsh::to_vec(&decks)?)?;
     Ok(())
 }

@@ -98,8 +98,11 @@ pub struct CardDef {
     #[serde(default)]
     pub rules: Vec<RuleDef>,
     /// Other passcodes deck files name this card by (alternate artworks, or the code
-    /// other clients use): an imported deck maps them to this card.
+    /// other clients use): an imported deck maps them to this card. Compiled into a
+    /// table of their own ([`by_passcode`] reads it), not into the catalogue every page
+    /// decodes: in [`catalog`] this is empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[borsh(skip)]
     pub aliases: Vec<Code>,
 }
 
@@ -235,7 +238,12 @@ pub fn card(code: Code) -> Option<&'static CardDef> {
 /// Looks a card up by any passcode a deck file may name it by: its own, or one of its
 /// [`CardDef::aliases`].
 pub fn by_passcode(code: Code) -> Option<&'static CardDef> {
-    card(code).or_else(|| catalog().iter().find(|c| c.aliases.contains(&code)))
+    card(code).or_else(|| {
+        let (_, own) = crate::data::aliases()
+            .iter()
+            .find(|(alias, _)| *alias == code)?;
+        card(*own)
+    })
 }
 
 #[cfg(test)]

