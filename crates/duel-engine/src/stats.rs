@@ -429,7 +429,7 @@ mod tests {
         let half = 1.959_963_984_540_054 * ((14.0 - 0.36) / 99.0 / 100.0f64).sqrt();
         assert!((p.low - (0.06 - half)).abs() < 1e-12 && (p.high - (0.06 + half)).abs() < 1e-12);
         // Identical builds: no difference, no width.
-        let same = paired(&vec![(true, true); 20]);
+        let same = paired(&[(true, true); 20]);
         assert_eq!((same.difference, same.low, same.high), (0.0, 0.0, 0.0));
         assert_eq!(paired(&[]).low, -1.0);
     }
