@@ -15,9 +15,12 @@ pub mod analysis;
 pub mod card;
 pub mod command;
 mod data;
+#[cfg(feature = "custom-decks")]
 mod deal;
 pub mod deck;
+#[cfg(feature = "custom-decks")]
 pub mod deck_file;
+#[cfg(feature = "custom-decks")]
 pub mod deck_list;
 pub mod effect;
 mod engine;
@@ -33,8 +36,10 @@ pub mod view;
 
 pub use card::{CardDef, CardType, Code, Frame, SpellType, card, catalog};
 pub use command::{Command, Response};
+#[cfg(feature = "custom-decks")]
 pub use deal::{CUSTOM_DECK_ID, Custom, Opening};
 pub use deck::{DeckDef, deck, decks};
+#[cfg(feature = "custom-decks")]
 pub use deck_list::{DeckList, DeckProblem};
 pub use effect::SummonKind;
 pub use error::{BadResponse, RuleError, SynchroMiss, Unmet};

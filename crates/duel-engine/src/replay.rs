@@ -7,10 +7,13 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+#[cfg(feature = "custom-decks")]
 use crate::card::Code;
 use crate::command::{Command, Response};
+#[cfg(feature = "custom-decks")]
 use crate::deal::{CUSTOM_DECK_ID, Custom, Opening};
 use crate::deck::decks;
+#[cfg(feature = "custom-decks")]
 use crate::deck_list::DeckList;
 use crate::setup::ReplayError;
 use crate::state::{CardId, Duel, Settings};
@@ -54,6 +57,7 @@ pub struct Shared {
     pub settings: Settings,
     pub commands: Vec<Command>,
     /// The deck list of the player's own or the cards dealt on purpose, if any.
+    #[cfg(feature = "custom-decks")]
     pub custom: Option<Custom>,
 }
 
@@ -62,13 +66,17 @@ pub struct Shared {
 /// holds a list, then the list (entries of main, then of Extra Deck: a count, then each
 /// passcode and its copies) and the opening (hand, then top cards: a count, then each
 /// passcode).
+#[cfg(feature = "custom-decks")]
 const DEALT: u8 = 254;
+#[cfg(feature = "custom-decks")]
 const HAS_LIST: u8 = 1;
+#[cfg(feature = "custom-decks")]
 const HAS_OPENING: u8 = 2;
 
 /// The base64url alphabet (RFC 4648, section 5).
 const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 /// The standard base64 alphabet (RFC 4648, section 4), which `ydke://` deck links use.
+#[cfg(feature = "custom-decks")]
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// `bytes` in base64 with `alphabet`, without padding. Written here: the `base64`
@@ -122,6 +130,7 @@ pub(crate) fn from_base64url(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Standard base64 with padding.
+#[cfg(feature = "custom-decks")]
 pub(crate) fn to_base64(bytes: &[u8]) -> String {
     let mut out = encode64(bytes, BASE64);
     while !out.len().is_multiple_of(4) {
@@ -131,6 +140,7 @@ pub(crate) fn to_base64(bytes: &[u8]) -> String {
 }
 
 /// Reads standard base64, with or without its padding.
+#[cfg(feature = "custom-decks")]
 pub(crate) fn from_base64(text: &str) -> Option<Vec<u8>> {
     let body = text.trim_end_matches('=');
     if text.len() - body.len() > 2 || (body.len() != text.len() && !text.len().is_multiple_of(4)) {
@@ -142,13 +152,16 @@ pub(crate) fn from_base64(text: &str) -> Option<Vec<u8>> {
 impl Shared {
     /// The share code of this game.
     pub fn encode(&self) -> String {
-        encode_dealt(
+        #[cfg(feature = "custom-decks")]
+        return encode_dealt(
             &self.deck,
             self.custom.as_ref(),
             self.seed,
             self.settings,
             &self.commands,
-        )
+        );
+        #[cfg(not(feature = "custom-decks"))]
+        encode_game(&self.deck, self.seed, self.settings, &self.commands)
     }
 
     /// Reads a share code (it does not check that the commands replay).
@@ -162,8 +175,11 @@ impl Shared {
         if version != VERSION {
             return Err(DecodeError::Version(version));
         }
+        #[cfg_attr(not(feature = "custom-decks"), allow(unused_mut))]
         let mut deck_index = r.byte()?;
+        #[cfg(feature = "custom-decks")]
         let mut custom = None;
+        #[cfg(feature = "custom-decks")]
         if deck_index == DEALT {
             let flags = r.byte()?;
             let mut dealt = Custom::default();
@@ -183,15 +199,20 @@ impl Shared {
             }
             custom = Some(dealt);
         }
+        let preset = |i: u8| {
+            decks()
+                .get(usize::from(i))
+                .map(|d| d.id.clone())
+                .ok_or(DecodeError::UnknownDeck(i))
+        };
+        #[cfg(feature = "custom-decks")]
         let deck = if custom.as_ref().is_some_and(|c| c.list.is_some()) {
             CUSTOM_DECK_ID.to_owned()
         } else {
-            decks()
-                .get(usize::from(deck_index))
-                .ok_or(DecodeError::UnknownDeck(deck_index))?
-                .id
-                .clone()
+            preset(deck_index)?
         };
+        #[cfg(not(feature = "custom-decks"))]
+        let deck = preset(deck_index)?;
         let seed = r.varint()?;
         let settings = Settings::from_bits(r.byte()?);
         Ok(Shared {
@@ -199,19 +220,23 @@ impl Shared {
             seed,
             settings,
             commands: r.commands()?,
+            #[cfg(feature = "custom-decks")]
             custom,
         })
     }
 
     /// Replays the shared game.
     pub fn replay(&self) -> Result<Duel, ReplayError> {
-        Duel::replay_dealt(
+        #[cfg(feature = "custom-decks")]
+        return Duel::replay_dealt(
             &self.deck,
             self.custom.as_ref(),
             self.seed,
             self.settings,
             &self.commands,
-        )
+        );
+        #[cfg(not(feature = "custom-decks"))]
+        Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
     }
 }
 
@@ -220,10 +245,29 @@ impl Shared {
 /// that is not a preset is written as deck 255, which [`Shared::decode`] refuses with
 /// [`DecodeError::UnknownDeck`]: the code never opens another deck's game.
 pub fn encode_game(deck: &str, seed: u64, settings: Settings, commands: &[Command]) -> String {
-    encode_dealt(deck, None, seed, settings, commands)
+    finish(vec![VERSION, preset_index(deck)], seed, settings, commands)
+}
+
+/// The place of a preset deck in the list (255 for any other id).
+fn preset_index(deck: &str) -> u8 {
+    decks()
+        .iter()
+        .position(|d| d.id == deck)
+        .map_or(u8::MAX, |i| i as u8)
+}
+
+/// The seed, settings and commands after a code's deck, and the whole in base64url.
+fn finish(mut out: Vec<u8>, seed: u64, settings: Settings, commands: &[Command]) -> String {
+    put(&mut out, seed);
+    out.push(settings.bits());
+    for cmd in commands {
+        put_command(&mut out, cmd);
+    }
+    to_base64url(&out)
 }
 
 /// [`encode_game`] of a game [`Duel::dealt`] from `custom`.
+#[cfg(feature = "custom-decks")]
 pub fn encode_dealt(
     deck: &str,
     custom: Option<&Custom>,
@@ -232,10 +276,7 @@ pub fn encode_dealt(
     commands: &[Command],
 ) -> String {
     let mut out = vec![VERSION];
-    let index = decks()
-        .iter()
-        .position(|d| d.id == deck)
-        .map_or(u8::MAX, |i| i as u8);
+    let index = preset_index(deck);
     match custom.filter(|c| **c != Custom::default()) {
         None => out.push(index),
         Some(c) => {
@@ -257,12 +298,7 @@ pub fn encode_dealt(
             }
         }
     }
-    put(&mut out, seed);
-    out.push(settings.bits());
-    for cmd in commands {
-        put_command(&mut out, cmd);
-    }
-    to_base64url(&out)
+    finish(out, seed, settings, commands)
 }
 
 /// A list of commands alone, in the share code's encoding (base64url of the commands'
@@ -288,13 +324,16 @@ pub fn decode_commands(code: &str) -> Result<Vec<Command>, DecodeError> {
 impl Duel {
     /// This game as a share code.
     pub fn share_code(&self) -> String {
-        encode_dealt(
+        #[cfg(feature = "custom-decks")]
+        return encode_dealt(
             &self.deck_id,
             self.custom(),
             self.seed,
             self.settings,
             &self.log,
-        )
+        );
+        #[cfg(not(feature = "custom-decks"))]
+        encode_game(&self.deck_id, self.seed, self.settings, &self.log)
     }
 
     /// The game a share code describes, replayed to its last command.
@@ -305,6 +344,7 @@ impl Duel {
 
 /// Appends a count, then each passcode and, when given, its copies (what
 /// [`Reader::codes`] reads).
+#[cfg(feature = "custom-decks")]
 fn put_codes(out: &mut Vec<u8>, n: usize, codes: &mut dyn Iterator<Item = (Code, Option<u8>)>) {
     put(out, n as u64);
     for (code, copies) in codes {
@@ -373,6 +413,7 @@ impl Reader<'_> {
         Ok(b)
     }
 
+    #[cfg(feature = "custom-decks")]
     /// A count, then that many passcodes, each followed by its copies when `copies`
     /// (one each otherwise). A count larger than the bytes left could hold is refused
     /// before anything is allocated.
@@ -390,6 +431,7 @@ impl Reader<'_> {
     }
 
     /// [`Reader::codes`] of single cards.
+    #[cfg(feature = "custom-decks")]
     fn cards(&mut self) -> Result<Vec<Code>, DecodeError> {
         Ok(self.codes(false)?.into_iter().map(|(c, _)| c).collect())
     }
@@ -520,6 +562,7 @@ mod tests {
             seed: 1,
             settings: Settings::default(),
             commands: vec![Command::PassChain],
+            #[cfg(feature = "custom-decks")]
             custom: None,
         };
         assert!(matches!(
@@ -529,7 +572,7 @@ mod tests {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "custom-decks"))]
 mod dealt {
     use super::*;
     use crate::solver::{policy_for, rollout};
@@ -651,6 +694,7 @@ mod base64url {
     }
 
     /// The standard alphabet with padding, which deck links use.
+    #[cfg(feature = "custom-decks")]
     mod padded {
         use super::super::{from_base64, to_base64};
         use base64::Engine;

@@ -34,10 +34,13 @@ pub enum SetupError {
     WrongPlace(Code),
     /// The problem says why (its own message is left out here, so that a page that
     /// only shows this error does not carry every problem's text).
+    #[cfg(feature = "custom-decks")]
     #[error("the deck list cannot be played")]
     IllegalDeck(crate::deck_list::DeckProblem),
+    #[cfg(feature = "custom-decks")]
     #[error("card {0} is not in the deck as many times as the opening asks")]
     NotInDeck(Code),
+    #[cfg(feature = "custom-decks")]
     #[error("an opening hand holds at most {OPENING_HAND} cards, not {0}")]
     HandTooLarge(usize),
 }
@@ -144,13 +147,16 @@ impl Duel {
     /// The same duel without its last command (nothing to undo: unchanged copy).
     pub fn undo(&self) -> Result<Duel, ReplayError> {
         let n = self.log.len().saturating_sub(1);
-        Duel::replay_dealt(
+        #[cfg(feature = "custom-decks")]
+        return Duel::replay_dealt(
             &self.deck_id,
             self.custom.as_deref(),
             self.seed,
             self.settings,
             &self.log[..n],
-        )
+        );
+        #[cfg(not(feature = "custom-decks"))]
+        Duel::replay(&self.deck_id, self.seed, self.settings, &self.log[..n])
     }
 
     /// Builds a duel from explicit card placements; returns the id of each placement.
@@ -203,6 +209,7 @@ impl Duel {
             log: Vec::new(),
             outcome: None,
             journal: Journal::default(),
+            #[cfg(feature = "custom-decks")]
             custom: None,
         };
         duel.players[0].lp = lp[0];

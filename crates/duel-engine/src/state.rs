@@ -563,6 +563,7 @@ pub struct Duel {
     /// A deck list of the player's own or cards dealt on purpose (`None`: a preset deck
     /// shuffled by the seed, as `deck_id` and `seed` say). Shared, not copied, by the
     /// solver's copies.
+    #[cfg(feature = "custom-decks")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) custom: Option<std::sync::Arc<crate::deal::Custom>>,
 }

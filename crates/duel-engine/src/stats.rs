@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::card::Code;
+#[cfg(feature = "custom-decks")]
 use crate::deal::Custom;
 use crate::setup::SetupError;
 use crate::solver::{Search, order_for, shortest, solve};
@@ -17,7 +18,7 @@ use crate::state::{Duel, Outcome, Player, Reason, Settings};
 
 /// Bumped whenever a change to the rules or the solver can change what [`solve_hand`]
 /// answers for a seed (the card data has its own fingerprint in [`engine_version`]).
-pub const SOLVER_REVISION: u32 = 5;
+pub const SOLVER_REVISION: u32 = 6;
 
 /// What a stored result of [`solve_hand`] depends on besides its arguments: the crate's
 /// version, [`SOLVER_REVISION`] and a fingerprint of the card data. A cache keyed by it
@@ -113,12 +114,19 @@ pub fn solve_hand(
     settings: Settings,
     budget: usize,
 ) -> Result<HandResult, SetupError> {
-    solve_dealt_hand(deck, None, goal_of(deck)?, seed, settings, budget)
+    let goal = goal_of(deck)?;
+    Ok(solve_duel(
+        &Duel::with_settings(deck, seed, settings)?,
+        goal,
+        seed,
+        budget,
+    ))
 }
 
 /// The goal a duel [`Duel::dealt`] from `custom` plays for: a preset deck's (see
 /// [`goal_of`]), or the first one a deck list of one's own can reach
 /// ([`DeckList::goals`](crate::deck_list::DeckList::goals)).
+#[cfg(feature = "custom-decks")]
 pub fn goal_of_dealt(deck: &str, custom: Option<&Custom>) -> Result<Outcome, SetupError> {
     match custom.and_then(|c| c.list.as_ref()) {
         Some(list) => list.goals().first().copied().ok_or(SetupError::IllegalDeck(
@@ -130,6 +138,7 @@ pub fn goal_of_dealt(deck: &str, custom: Option<&Custom>) -> Result<Outcome, Set
 
 /// [`solve_hand`] of the duel [`Duel::dealt`] from `custom`, played for `goal` (a deck
 /// that can win both ways is solved for the goal the player chose).
+#[cfg(feature = "custom-decks")]
 pub fn solve_dealt_hand(
     deck: &str,
     custom: Option<&Custom>,
@@ -139,11 +148,16 @@ pub fn solve_dealt_hand(
     budget: usize,
 ) -> Result<HandResult, SetupError> {
     let duel = Duel::dealt(deck, custom, seed, settings)?;
-    Ok(match solve(&duel, goal, budget, seed).0 {
+    Ok(solve_duel(&duel, goal, seed, budget))
+}
+
+/// What [`solve_hand`] answers for a dealt duel.
+fn solve_duel(duel: &Duel, goal: Outcome, seed: u64, budget: usize) -> HandResult {
+    match solve(duel, goal, budget, seed).0 {
         Search::Found(line) => {
             // A second, smaller search looks for a shorter line.
             let order = order_for(goal);
-            let best = shortest(&duel, goal, line, budget / SHORTEN_SHARE, &order);
+            let best = shortest(duel, goal, line, budget / SHORTEN_SHARE, &order);
             HandResult::Won {
                 commands: u16::try_from(best.line.len()).unwrap_or(u16::MAX),
                 proved: best.proved,
@@ -151,7 +165,7 @@ pub fn solve_dealt_hand(
         }
         Search::Impossible => HandResult::Lost,
         Search::GaveUp | Search::Cancelled => HandResult::Undecided,
-    })
+    }
 }
 
 /// The opening hand the duel of `seed` deals, as passcodes in hand order: the hand
@@ -434,6 +448,7 @@ mod tests {
         assert_eq!(paired(&[]).low, -1.0);
     }
 
+    #[cfg(feature = "custom-decks")]
     #[test]
     fn the_statistics_of_a_deck_list_equal_those_of_the_same_preset() {
         for d in crate::deck::decks() {

@@ -7,6 +7,7 @@
 pub mod card_detail;
 pub mod card_preview;
 pub mod card_view;
+#[cfg(feature = "duel-analysis")]
 pub mod deck_lab;
 pub mod duel_field;
 pub mod duel_header;

@@ -515,3 +515,25 @@ fn pieces_missing(d: &Duel) -> Option<Vec<Vec<CardId>>> {
     }
     None
 }
+
+/// Whether a card you hold or control has an effect that can bring a card of `def` back
+/// from the graveyard to the hand (Dark Factory of Mass Production, for a Normal
+/// Monster): read from the same profiles as the cut.
+pub(crate) fn back_from_grave(d: &Duel, def: &CardDef) -> bool {
+    let you = d.player(Player::You);
+    let field = you
+        .monsters
+        .iter()
+        .chain(&you.spell_trap)
+        .chain(std::iter::once(&you.field_zone))
+        .flatten();
+    you.hand.iter().chain(field).any(|&id| {
+        d.instance(id)
+            .and_then(|c| profiles().get(&c.code))
+            .is_some_and(|p| {
+                p.movers
+                    .iter()
+                    .any(|m| m.to == Zone::Hand && moves(def, m, Zone::Grave))
+            })
+    })
+}

@@ -618,8 +618,9 @@ fn drawing_modes(d: &Duel) -> Vec<u8> {
 }
 
 /// An Exodia player's instincts: keep pieces and vanilla monsters off the field, take
-/// pieces when adding cards and keep them when discarding, choose modes that draw, do not
-/// Set. (Demoted commands are still tried by the search.)
+/// pieces when adding cards and keep them when discarding (unless a card at hand can
+/// bring them back from the graveyard, as the winning lines of Dark Factory decks do),
+/// choose modes that draw, do not Set. (Demoted commands are still tried by the search.)
 fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
     let pieces = win_pieces();
     let count = |ids: &[CardId]| {
@@ -643,7 +644,15 @@ fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
         (Command::Respond(Response::Cards(ids)), Some(Purpose::AddToHand | Purpose::Target)) => {
             (false, -count(ids))
         }
-        (Command::Respond(Response::Cards(ids)), Some(_)) => (false, count(ids)),
+        // Discarding: keep the pieces, except those a card at hand can bring back.
+        (Command::Respond(Response::Cards(ids)), Some(_)) => {
+            let lost = ids.iter().filter(|&&id| {
+                let code = code_in(d, id);
+                pieces.contains(&code)
+                    && !crate::card::card(code).is_some_and(|def| bound::back_from_grave(d, def))
+            });
+            (false, lost.count() as i64)
+        }
         (Command::EndTurn, _) => (true, 1),
         _ => (false, 0),
     })
@@ -788,6 +797,51 @@ pub fn solve_watched(
 mod tests {
     use super::*;
     use crate::state::Settings;
+
+    /// Graceful Charity's discard with two pieces in hand: the pieces are kept (their
+    /// discard comes last), unless Dark Factory of Mass Production is in hand to bring
+    /// them back, when discarding them costs nothing (every discard ranks alike).
+    #[test]
+    fn pieces_are_kept_when_discarding_unless_a_card_at_hand_brings_them_back() {
+        let (charity, right_arm, left_arm, pot) = (79_571_449, 70_903_634, 7_902_349, 55_144_522);
+        let (factory, upstart) = (90_928_333, 70_368_879);
+        let discard = |fifth: Code| {
+            let mut d = crate::Setup::new()
+                .hand([charity, right_arm, left_arm, pot, fifth])
+                .deck([upstart, 33_782_437, 93_946_239, 67_616_300, 74_519_184])
+                .build()
+                .expect("builds");
+            let activate = d
+                .legal_commands()
+                .into_iter()
+                .find(|c| matches!(c, Command::ActivateSpell { card } if code_in(&d, *card) == charity))
+                .expect("Graceful Charity can be activated");
+            d.apply(activate).expect("activates");
+            while purpose(&d).is_none() {
+                d.apply(Command::PassChain).expect("the chain resolves");
+            }
+            let listed = choices(&d);
+            let ordered = exodia_policy(&d, listed.clone()).commands;
+            let pieces = |c: &Command| match c {
+                Command::Respond(Response::Cards(ids)) => ids
+                    .iter()
+                    .filter(|&&id| [right_arm, left_arm].contains(&code_in(&d, id)))
+                    .count(),
+                _ => 0,
+            };
+            (
+                listed,
+                ordered.iter().map(pieces).collect::<Vec<_>>(),
+                ordered,
+            )
+        };
+        let (_, without, _) = discard(upstart);
+        assert_eq!(without.last(), Some(&2), "{without:?}");
+        assert!(without.windows(2).all(|w| w[0] <= w[1]), "{without:?}");
+        let (listed, with, ordered) = discard(factory);
+        assert!(with.contains(&2));
+        assert_eq!(ordered, listed, "every discard ranks alike");
+    }
 
     /// The solver's copies record nothing, yet play the same game: along guided lines of
     /// every deck, a copy without its record reaches the same position (the full key,
