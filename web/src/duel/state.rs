@@ -9,7 +9,7 @@ use duel_engine::state::{Duel, Settings};
 use duel_engine::view::DuelView;
 use yew::prelude::*;
 
-use crate::duel::history;
+use crate::duel::practice::history;
 use crate::duel::save::{SaveError, SaveFile};
 use crate::storage;
 

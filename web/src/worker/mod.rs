@@ -231,7 +231,7 @@ fn dispatch(kind: &str, body: &str) -> Result<String, String> {
         return answer;
     }
     #[cfg(any(feature = "duel", feature = "duel-analysis"))]
-    if let Some(answer) = crate::duel::jobs::dispatch(kind, body) {
+    if let Some(answer) = crate::duel::practice::jobs::dispatch(kind, body) {
         return answer;
     }
     let _ = body;

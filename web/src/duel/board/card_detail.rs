@@ -4,7 +4,7 @@ use duel_engine::card::Code;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{CardView, card_name, engine_lang, kind_line, stats_line};
+use crate::duel::board::card_view::{CardView, card_name, engine_lang, kind_line, stats_line};
 use crate::i18n::T;
 use crate::modal::use_dialog;
 

@@ -5,10 +5,10 @@ use duel_engine::state::{Outcome, Reason};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::engine_lang;
-use crate::duel::jobs::NoReturn;
-use crate::duel::no_return::{no_return_view, use_no_return};
-use crate::duel::practice::retry_label;
+use crate::duel::board::card_view::engine_lang;
+use crate::duel::practice::bar::retry_label;
+use crate::duel::practice::jobs::NoReturn;
+use crate::duel::practice::no_return::{no_return_view, use_no_return};
 use crate::i18n::T;
 use crate::modal::use_dialog;
 

@@ -6,9 +6,9 @@ use duel_engine::{Code, Command};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::card_name;
-use crate::duel::duel_field::FieldSlot;
-use crate::duel::hands::{MenuPlace, menu_actions, menu_arrows, menu_button, shown_actions};
+use crate::duel::board::card_view::card_name;
+use crate::duel::board::duel_field::FieldSlot;
+use crate::duel::board::hands::{MenuPlace, menu_actions, menu_arrows, menu_button, shown_actions};
 use crate::i18n::T;
 use crate::modal::use_dialog;
 

@@ -7,7 +7,7 @@ use duel_engine::{CardId, Code, Command, Response};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{CardView, card_name, engine_lang};
+use crate::duel::board::card_view::{CardView, card_name, engine_lang};
 use crate::i18n::{T, selected_counter};
 use crate::modal::use_dialog;
 

@@ -11,7 +11,7 @@ use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::engine_lang;
+use crate::duel::board::card_view::engine_lang;
 use crate::i18n::T;
 use crate::prefs::motion_enabled;
 

@@ -4,7 +4,7 @@
 use duel_engine::{Code, Event};
 use yew::prelude::*;
 
-use crate::duel::card_view::CardView;
+use crate::duel::board::card_view::CardView;
 use crate::i18n::{Lang, T, declared_level};
 use crate::modal::use_dialog;
 

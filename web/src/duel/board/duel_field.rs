@@ -6,7 +6,7 @@ use duel_engine::{CardId, Code, Face, Position};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{CardView, Pos, card_name, frame_class};
+use crate::duel::board::card_view::{CardView, Pos, card_name, frame_class};
 use crate::i18n::{T, card_with_notes, counters_label, equipped_label, equipped_to_label};
 
 /// A pile whose content opens in a list.

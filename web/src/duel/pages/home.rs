@@ -5,7 +5,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::engine_lang;
+use crate::duel::board::card_view::engine_lang;
 use crate::duel::state::{
     RuleChoice, SaveCheck, check_save, clear_save, new_game_settings, set_rule_choice,
 };

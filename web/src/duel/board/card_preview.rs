@@ -8,8 +8,8 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{card_name, engine_lang, frame_class, kind_line, stats_line};
-use crate::duel::motion::px;
+use crate::duel::board::card_view::{card_name, engine_lang, frame_class, kind_line, stats_line};
+use crate::duel::board::motion::px;
 
 /// How long a finger rests on a card before its details open.
 pub const LONG_PRESS_MS: i32 = 500;

@@ -6,12 +6,12 @@ use duel_engine::{Duel, ReplayError, deck};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{CardView, engine_lang};
-use crate::duel::duel_field::DuelField;
-use crate::duel::duel_header::DuelHeader;
-use crate::duel::home::Home;
-use crate::duel::jobs::{NO_RETURN_BUDGET, NoReturn};
-use crate::duel::no_return::{NoReturnPhase, no_return_view, use_no_return};
+use crate::duel::board::card_view::{CardView, engine_lang};
+use crate::duel::board::duel_field::DuelField;
+use crate::duel::board::duel_header::DuelHeader;
+use crate::duel::pages::home::Home;
+use crate::duel::practice::jobs::{NO_RETURN_BUDGET, NoReturn};
+use crate::duel::practice::no_return::{NoReturnPhase, no_return_view, use_no_return};
 use crate::duel::save::SaveFile;
 use crate::duel::state::{mark_own_save, write_save};
 use crate::i18n::Lang;

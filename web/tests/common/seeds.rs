@@ -1,12 +1,14 @@
 //! Seeds the browser tests rely on, with the opening hands they were chosen for, and the
 //! scripted games they click through (found with `cargo run -p web --example find_seeds`
 //! and `--example find_scripts`, or among the winning lines of the solver's guided
-//! playouts for one that shows what a script must; checked natively below).
+//! playouts for one that shows what a script must; checked natively below). Test code
+//! only: the browser tests, the web crate's unit tests and the `find_scripts` example
+//! include this file as a module, and no build of the app carries it.
 
 use duel_engine::view::{DuelView, PromptKind};
 use duel_engine::{CardId, Code, Command, Duel, Event, Response, Settings};
 
-use crate::duel::state::passes_by_itself;
+use web::duel::state::passes_by_itself;
 
 /// exodia-deck: the opening hand holds Graceful Charity, Into the Void, Dark Factory,
 /// Card of Demise and Left Leg of the Forbidden One, and no quick-play spell.
@@ -460,7 +462,9 @@ fn auto_pass(duel: &mut Duel) -> Result<Vec<Event>, String> {
     Ok(events)
 }
 
-#[cfg(test)]
+// The seeds' own checks run natively, in the library's unit tests (`duel::test_seeds`); the
+// browser test files that include this module do not repeat them.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use duel_engine::view::{Meaning, Question};
@@ -796,7 +800,7 @@ mod tests {
             SEED_LIBRARY_WIN,
             Settings::default(),
             &game.commands,
-            crate::duel::jobs::NO_RETURN_BUDGET as usize,
+            web::duel::practice::jobs::NO_RETURN_BUDGET as usize,
         )
         .expect("replays");
         let PointOfNoReturn::NoReturn { step, line } = answer else {

@@ -9,7 +9,7 @@ use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::{CardView, card_name};
+use crate::duel::board::card_view::{CardView, card_name};
 use crate::i18n::{T, hand_title};
 
 #[derive(Debug, Properties, PartialEq, Clone)]

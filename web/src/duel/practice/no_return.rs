@@ -10,9 +10,9 @@ use duel_engine::analysis::PointOfNoReturn;
 use duel_engine::{Command, Duel};
 use yew::prelude::*;
 
-use crate::duel::card_view::engine_lang;
-use crate::duel::hint::number_text;
-use crate::duel::jobs::NoReturn;
+use crate::duel::board::card_view::engine_lang;
+use crate::duel::practice::hint::number_text;
+use crate::duel::practice::jobs::NoReturn;
 use crate::i18n::Lang;
 use crate::worker::{self, Options};
 

@@ -9,28 +9,30 @@ use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use crate::ctx::{replace_route, use_ctx};
-use crate::duel::card_detail::CardDetail;
-use crate::duel::card_preview::{CardPreview, LONG_PRESS_MS, Preview, card_under, preview_of};
-use crate::duel::card_view::engine_lang;
-use crate::duel::duel_field::{DuelField, FieldSlot, Pile, monster_slot};
-use crate::duel::duel_header::{DuelHeader, LpCue};
-use crate::duel::duel_log::DuelLog;
-use crate::duel::effect_dialog::{EffectDialog, ResponseCard};
-use crate::duel::end_turn::{Confirm, Question, actions_remain};
-use crate::duel::field_menu::FieldMenu;
-use crate::duel::game_over::GameOver;
-use crate::duel::hands::{Hands, MenuAction, menu_button};
-use crate::duel::jobs::{NO_RETURN_BUDGET, NoReturn};
-use crate::duel::motion::use_card_motion;
-use crate::duel::pile_list::PileList;
-use crate::duel::practice::PracticeBar;
-use crate::duel::reveal_dialog::{Reveal, RevealDialog};
+use crate::duel::board::card_detail::CardDetail;
+use crate::duel::board::card_preview::{
+    CardPreview, LONG_PRESS_MS, Preview, card_under, preview_of,
+};
+use crate::duel::board::card_view::engine_lang;
+use crate::duel::board::duel_field::{DuelField, FieldSlot, Pile, monster_slot};
+use crate::duel::board::duel_header::{DuelHeader, LpCue};
+use crate::duel::board::duel_log::DuelLog;
+use crate::duel::board::effect_dialog::{EffectDialog, ResponseCard};
+use crate::duel::board::end_turn::{Confirm, Question, actions_remain};
+use crate::duel::board::field_menu::FieldMenu;
+use crate::duel::board::game_over::GameOver;
+use crate::duel::board::hands::{Hands, MenuAction, menu_button};
+use crate::duel::board::motion::use_card_motion;
+use crate::duel::board::pile_list::PileList;
+use crate::duel::board::reveal_dialog::{Reveal, RevealDialog};
+use crate::duel::board::toasts::{self, Toast, Toasts};
+use crate::duel::practice::bar::PracticeBar;
+use crate::duel::practice::jobs::{NO_RETURN_BUDGET, NoReturn};
 use crate::duel::save::SaveFile;
 use crate::duel::state::{
     Action, DuelState, Notice, StartError, announce_resume, clear_save, load_save, mark_own_save,
     new_game_settings, passes_by_itself, unfinished, write_save,
 };
-use crate::duel::toasts::{self, Toast, Toasts};
 use crate::i18n::T;
 use crate::prefs;
 use crate::route::Route;

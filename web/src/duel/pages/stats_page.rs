@@ -8,9 +8,9 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::engine_lang;
-use crate::duel::hint::{fixed1, number_text, thousands};
-use crate::duel::jobs::{HandAnswer, Hands};
+use crate::duel::board::card_view::engine_lang;
+use crate::duel::practice::hint::{fixed1, number_text, thousands};
+use crate::duel::practice::jobs::{HandAnswer, Hands};
 use crate::duel::state::new_game_settings;
 use crate::i18n::T;
 use crate::route::Route;

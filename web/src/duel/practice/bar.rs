@@ -8,7 +8,7 @@ use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::hint::HintPanel;
+use crate::duel::practice::hint::HintPanel;
 use crate::duel::state::{Action, DuelState};
 use crate::i18n::Lang;
 use crate::route::Route;

@@ -7,8 +7,8 @@ use duel_engine::{Command, Duel};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::engine_lang;
-use crate::duel::jobs::{HINT_BUDGET, HINT_BUDGET_MAX, HINT_DEEPER, Hint, HintAnswer};
+use crate::duel::board::card_view::engine_lang;
+use crate::duel::practice::jobs::{HINT_BUDGET, HINT_BUDGET_MAX, HINT_DEEPER, Hint, HintAnswer};
 use crate::duel::state::{Action, DuelState};
 use crate::worker::{self, Job, Options};
 

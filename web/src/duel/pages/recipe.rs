@@ -5,8 +5,8 @@ use duel_engine::deck::deck;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_detail::CardDetail;
-use crate::duel::card_view::{card_name, engine_lang, frame_class};
+use crate::duel::board::card_detail::CardDetail;
+use crate::duel::board::card_view::{card_name, engine_lang, frame_class};
 use crate::i18n::T;
 use crate::route::Route;
 

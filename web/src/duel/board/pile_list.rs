@@ -7,7 +7,7 @@ use duel_engine::{Code, Command};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::CardView;
+use crate::duel::board::card_view::CardView;
 use crate::i18n::T;
 use crate::modal::use_dialog;
 

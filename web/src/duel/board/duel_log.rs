@@ -7,7 +7,7 @@ use duel_engine::event::Event;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::card_view::engine_lang;
+use crate::duel::board::card_view::engine_lang;
 use crate::i18n::log_title;
 
 #[derive(Debug, Properties, PartialEq, Clone)]

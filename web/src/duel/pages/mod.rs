@@ -1,0 +1,8 @@
+//! The duel's pages, one a route: home (with the deck choice), the recipe, the simulator,
+//! a shared game's replay and the deck statistics.
+
+pub mod home;
+pub mod recipe;
+pub mod replay_page;
+pub mod simulator;
+pub mod stats_page;
