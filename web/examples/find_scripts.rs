@@ -6,7 +6,7 @@
 use duel_engine::solver::{Search, solve};
 use duel_engine::{Command, Duel, Outcome, PromptKind, Reason, Response};
 use test_seeds::{Move, play_script};
-use web::duel::state::passes_by_itself;
+use web::duel::practice::history::passes_by_itself;
 
 // The browser tests' click scripts, of which this example uses the moves and the player.
 #[allow(dead_code)]

@@ -13,6 +13,8 @@ pub mod ctx;
 pub mod duel;
 pub mod help;
 pub mod i18n;
+#[cfg(feature = "worker")]
+mod jobs;
 #[cfg(any(feature = "battle-line", feature = "quantum-gomoku"))]
 pub mod keys;
 pub mod modal;

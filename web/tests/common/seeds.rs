@@ -8,7 +8,7 @@
 use duel_engine::view::{DuelView, PromptKind};
 use duel_engine::{CardId, Code, Command, Duel, Event, Response, Settings};
 
-use web::duel::state::passes_by_itself;
+use web::duel::practice::history::passes_by_itself;
 
 /// exodia-deck: the opening hand holds Graceful Charity, Into the Void, Dark Factory,
 /// Card of Demise and Left Leg of the Forbidden One, and no quick-play spell.

@@ -27,11 +27,12 @@ use crate::duel::board::pile_list::PileList;
 use crate::duel::board::reveal_dialog::{Reveal, RevealDialog};
 use crate::duel::board::toasts::{self, Toast, Toasts};
 use crate::duel::practice::bar::PracticeBar;
+use crate::duel::practice::history::passes_by_itself;
 use crate::duel::practice::jobs::{NO_RETURN_BUDGET, NoReturn};
 use crate::duel::save::SaveFile;
 use crate::duel::state::{
     Action, DuelState, Notice, StartError, announce_resume, clear_save, load_save, mark_own_save,
-    new_game_settings, passes_by_itself, unfinished, write_save,
+    new_game_settings, unfinished, write_save,
 };
 use crate::i18n::T;
 use crate::prefs;

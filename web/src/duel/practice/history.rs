@@ -1,4 +1,4 @@
-//! Undo and redo on the duel page: what one undo takes back, replayed exactly through the engine from the deal.
+//! Replays on the duel page, exactly through the engine from the deal: a saved log with its events, undo and redo, and the page's automatic pass (the reducer in `state` builds on these; nothing here reads it).
 //!
 //! One undo takes back the player's last action: its last command and, before it, every
 //! command whose position the page would have left by itself (an open chain where passing
@@ -6,9 +6,30 @@
 //! page's automatic pass would land where the page passes again at once, and undo would
 //! seem to do nothing. The commands taken back are kept, in order, as one action to redo.
 
+use duel_engine::view::DuelView;
 use duel_engine::{Command, Duel, Event, Settings};
 
-use crate::duel::state::{passes_by_itself, replay_logged};
+/// Replays a saved game command by command, keeping every event for the log; `None`
+/// when the deck cannot start or a command is refused (the save does not replay).
+pub(crate) fn replay_logged(
+    deck: &str,
+    seed: u64,
+    settings: Settings,
+    commands: &[Command],
+) -> Option<(Duel, Vec<Event>)> {
+    let mut duel = Duel::with_settings(deck, seed, settings).ok()?;
+    let mut log = duel.events().to_vec();
+    for cmd in commands {
+        log.extend(duel.apply(cmd.clone()).ok()?);
+    }
+    Some((duel, log))
+}
+
+/// Whether the page sends `PassChain` by itself: the chain is open but passing is the
+/// only legal move, so asking would be a question with one answer.
+pub fn passes_by_itself(view: &DuelView, legal: &[Command]) -> bool {
+    view.chain_window && legal == [Command::PassChain]
+}
 
 /// A position rebuilt from the deal, with every event since (for the page's log).
 #[derive(Debug, Clone, PartialEq)]

@@ -19,16 +19,58 @@ pub const HINT_BUDGET: u32 = 20_000;
 pub const HINT_DEEPER: u32 = 4;
 pub const HINT_BUDGET_MAX: u32 = 320_000;
 
-/// Asks whether the duel reached by `commands` can still be won this turn, knowing the
-/// deck order (the solver sees everything: an oracle, as the page says).
+/// A question the worker answers about one game: the game (deck, seed, rule settings and
+/// the commands played) and a search budget. `ASK` says which question, so each has its own
+/// [`Task`]: [`Hint`] and [`NoReturn`], which share this shape and its wire format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Hint {
+pub struct GameQuestion<const ASK: u8> {
     pub deck: String,
     pub seed: u64,
     pub settings: Settings,
     pub commands: Vec<Command>,
-    /// Positions the search may try.
+    /// Positions the search may try (each solve's, for the point of no return).
     pub budget: u32,
+}
+
+/// [`GameQuestion`]'s `ASK` for the hint.
+pub const ASK_HINT: u8 = 0;
+/// [`GameQuestion`]'s `ASK` for the point of no return.
+pub const ASK_NO_RETURN: u8 = 1;
+
+/// Asks whether the duel reached by `commands` can still be won this turn, knowing the
+/// deck order (the solver sees everything: an oracle, as the page says).
+pub type Hint = GameQuestion<ASK_HINT>;
+
+/// Asks for the point of no return of a game (`analysis::point_of_no_return`): the first
+/// action after which it could no longer be won, knowing the deck order. Asked only of a
+/// duel that is over, or of a shared game on the replay page: the answer tells what the
+/// deck held.
+pub type NoReturn = GameQuestion<ASK_NO_RETURN>;
+
+impl<const ASK: u8> GameQuestion<ASK> {
+    /// The question as it is posted to the worker, in the share code's encoding (which
+    /// the duel page links anyway for its share links): `<budget>.<share code>`.
+    fn question_to_wire(&self) -> String {
+        game_to_wire(
+            self.budget,
+            &self.deck,
+            self.seed,
+            self.settings,
+            &self.commands,
+        )
+    }
+
+    /// Reads [`GameQuestion::question_to_wire`].
+    fn question_from_wire(text: &str) -> Result<Self, String> {
+        let (budget, game) = game_from_wire(text)?;
+        Ok(GameQuestion {
+            deck: game.deck,
+            seed: game.seed,
+            settings: game.settings,
+            commands: game.commands,
+            budget,
+        })
+    }
 }
 
 /// The hint's answer.
@@ -117,24 +159,11 @@ impl Task for Hint {
     // its share links: `<budget>.<share code>` there, `win.<commands>`, `no-win` or
     // `undecided` back.
     fn to_wire(&self) -> String {
-        game_to_wire(
-            self.budget,
-            &self.deck,
-            self.seed,
-            self.settings,
-            &self.commands,
-        )
+        self.question_to_wire()
     }
 
     fn from_wire(text: &str) -> Result<Hint, String> {
-        let (budget, game) = game_from_wire(text)?;
-        Ok(Hint {
-            deck: game.deck,
-            seed: game.seed,
-            settings: game.settings,
-            commands: game.commands,
-            budget,
-        })
+        Hint::question_from_wire(text)
     }
 
     fn output_to_wire(answer: &HintAnswer) -> Result<String, String> {
@@ -156,9 +185,8 @@ impl Task for Hint {
     }
 }
 
-/// A budget and a game as the hint and the point of no return send them, in the share
-/// code's encoding (which the duel page links anyway for its share links):
-/// `<budget>.<share code>`.
+/// A budget and a game as [`GameQuestion::question_to_wire`] writes them (apart from the
+/// generic type, so each question does not get a copy of it).
 fn game_to_wire(
     budget: u32,
     deck: &str,
@@ -180,20 +208,6 @@ fn game_from_wire(text: &str) -> Result<(u32, Shared), String> {
 /// Positions each solve of the point of no return may search: the hint's first budget,
 /// so each position gets the answer a hint there would give.
 pub const NO_RETURN_BUDGET: u32 = HINT_BUDGET;
-
-/// Asks for the point of no return of a game (`analysis::point_of_no_return`): the first
-/// action after which it could no longer be won, knowing the deck order. Asked only of a
-/// duel that is over, or of a shared game on the replay page: the answer tells what the
-/// deck held.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NoReturn {
-    pub deck: String,
-    pub seed: u64,
-    pub settings: Settings,
-    pub commands: Vec<Command>,
-    /// Positions each solve may try.
-    pub budget: u32,
-}
 
 impl Task for NoReturn {
     const KIND: &'static str = "duel.no-return";
@@ -218,24 +232,11 @@ impl Task for NoReturn {
     // `<budget>.<share code>` there (as the hint); back `won`, `still`, `never`,
     // `undecided` or `step.<index>.<the line's commands>`.
     fn to_wire(&self) -> String {
-        game_to_wire(
-            self.budget,
-            &self.deck,
-            self.seed,
-            self.settings,
-            &self.commands,
-        )
+        self.question_to_wire()
     }
 
     fn from_wire(text: &str) -> Result<NoReturn, String> {
-        let (budget, game) = game_from_wire(text)?;
-        Ok(NoReturn {
-            deck: game.deck,
-            seed: game.seed,
-            settings: game.settings,
-            commands: game.commands,
-            budget,
-        })
+        NoReturn::question_from_wire(text)
     }
 
     fn output_to_wire(answer: &PointOfNoReturn) -> Result<String, String> {
@@ -374,21 +375,16 @@ impl Task for Hands {
     }
 }
 
-/// Runs the job named `kind`, if it is one of the duel's in this bundle. The jobs need
-/// the solver, which only the duel-analysis bundle links in: the release duel page's
-/// workers run that bundle's module for its hint (see `worker::worker_module`).
+/// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
+/// only the duel-analysis bundle links in: the release duel page's workers run that
+/// bundle's module for its hint (see `worker::worker_module`).
+#[cfg(feature = "duel-analysis")]
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
-        #[cfg(feature = "duel-analysis")]
         Hint::KIND => Some(run_wire::<Hint>(body)),
-        #[cfg(feature = "duel-analysis")]
         Hands::KIND => Some(run_wire::<Hands>(body)),
-        #[cfg(feature = "duel-analysis")]
         NoReturn::KIND => Some(run_wire::<NoReturn>(body)),
-        _ => {
-            let _ = body;
-            None
-        }
+        _ => None,
     }
 }
 
