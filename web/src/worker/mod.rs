@@ -12,8 +12,8 @@
 //! with the `worker` cargo feature, which the games that need it turn on.
 //!
 //! A job is a [`Task`]: text in (JSON unless the task says otherwise), text out,
-//! dispatched by its [`Task::KIND`] through the [`Dispatch`] function of each game in the
-//! app's table (`crate::jobs::JOBS`), so this module names no game. A task may report
+//! dispatched by its [`Task::KIND`] through the app's list of its games' jobs
+//! (`crate::jobs::dispatch`), so this module names no game. A task may report
 //! how far it got with [`progress`]; the page hears it through [`run_with`]. Jobs queue in
 //! order and run one at a time in the first worker; a job started with `spread` (one share
 //! of a long computation, such as the duel's statistics) may also run in one of the
@@ -221,17 +221,10 @@ pub(crate) fn run_wire<T: Task>(body: &str) -> Result<String, String> {
     T::output_to_wire(&T::from_wire(body)?.run()?)
 }
 
-/// One game's jobs: runs the job named `kind` from its text if it is one of the game's,
-/// `None` if not. The app lists every game's in its table (`crate::jobs::JOBS`), so the
-/// worker names no game.
-pub type Dispatch = fn(kind: &str, body: &str) -> Option<Result<String, String>>;
-
-/// Runs one job by its kind, asking each game of the app's table in turn.
+/// Runs one job by its kind, with the game the app's list (`crate::jobs`) finds for it.
 fn dispatch(kind: &str, body: &str) -> Result<String, String> {
-    for jobs in crate::jobs::JOBS {
-        if let Some(answer) = jobs(kind, body) {
-            return answer;
-        }
+    if let Some(answer) = crate::jobs::dispatch(kind, body) {
+        return answer;
     }
     // The release duel page's hint runs in another bundle's module: only in a worker.
     Err(format!(
