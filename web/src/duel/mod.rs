@@ -1,10 +1,12 @@
-//! The duel simulator: its pages (`pages/`), the board's widgets named after the
-//! original's components (`board/`: `DuelField`, `Hands`, `EffectDialog`, ...), the
-//! practice tools (`practice/`: undo and redo, share, the hint, the point of no return and
-//! their worker jobs), the reducer around the engine (`state`) and the autosave format
-//! (`save`). The home page, which lists every game, belongs to the `duel` bundle; the
-//! replay and statistics pages to the `duel-analysis` bundle (the module is built for
-//! either feature, and each bundle's router links in only its own pages).
+//! The duel simulator in the browser, its folders grouped by role.
+//!
+//! `pages/` one file a route, `board/` the widgets named after the original's components
+//! (`DuelField`, `Hands`, `EffectDialog`, ...), `practice/` the practice tools (undo and
+//! redo, share, the hint, the point of no return and their worker jobs); at the top the
+//! reducer around the engine (`state`) and the autosave format (`save`). The home page,
+//! which lists every game, belongs to the `duel` bundle; the replay and statistics pages
+//! to the `duel-analysis` bundle (the module is built for either feature, and each
+//! bundle's router links in only its own pages).
 
 pub mod board;
 pub mod pages;

@@ -1,9 +1,11 @@
-//! Seeds the browser tests rely on, with the opening hands they were chosen for, and the
-//! scripted games they click through (found with `cargo run -p web --example find_seeds`
-//! and `--example find_scripts`, or among the winning lines of the solver's guided
-//! playouts for one that shows what a script must; checked natively below). Test code
-//! only: the browser tests, the web crate's unit tests and the `find_scripts` example
-//! include this file as a module, and no build of the app carries it.
+//! Seeds and click scripts the duel's browser tests rely on (test code only).
+//!
+//! The seeds come with the opening hands they were chosen for, and the scripted games they
+//! click through (found with `cargo run -p web --example find_seeds` and `--example
+//! find_scripts`, or among the winning lines of the solver's guided playouts for one that
+//! shows what a script must; checked natively below). The browser tests, the web crate's
+//! unit tests and the `find_scripts` example include this file as a module, and no build
+//! of the app carries it.
 
 use duel_engine::view::{DuelView, PromptKind};
 use duel_engine::{CardId, Code, Command, Duel, Event, Response, Settings};

@@ -1,5 +1,7 @@
-//! The deal (shuffled from a seed or chosen), the record a game is rebuilt from, replay and
-//! undo, and the skeleton of a game the computer fills with its guesses.
+//! The deal, the record a game is rebuilt from, replay and undo.
+//!
+//! Decks are shuffled from a seed or chosen; the computer fills a public skeleton of a game
+//! with its guesses.
 
 use crate::card::{Card, Tactic, Troop};
 use crate::error::ReplayError;

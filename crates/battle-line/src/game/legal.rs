@@ -1,5 +1,4 @@
-//! What the rules allow now, for the UI and the computer: the legal commands, those of one
-//! card, and the cards that have any.
+//! What the rules allow now: the legal commands, those of one card, the cards that have any.
 
 use crate::card::{Card, Tactic, TacticKind};
 

@@ -1,5 +1,6 @@
-//! A game of Battle Line: the table's state and what may be read of it; the rules live in
-//! the submodules, each an `impl Game` of one concern.
+//! A game of Battle Line: the table's state and what may be read of it.
+//!
+//! The rules live in the submodules, each an `impl Game` of one concern.
 
 mod claims;
 mod deal;

@@ -1,5 +1,4 @@
-//! Commands: the one entry point that applies them, playing a card from hand, passing,
-//! drawing and the end of the turn.
+//! Commands: the entry point that applies them, playing from hand, passing and the turn's end.
 
 use crate::card::{Card, Tactic, TacticKind};
 use crate::error::RuleError;

@@ -1,5 +1,4 @@
-//! The guile tactics' effects (Scout, Redeploy, Deserter, Traitor) and moving cards between
-//! flags.
+//! The guile tactics' effects (Scout, Redeploy, Deserter, Traitor) and moving cards.
 
 use crate::card::{Card, Tactic, TacticKind, Troop};
 use crate::error::RuleError;

@@ -1,5 +1,4 @@
-//! The table's vocabulary: players, decks, settings, commands, phases, flags, events and the
-//! prompt, with the card a command acts on.
+//! The table's vocabulary: players, decks, settings, commands, phases, flags, events, prompts.
 
 use crate::card::{Card, Tactic, Troop};
 use crate::formation::Judging;

@@ -1,5 +1,4 @@
-//! The board in shared random collapses (64 a machine word) and the chances of an
-//! observation's outcomes in them.
+//! The board in shared random collapses (64 a machine word) and an observation's odds in them.
 
 use crate::model::{Player, ProbabilityType};
 use seeded_rng::Rng;

@@ -1,5 +1,6 @@
-//! The search (see the module docs of `bot`): candidate cells, placements looked ahead with
-//! an observation decision after each, the shape term, and the one-ply greedy baseline.
+//! The bot's search: candidates, placements looked ahead, the shape term, the greedy baseline.
+//!
+//! See the module docs of `bot` for how it decides.
 
 use crate::model::{Player, Position};
 use seeded_rng::Rng;

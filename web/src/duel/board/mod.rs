@@ -1,7 +1,8 @@
-//! The duel page's widgets, named after the original app's components: the field
-//! (`DuelField`), the hands (`Hands`), cards and their details, the piles, the dialogs
-//! (`EffectDialog`, reveal, end of turn, game over), the header, the log, toasts and the
-//! cards' motion.
+//! The duel page's widgets, named after the original app's components.
+//!
+//! The field (`DuelField`), the hands (`Hands`), cards and their details, the piles, the
+//! dialogs (`EffectDialog`, reveal, end of turn, game over), the header, the log, toasts
+//! and the cards' motion.
 
 pub mod card_detail;
 pub mod card_preview;

@@ -1,5 +1,7 @@
-//! The duel's pages, one a route: home (with the deck choice), the recipe, the simulator,
-//! a shared game's replay and the deck statistics.
+//! The duel's pages, one file a route.
+//!
+//! Home (with the deck choice), the recipe, the simulator, a shared game's replay and the
+//! deck statistics.
 
 pub mod home;
 pub mod recipe;

@@ -1,4 +1,7 @@
-//! Replays on the duel page, exactly through the engine from the deal: a saved log with its events, undo and redo, and the page's automatic pass (the reducer in `state` builds on these; nothing here reads it).
+//! Replays on the duel page, exactly through the engine from the deal: saved logs, undo and redo.
+//!
+//! A saved log is replayed with its events, and the page's automatic pass is decided here;
+//! the reducer in `state` builds on these, and nothing here reads it.
 //!
 //! One undo takes back the player's last action: its last command and, before it, every
 //! command whose position the page would have left by itself (an open chain where passing

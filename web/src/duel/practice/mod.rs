@@ -1,5 +1,7 @@
-//! The duel's practice tools: the practice bar (undo and redo, share, retry), the log's
-//! rebuild for undo, the hint, the point of no return, and the worker jobs behind them.
+//! The duel's practice tools and the worker jobs behind them.
+//!
+//! The practice bar (undo and redo, share, retry), the replays undo rests on, the hint, the
+//! point of no return, and the jobs the worker runs for them.
 
 pub mod bar;
 pub mod hint;

@@ -1,5 +1,4 @@
-//! Activation conditions: whether an effect's condition holds now, and whether a player
-//! may Special Summon.
+//! Activation conditions: whether an effect's condition holds now, and Special Summon oaths.
 
 use crate::effect::{Condition, Restriction, SelfInHand};
 use crate::error::Unmet;

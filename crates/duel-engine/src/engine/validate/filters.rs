@@ -1,5 +1,4 @@
-//! Card filters, the zones effects look at, free slots, the values of the effect language
-//! and a monster's ATK now.
+//! Card filters, the zones effects look at, free slots, effect amounts and current ATK.
 
 use crate::card::{CardDef, Frame as CardFrame};
 use crate::effect::{Amount, Filter, OncePerTurn, RuleDef, Source};

@@ -1,7 +1,8 @@
-//! Validation: whether a command may be given now (and why not), the list of legal
-//! commands, the answers a prompt accepts and whether an effect may be activated. The
-//! submodules hold what effects also ask: Synchro materials and selections
-//! (`selection`), activation conditions (`conditions`), card filters and zones (`filters`).
+//! Validation: whether a command may be given now (and why not) and the legal commands.
+//!
+//! Also the answers a prompt accepts and whether an effect may be activated. The
+//! submodules hold what effects also ask: Synchro materials and selections (`selection`),
+//! activation conditions (`conditions`), card filters and zones (`filters`).
 
 mod conditions;
 mod filters;

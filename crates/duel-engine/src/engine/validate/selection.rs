@@ -1,5 +1,4 @@
-//! Synchro Summons' materials and card selections under a constraint: whether a choice
-//! satisfies it, why not, and whether any choice could.
+//! Synchro materials and card selections under a constraint: valid, why not, and possible.
 
 use crate::card::Frame as CardFrame;
 use crate::effect::{Constraint, Source};
