@@ -136,7 +136,7 @@ pub fn app() -> Html {
             html! { <crate::duel::pages::stats_page::StatsPage key={key} deck={deck} hands={hands} /> }
         }
         #[cfg(feature = "battle-line")]
-        Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },
+        Route::BattleLine => html! { <crate::battle_line::page::BattleLinePage /> },
         #[cfg(feature = "quantum-gomoku")]
         Route::QuantumGomoku { game_id } => {
             html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }

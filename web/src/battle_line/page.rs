@@ -3,13 +3,6 @@
 //! The computer thinks in the Web Worker (`crate::worker`), so the page keeps answering
 //! clicks and painting while it searches.
 
-pub mod board;
-pub mod card;
-pub mod hand;
-pub mod jobs;
-pub mod state;
-pub mod text;
-
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -22,18 +15,19 @@ use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 use yew::prelude::*;
 
+use super::board::{Board, GuileField, Piles, Table, seat_name};
+use super::card::card_static;
+use super::hand::{Hand, OpponentHand};
+use super::jobs::ComputerMove;
+use super::state::{
+    self, Action, BattleSave, BattleState, KEY_LEVEL, KEY_SAVE, Mode, Notice, Place, SAVE_VERSION,
+};
+use super::text;
 use crate::ctx::{Ctx, use_ctx};
 use crate::i18n::T;
 use crate::keys;
 use crate::storage;
 use crate::worker;
-use board::{Board, GuileField, Piles, Table, seat_name};
-use card::card_static;
-use hand::{Hand, OpponentHand};
-use jobs::ComputerMove;
-use state::{
-    Action, BattleSave, BattleState, KEY_LEVEL, KEY_SAVE, Mode, Notice, Place, SAVE_VERSION,
-};
 
 /// Least time between two computer commands, so the human can follow its turn.
 const BOT_DELAY_MS: f64 = 350.0;
