@@ -15,7 +15,7 @@ await mkdir(shots, { recursive: true });
 const axe = await readFile(`${root}node_modules/axe-core/axe.min.js`, 'utf8');
 const deserterSave = (await readFile(`${root}web/bench/fixtures/battle-line-deserter.json`, 'utf8')).trim();
 // A duel that set away its win and lost (the share code of `test_seeds::lost_game`, checked
-// by a unit test in web/src/duel/test_seeds.rs).
+// by a unit test in web/tests/common/seeds.rs).
 const lostDuel = (await readFile(`${root}web/bench/fixtures/duel-lost.txt`, 'utf8')).trim();
 const { server, base } = await serveDist(`${root}dist/`);
 const browser = await launch();

@@ -85,7 +85,7 @@ async function run(base, out) {
   out.hand.push(hand);
   out.total.push(t.button + hand);
 
-  // Graceful Charity in the opening hand of seed 1 (see web/src/duel/test_seeds.rs).
+  // Graceful Charity in the opening hand of seed 1 (see web/tests/common/seeds.rs).
   await page.evaluate(() => localStorage.clear());
   await page.goto(`${base}#/simulator/exodia-deck?seed=1`);
   await page.reload();

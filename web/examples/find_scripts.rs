@@ -1,12 +1,17 @@
 //! Searches seeds of a preset deck for games the page can play to a win (Exodia; LP 0
-//! for the burn deck) and prints them as click scripts (`web::duel::test_seeds::Move`),
+//! for the burn deck) and prints them as click scripts (`test_seeds::Move`, web/tests/common/seeds.rs),
 //! checked by replaying them the page's way:
 //! `cargo run --release -p web --example find_scripts -- <deck> [from] [to] [budget]`.
 
 use duel_engine::solver::{Search, solve};
 use duel_engine::{Command, Duel, Outcome, PromptKind, Reason, Response};
-use web::duel::state::passes_by_itself;
-use web::duel::test_seeds::{Move, play_script};
+use test_seeds::{Move, play_script};
+use web::duel::practice::history::passes_by_itself;
+
+// The browser tests' click scripts, of which this example uses the moves and the player.
+#[allow(dead_code)]
+#[path = "../tests/common/seeds.rs"]
+mod test_seeds;
 
 /// How a deck wins: `scientist-catapult-deck` burns, the others assemble Exodia.
 fn goal(deck: &str) -> Outcome {

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::ctx::{Ctx, current_route, use_ctx};
 #[cfg(feature = "duel")]
-use crate::duel::home::Home;
+use crate::duel::pages::home::Home;
 use crate::i18n::{Lang, T};
 use crate::route::{HelpTopic, Route};
 
@@ -120,27 +120,27 @@ pub fn app() -> Html {
         Route::Home => html! { <Home /> },
         #[cfg(feature = "duel")]
         Route::Recipe { deck } => {
-            html! { <crate::duel::recipe::RecipePage deck={deck} /> }
+            html! { <crate::duel::pages::recipe::RecipePage deck={deck} /> }
         }
         #[cfg(feature = "duel")]
         Route::Simulator { deck, seed } => {
             let key = format!("{deck}/{seed:?}");
-            html! { <crate::duel::simulator::Simulator key={key} deck={deck} seed={seed} /> }
+            html! { <crate::duel::pages::simulator::Simulator key={key} deck={deck} seed={seed} /> }
         }
         #[cfg(feature = "duel-analysis")]
         Route::Replay { code } => {
             let key = code.clone();
-            html! { <crate::duel::replay_page::ReplayPage key={key} code={code} /> }
+            html! { <crate::duel::pages::replay_page::ReplayPage key={key} code={code} /> }
         }
         #[cfg(feature = "duel-analysis")]
         Route::Stats { deck, hands } => {
             let key = format!("{deck}/{hands:?}");
-            html! { <crate::duel::stats_page::StatsPage key={key} deck={deck} hands={hands} /> }
+            html! { <crate::duel::pages::stats_page::StatsPage key={key} deck={deck} hands={hands} /> }
         }
         #[cfg(feature = "duel-analysis")]
-        Route::DeckLab => html! { <crate::duel::deck_lab::DeckLab /> },
+        Route::DeckLab => html! { <crate::duel::pages::deck_lab::DeckLab /> },
         #[cfg(feature = "battle-line")]
-        Route::BattleLine => html! { <crate::battle_line::BattleLinePage /> },
+        Route::BattleLine => html! { <crate::battle_line::page::BattleLinePage /> },
         #[cfg(feature = "quantum-gomoku")]
         Route::QuantumGomoku { game_id } => {
             html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }

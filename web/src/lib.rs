@@ -1,5 +1,10 @@
 //! The project's browser front end: a hash-routed Yew app hosting the games.
 
+// Lets the test-only modules included from web/tests/ (the duel's seeds) name this crate
+// as the browser tests do.
+#[cfg(test)]
+extern crate self as web;
+
 pub mod app;
 #[cfg(feature = "battle-line")]
 pub mod battle_line;
@@ -8,6 +13,8 @@ pub mod ctx;
 pub mod duel;
 pub mod help;
 pub mod i18n;
+#[cfg(feature = "worker")]
+mod jobs;
 #[cfg(any(feature = "battle-line", feature = "quantum-gomoku"))]
 pub mod keys;
 pub mod modal;

@@ -1,21 +1,21 @@
 //! Browser tests: mount the whole app in headless Chromium and play through the duel UI.
 #![cfg(all(target_arch = "wasm32", feature = "duel"))]
 
-use wasm_bindgen::JsCast;
-use wasm_bindgen_test::*;
-use web::duel::save::SaveFile;
-use web::duel::test_seeds::{
+use test_seeds::{
     BROKEN_BAMBOO, CARD_OF_DEMISE, CHICKEN_GAME, DARK_FACTORY, GRACEFUL_CHARITY, HAND_DESTRUCTION,
     INTO_THE_VOID, LEFT_LEG, LIBRARY, LIBRARY_WIN, Move, ONE_DAY_OF_PEACE, RIGHT_ARM,
     SEED_CHICKEN_GAME, SEED_GRACEFUL_CHARITY, SEED_HAND_DESTRUCTION, SEED_LIBRARY,
     SEED_LIBRARY_WIN, SEED_SUMMONER_MONK, SUMMONER_MONK, UPSTART_GOBLIN, play_move,
 };
-use web::duel::test_seeds::{
+use test_seeds::{
     CATAPULT_TURTLE, FIENDS_SANCTUARY, FORMULA_SYNCHRON, HYPER_LIBRARIAN, LUNAR_RABBIT,
     METAL_FIEND_TOKEN, PANDA_SYNCHRO_AT, PANDA_WIN, REASONING, RIGHT_LEG, SCIENTIST_WIN,
     SEED_FIENDS_SANCTUARY, SEED_PANDA_WIN, SEED_SCIENTIST_WIN, STARDUST_CHARGE, TREASURE_PANDA,
 };
-use web::duel::test_seeds::{DARK_MAGICIAN_OF_CHAOS, SANGAN, WITCH, trigger_position};
+use test_seeds::{DARK_MAGICIAN_OF_CHAOS, SANGAN, WITCH, trigger_position};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web::duel::save::SaveFile;
 use web::storage::{
     KEY_CHAIN_CONFIRM, KEY_DUEL_SAVE, KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
 };
@@ -25,6 +25,10 @@ use yew::prelude::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
+// Each test file uses a different subset of the seeds and scripts.
+#[allow(dead_code)]
+#[path = "common/seeds.rs"]
+mod test_seeds;
 use common::{Mounted, clear_keys, mount, mount_component, settle, storage};
 
 impl Mounted {
@@ -928,10 +932,9 @@ async fn library_exodia_deck_plays_to_an_exodia_win_by_clicking() {
     .await;
     // The same game runs natively beside the page: after every move the page shows the
     // engine's hand and LP, and its log holds every event so far, in order.
-    let mut duel =
-        web::duel::test_seeds::start("library-exodia-deck", SEED_LIBRARY_WIN).expect("starts");
+    let mut duel = test_seeds::start("library-exodia-deck", SEED_LIBRARY_WIN).expect("starts");
     let mut events = duel.events().to_vec();
-    let lp = |n: u32| web::duel::duel_header::format_lp(n);
+    let lp = |n: u32| web::duel::board::duel_header::format_lp(n);
     for (i, &mv) in LIBRARY_WIN.iter().enumerate() {
         app.play(mv).await;
         events.extend(play_move(&mut duel, mv).unwrap_or_else(|e| panic!("move {i}: {e}")));
@@ -1041,8 +1044,7 @@ async fn a_synchro_summon_by_clicking_refuses_a_wrong_material_set_then_asks_the
     assert!(buttons.iter().all(|b| b.has_attribute("disabled")));
     let reasons = app.all("[data-testid=list-extraDeck] [data-testid=reason-btn-synchro]");
     assert_eq!(reasons.len(), 5);
-    let mut duel =
-        web::duel::test_seeds::start("panda-exodia-deck", SEED_PANDA_WIN).expect("starts");
+    let mut duel = test_seeds::start("panda-exodia-deck", SEED_PANDA_WIN).expect("starts");
     let stardust = |duel: &duel_engine::Duel| {
         duel.view()
             .you
@@ -1237,8 +1239,8 @@ async fn reasonings_declared_level_and_revealed_cards_are_shown_before_play_goes
         "#/simulator/scientist-catapult-deck?seed={SEED_SCIENTIST_WIN}"
     ))
     .await;
-    let mut duel = web::duel::test_seeds::start("scientist-catapult-deck", SEED_SCIENTIST_WIN)
-        .expect("starts");
+    let mut duel =
+        test_seeds::start("scientist-catapult-deck", SEED_SCIENTIST_WIN).expect("starts");
     assert_eq!(SCIENTIST_WIN[0], Move::Activate(REASONING));
     let events = play_move(&mut duel, SCIENTIST_WIN[0]).expect("Reasoning");
     let level = events
@@ -1290,9 +1292,9 @@ async fn scientist_catapult_deck_burns_the_opponent_to_zero_by_clicking() {
         "#/simulator/scientist-catapult-deck?seed={SEED_SCIENTIST_WIN}"
     ))
     .await;
-    let mut duel = web::duel::test_seeds::start("scientist-catapult-deck", SEED_SCIENTIST_WIN)
-        .expect("starts");
-    let lp = |n: u32| web::duel::duel_header::format_lp(n);
+    let mut duel =
+        test_seeds::start("scientist-catapult-deck", SEED_SCIENTIST_WIN).expect("starts");
+    let lp = |n: u32| web::duel::board::duel_header::format_lp(n);
     let mut burns = 0;
     for (i, &mv) in SCIENTIST_WIN.iter().enumerate() {
         let revealed = app.play(mv).await;
@@ -1329,7 +1331,7 @@ async fn scientist_catapult_deck_burns_the_opponent_to_zero_by_clicking() {
             burns += 1;
             assert_eq!(
                 app.text("[data-testid=lp-change-opponent]"),
-                web::duel::duel_header::format_lp_change(-i64::from(damage)),
+                web::duel::board::duel_header::format_lp_change(-i64::from(damage)),
                 "move {i}"
             );
         }
@@ -1377,7 +1379,7 @@ struct DialogHarnessProps {
 #[function_component(DialogHarness)]
 fn dialog_harness(props: &DialogHarnessProps) -> Html {
     use duel_engine::Command;
-    use web::duel::effect_dialog::EffectDialog;
+    use web::duel::board::effect_dialog::EffectDialog;
     let duel = use_state(|| props.duel.clone());
     let messages = use_state(Vec::<String>::new);
     let refused = use_state(|| None::<String>);
@@ -1406,7 +1408,7 @@ fn dialog_harness(props: &DialogHarnessProps) -> Html {
             if let Some(prompt) = view.prompt.clone() {
                 <EffectDialog key={duel.log().len()} prompt={Some(prompt)} chain={view.chain.clone()}
                     legal={duel.legal_commands()} on_check={on_check} on_apply={on_apply}
-                    on_look_up={Callback::from(|_| web::duel::effect_dialog::ResponseCard::default())} />
+                    on_look_up={Callback::from(|_| web::duel::board::effect_dialog::ResponseCard::default())} />
             }
             <span data-testid="hand-size">{ view.you.hand.len() }</span>
             <ol>{ for messages.iter().map(|m| html! { <li data-testid="message">{ m.clone() }</li> }) }</ol>

@@ -5,13 +5,13 @@
 
 use duel_engine::view::ChainLinkView;
 use duel_engine::{CardId, Command, Duel, Player};
-use wasm_bindgen::JsCast;
-use wasm_bindgen_test::*;
-use web::duel::effect_dialog::{EffectDialog, EffectDialogProps, ResponseCard};
-use web::duel::test_seeds::{
+use test_seeds::{
     CHICKEN_GAME, GRACEFUL_CHARITY, HAND_DESTRUCTION, INTO_THE_VOID, SEED_CHICKEN_GAME,
     SEED_GRACEFUL_CHARITY, SEED_HAND_DESTRUCTION,
 };
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web::duel::board::effect_dialog::{EffectDialog, EffectDialogProps, ResponseCard};
 use web::storage::{KEY_CONFIRM_END_TURN, KEY_DUEL_OWN_SAVE, KEY_DUEL_SAVE, KEY_LANG, KEY_MOTION};
 use web_sys::{Element, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit};
 use yew::prelude::*;
@@ -19,6 +19,10 @@ use yew::prelude::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
+// Each test file uses a different subset of the seeds and scripts.
+#[allow(dead_code)]
+#[path = "common/seeds.rs"]
+mod test_seeds;
 use common::{Mounted, clear_keys, document, mount, mount_component, settle, sleep};
 
 /// The app's style sheet, as the page links it: motion, pointer guards and stacking

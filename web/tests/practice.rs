@@ -5,13 +5,13 @@ use duel_engine::analysis::{PointOfNoReturn, point_of_no_return};
 use duel_engine::replay::Shared;
 use duel_engine::stats::{HAND_BUDGET, HandResult, Tally, solve_hand};
 use duel_engine::{Code, Command, Duel, Settings, decks};
-use wasm_bindgen_test::*;
-use web::duel::jobs::NO_RETURN_BUDGET;
-use web::duel::save::SaveFile;
-use web::duel::stats_page::{RunKey, Stored};
-use web::duel::test_seeds::{
+use test_seeds::{
     INTO_THE_VOID, LOST_GAME_BUDGET, LostGame, SEED_GRACEFUL_CHARITY, SEED_LIBRARY_WIN, lost_game,
 };
+use wasm_bindgen_test::*;
+use web::duel::pages::stats_page::{RunKey, Stored};
+use web::duel::practice::jobs::NO_RETURN_BUDGET;
+use web::duel::save::SaveFile;
 use web::storage::{
     KEY_CHAIN_CONFIRM, KEY_DUEL_OWN_SAVE, KEY_DUEL_SAVE, KEY_DUEL_STATS_PREFIX,
     KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
@@ -20,6 +20,10 @@ use web::storage::{
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
+// Each test file uses a different subset of the seeds and scripts.
+#[allow(dead_code)]
+#[path = "common/seeds.rs"]
+mod test_seeds;
 use common::{Mounted, clear_keys, clear_keys_where, mount, preset, settle, sleep};
 
 /// An opening hand of this deck that the hint's default budget answers with a win.

@@ -6,10 +6,9 @@ use duel_engine::command::Command;
 use duel_engine::error::RuleError;
 use duel_engine::event::Event;
 use duel_engine::state::{Duel, Settings};
-use duel_engine::view::DuelView;
 use yew::prelude::*;
 
-use crate::duel::history;
+use crate::duel::practice::history::{self, replay_logged};
 use crate::duel::save::{SaveError, SaveFile};
 use crate::storage;
 
@@ -263,28 +262,6 @@ impl Reducible for DuelState {
             }
         }
     }
-}
-
-/// Replays a saved game command by command, keeping every event for the log; `None`
-/// when the deck cannot start or a command is refused (the save does not replay).
-pub(crate) fn replay_logged(
-    deck: &str,
-    seed: u64,
-    settings: Settings,
-    commands: &[Command],
-) -> Option<(Duel, Vec<Event>)> {
-    let mut duel = Duel::with_settings(deck, seed, settings).ok()?;
-    let mut log = duel.events().to_vec();
-    for cmd in commands {
-        log.extend(duel.apply(cmd.clone()).ok()?);
-    }
-    Some((duel, log))
-}
-
-/// Whether the page sends `PassChain` by itself: the chain is open but passing is the
-/// only legal move, so asking would be a question with one answer.
-pub fn passes_by_itself(view: &DuelView, legal: &[Command]) -> bool {
-    view.chain_window && legal == [Command::PassChain]
 }
 
 /// What localStorage holds for the duel.

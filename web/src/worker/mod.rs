@@ -12,7 +12,8 @@
 //! with the `worker` cargo feature, which the games that need it turn on.
 //!
 //! A job is a [`Task`]: text in (JSON unless the task says otherwise), text out,
-//! dispatched by its [`Task::KIND`] in `dispatch` (one line per game). A task may report
+//! dispatched by its [`Task::KIND`] through the app's list of its games' jobs
+//! (`crate::jobs::dispatch`), so this module names no game. A task may report
 //! how far it got with [`progress`]; the page hears it through [`run_with`]. Jobs queue in
 //! order and run one at a time in the first worker; a job started with `spread` (one share
 //! of a long computation, such as the duel's statistics) may also run in one of the
@@ -220,21 +221,11 @@ pub(crate) fn run_wire<T: Task>(body: &str) -> Result<String, String> {
     T::output_to_wire(&T::from_wire(body)?.run()?)
 }
 
-/// Runs one job by its kind: every game with jobs adds one line here.
+/// Runs one job by its kind, with the game the app's list (`crate::jobs`) finds for it.
 fn dispatch(kind: &str, body: &str) -> Result<String, String> {
-    #[cfg(feature = "quantum-gomoku")]
-    if let Some(answer) = crate::quantum_gomoku::jobs::dispatch(kind, body) {
+    if let Some(answer) = crate::jobs::dispatch(kind, body) {
         return answer;
     }
-    #[cfg(feature = "battle-line")]
-    if let Some(answer) = crate::battle_line::jobs::dispatch(kind, body) {
-        return answer;
-    }
-    #[cfg(any(feature = "duel", feature = "duel-analysis"))]
-    if let Some(answer) = crate::duel::jobs::dispatch(kind, body) {
-        return answer;
-    }
-    let _ = body;
     // The release duel page's hint runs in another bundle's module: only in a worker.
     Err(format!(
         "no task is called {kind} in this page's module (it may run in a Web Worker only)"

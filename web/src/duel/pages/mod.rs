@@ -1,0 +1,12 @@
+//! The duel's pages, one file a route.
+//!
+//! Home (with the deck choice), the recipe, the simulator, a shared game's replay, the
+//! deck statistics and the deck lab.
+
+#[cfg(feature = "duel-analysis")]
+pub mod deck_lab;
+pub mod home;
+pub mod recipe;
+pub mod replay_page;
+pub mod simulator;
+pub mod stats_page;

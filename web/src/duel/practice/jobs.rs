@@ -1,0 +1,604 @@
+//! The duel's worker jobs: the hint ("can this position still win this turn?"), the
+//! point of no return of a game, and one share of the deck statistics' opening hands.
+
+use duel_engine::analysis::{PointOfNoReturn, playout_seed, point_of_no_return_watched};
+use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
+use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
+use duel_engine::stats::{HandResult, goal_of, opening_hand, solve_hand};
+use duel_engine::{Code, Command, Duel, Settings};
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "duel-analysis")]
+use crate::worker::run_wire;
+use crate::worker::{Task, progress};
+
+/// Positions a first hint may search (about half a second natively, a little more in
+/// the browser); an undecided answer offers a longer search.
+pub const HINT_BUDGET: u32 = 20_000;
+/// Each longer search multiplies the budget by this much, up to [`HINT_BUDGET_MAX`].
+pub const HINT_DEEPER: u32 = 4;
+pub const HINT_BUDGET_MAX: u32 = 320_000;
+
+/// A question the worker answers about one game: the game (deck, seed, rule settings and
+/// the commands played) and a search budget. `ASK` says which question, so each has its own
+/// [`Task`]: [`Hint`] and [`NoReturn`], which share this shape and its wire format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameQuestion<const ASK: u8> {
+    pub deck: String,
+    pub seed: u64,
+    pub settings: Settings,
+    pub commands: Vec<Command>,
+    /// Positions the search may try (each solve's, for the point of no return).
+    pub budget: u32,
+}
+
+/// [`GameQuestion`]'s `ASK` for the hint.
+pub const ASK_HINT: u8 = 0;
+/// [`GameQuestion`]'s `ASK` for the point of no return.
+pub const ASK_NO_RETURN: u8 = 1;
+
+/// Asks whether the duel reached by `commands` can still be won this turn, knowing the
+/// deck order (the solver sees everything: an oracle, as the page says).
+pub type Hint = GameQuestion<ASK_HINT>;
+
+/// Asks for the point of no return of a game (`analysis::point_of_no_return`): the first
+/// action after which it could no longer be won, knowing the deck order. Asked only of a
+/// duel that is over, or of a shared game on the replay page: the answer tells what the
+/// deck held.
+pub type NoReturn = GameQuestion<ASK_NO_RETURN>;
+
+impl<const ASK: u8> GameQuestion<ASK> {
+    /// The question as it is posted to the worker, in the share code's encoding (which
+    /// the duel page links anyway for its share links): `<budget>.<share code>`.
+    fn question_to_wire(&self) -> String {
+        game_to_wire(
+            self.budget,
+            &self.deck,
+            self.seed,
+            self.settings,
+            &self.commands,
+        )
+    }
+
+    /// Reads [`GameQuestion::question_to_wire`].
+    fn question_from_wire(text: &str) -> Result<Self, String> {
+        let (budget, game) = game_from_wire(text)?;
+        Ok(GameQuestion {
+            deck: game.deck,
+            seed: game.seed,
+            settings: game.settings,
+            commands: game.commands,
+            budget,
+        })
+    }
+}
+
+/// The hint's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HintAnswer {
+    /// A line of play from the position to the win.
+    Win(Vec<Command>),
+    /// Every line was tried: no win is left (a proof).
+    NoWin,
+    /// The budget ran out before an answer.
+    Undecided,
+}
+
+impl HintAnswer {
+    /// The `data-result` the page shows it with.
+    pub fn key(&self) -> &'static str {
+        match self {
+            HintAnswer::Win(_) => "win",
+            HintAnswer::NoWin => "no-win",
+            HintAnswer::Undecided => "undecided",
+        }
+    }
+}
+
+impl Hint {
+    /// The seed of the solver's guided playouts: the deal's seed moved on by the number
+    /// of commands played, so an opening hand gets exactly the statistics' answer
+    /// (`stats::solve_hand` with the same budget) and every position its own, repeatable
+    /// one.
+    pub fn playout_seed(&self) -> u64 {
+        playout_seed(self.seed, self.commands.len())
+    }
+
+    /// Replays the position and searches from it, telling `watch` the share of the work
+    /// done (it stops the search by answering `false`). A line found is then made as short
+    /// as a second search with the rest of the budget can (`solver::shortest_watched`), so
+    /// the whole hint stays within one budget.
+    pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
+        let goal = goal_of(&self.deck).map_err(|e| e.to_string())?;
+        let duel = Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
+            .map_err(|e| e.to_string())?;
+        if duel.outcome().is_some() {
+            return Err("the duel is over".to_owned());
+        }
+        let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
+        // How far the progress bar got when a line was found: the search for a shorter
+        // one fills the rest.
+        let mut reached = 0.0;
+        let found = {
+            let mut seen = |done: f64| {
+                reached = done;
+                watch(done)
+            };
+            solve_watched(&duel, goal, budget, self.playout_seed(), &mut seen).0
+        };
+        Ok(match found {
+            Search::Found(line) => {
+                // The shortest line the rest of the budget finds: a player follows fewer
+                // steps.
+                let order = order_for(goal);
+                let rest = ((1.0 - reached) * budget as f64) as usize;
+                let mut report = |nodes: usize| {
+                    watch(reached + (1.0 - reached) * nodes as f64 / rest.max(1) as f64)
+                };
+                HintAnswer::Win(shortest_watched(&duel, goal, line, rest, &order, &mut report).line)
+            }
+            Search::Impossible => HintAnswer::NoWin,
+            Search::GaveUp | Search::Cancelled => HintAnswer::Undecided,
+        })
+    }
+}
+
+impl Task for Hint {
+    const KIND: &'static str = "duel.hint";
+    type Output = HintAnswer;
+
+    fn run(self) -> Result<HintAnswer, String> {
+        self.solve(&mut |done| {
+            progress(done);
+            true
+        })
+    }
+
+    // The hint travels in the share code's encoding, which the duel page links anyway for
+    // its share links: `<budget>.<share code>` there, `win.<commands>`, `no-win` or
+    // `undecided` back.
+    fn to_wire(&self) -> String {
+        self.question_to_wire()
+    }
+
+    fn from_wire(text: &str) -> Result<Hint, String> {
+        Hint::question_from_wire(text)
+    }
+
+    fn output_to_wire(answer: &HintAnswer) -> Result<String, String> {
+        Ok(match answer {
+            HintAnswer::Win(line) => format!("win.{}", encode_commands(line)),
+            other => other.key().to_owned(),
+        })
+    }
+
+    fn output_from_wire(text: &str) -> Result<HintAnswer, String> {
+        match text.split_once('.') {
+            Some(("win", line)) => decode_commands(line)
+                .map(HintAnswer::Win)
+                .map_err(|e| e.to_string()),
+            None if text == "no-win" => Ok(HintAnswer::NoWin),
+            None if text == "undecided" => Ok(HintAnswer::Undecided),
+            _ => Err(format!("not a hint's answer: {text}")),
+        }
+    }
+}
+
+/// A budget and a game as [`GameQuestion::question_to_wire`] writes them (apart from the
+/// generic type, so each question does not get a copy of it).
+fn game_to_wire(
+    budget: u32,
+    deck: &str,
+    seed: u64,
+    settings: Settings,
+    commands: &[Command],
+) -> String {
+    format!("{budget}.{}", encode_game(deck, seed, settings, commands))
+}
+
+/// Reads [`game_to_wire`].
+fn game_from_wire(text: &str) -> Result<(u32, Shared), String> {
+    let (budget, code) = text.split_once('.').ok_or("no budget before the game")?;
+    let budget = budget.parse().map_err(|_| "an unreadable budget")?;
+    let game = Shared::decode(code).map_err(|e| e.to_string())?;
+    Ok((budget, game))
+}
+
+/// Positions each solve of the point of no return may search: the hint's first budget,
+/// so each position gets the answer a hint there would give.
+pub const NO_RETURN_BUDGET: u32 = HINT_BUDGET;
+
+impl Task for NoReturn {
+    const KIND: &'static str = "duel.no-return";
+    type Output = PointOfNoReturn;
+
+    fn run(self) -> Result<PointOfNoReturn, String> {
+        let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
+        point_of_no_return_watched(
+            &self.deck,
+            self.seed,
+            self.settings,
+            &self.commands,
+            budget,
+            &mut |done| {
+                progress(done);
+                true
+            },
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    // `<budget>.<share code>` there (as the hint); back `won`, `still`, `never`,
+    // `undecided` or `step.<index>.<the line's commands>`.
+    fn to_wire(&self) -> String {
+        self.question_to_wire()
+    }
+
+    fn from_wire(text: &str) -> Result<NoReturn, String> {
+        NoReturn::question_from_wire(text)
+    }
+
+    fn output_to_wire(answer: &PointOfNoReturn) -> Result<String, String> {
+        Ok(match answer {
+            PointOfNoReturn::Won => "won".to_owned(),
+            PointOfNoReturn::StillWinnable => "still".to_owned(),
+            PointOfNoReturn::NeverWinnable => "never".to_owned(),
+            PointOfNoReturn::Undecided => "undecided".to_owned(),
+            PointOfNoReturn::NoReturn { step, line } => {
+                format!("step.{step}.{}", encode_commands(line))
+            }
+        })
+    }
+
+    fn output_from_wire(text: &str) -> Result<PointOfNoReturn, String> {
+        let bad = || format!("not a point of no return: {text}");
+        Ok(match text {
+            "won" => PointOfNoReturn::Won,
+            "still" => PointOfNoReturn::StillWinnable,
+            "never" => PointOfNoReturn::NeverWinnable,
+            "undecided" => PointOfNoReturn::Undecided,
+            _ => {
+                let rest = text.strip_prefix("step.").ok_or_else(bad)?;
+                let (step, line) = rest.split_once('.').ok_or_else(bad)?;
+                PointOfNoReturn::NoReturn {
+                    step: step.parse().map_err(|_| bad())?,
+                    line: decode_commands(line).map_err(|e| e.to_string())?,
+                }
+            }
+        })
+    }
+}
+
+/// What the statistics learn of one opening hand: the solver's answer and the hand's
+/// passcodes (for the win rate per card).
+pub type HandAnswer = (HandResult, Vec<Code>);
+
+/// Solves the opening hands dealt by the seeds `first .. first + count` of a deck, as
+/// `stats::solve_hand` does, and names the cards of each (`stats::opening_hand`); the
+/// statistics page sends many of these, spread over the workers, and tallies the answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hands {
+    pub deck: String,
+    pub settings: Settings,
+    pub budget: u32,
+    pub first: u64,
+    pub count: u32,
+}
+
+/// At most this many hands in one job: a job is never split, so it bounds how long a
+/// cancelled statistics run keeps a worker busy and how coarse its progress is.
+pub const HANDS_MAX: u32 = 1_000;
+
+impl Task for Hands {
+    const KIND: &'static str = "duel.hands";
+    type Output = Vec<HandAnswer>;
+
+    // Short texts, so the statistics page links no JSON code: `<deck>.<settings bits>.
+    // <budget>.<first>.<count>` there; back, comma-separated, each hand's result code and
+    // its passcodes: `<code>:<passcode>.<passcode>...`.
+    fn to_wire(&self) -> String {
+        format!(
+            "{}.{}.{}.{}.{}",
+            self.deck,
+            self.settings.bits(),
+            self.budget,
+            self.first,
+            self.count
+        )
+    }
+
+    fn from_wire(text: &str) -> Result<Hands, String> {
+        let bad = || format!("not a share of hands: {text}");
+        let mut parts = text.split('.');
+        let mut next = || parts.next().ok_or_else(bad);
+        let deck = next()?.to_owned();
+        let bits: u8 = next()?.parse().map_err(|_| bad())?;
+        let budget = next()?.parse().map_err(|_| bad())?;
+        let first = next()?.parse().map_err(|_| bad())?;
+        let count = next()?.parse().map_err(|_| bad())?;
+        if parts.next().is_some() {
+            return Err(bad());
+        }
+        Ok(Hands {
+            deck,
+            settings: Settings::from_bits(bits),
+            budget,
+            first,
+            count,
+        })
+    }
+
+    fn output_to_wire(results: &Vec<HandAnswer>) -> Result<String, String> {
+        Ok(results
+            .iter()
+            .map(|(r, hand)| {
+                let codes: Vec<String> = hand.iter().map(u32::to_string).collect();
+                format!("{}:{}", r.code(), codes.join("."))
+            })
+            .collect::<Vec<_>>()
+            .join(","))
+    }
+
+    fn output_from_wire(text: &str) -> Result<Vec<HandAnswer>, String> {
+        text.split(',')
+            .filter(|entry| !entry.is_empty())
+            .map(|entry| {
+                let bad = || format!("not a hand's answer: {entry}");
+                let (code, hand) = entry.split_once(':').ok_or_else(bad)?;
+                let result = HandResult::from_code(code).ok_or_else(bad)?;
+                let hand = hand
+                    .split('.')
+                    .filter(|c| !c.is_empty())
+                    .map(|c| c.parse::<Code>().map_err(|_| bad()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok((result, hand))
+            })
+            .collect()
+    }
+
+    fn run(self) -> Result<Vec<HandAnswer>, String> {
+        if self.count > HANDS_MAX {
+            return Err(format!("at most {HANDS_MAX} hands per job"));
+        }
+        (0..u64::from(self.count))
+            .map(|i| {
+                let seed = self.first.wrapping_add(i);
+                let result = solve_hand(&self.deck, seed, self.settings, self.budget as usize);
+                let hand = opening_hand(&self.deck, seed, self.settings);
+                Ok((
+                    result.map_err(|e| e.to_string())?,
+                    hand.map_err(|e| e.to_string())?,
+                ))
+            })
+            .collect()
+    }
+}
+
+/// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
+/// only the duel-analysis bundle links in: the release duel page's workers run that
+/// bundle's module for its hint (see `worker::worker_module`).
+#[cfg(feature = "duel-analysis")]
+pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
+    match kind {
+        Hint::KIND => Some(run_wire::<Hint>(body)),
+        Hands::KIND => Some(run_wire::<Hands>(body)),
+        NoReturn::KIND => Some(run_wire::<NoReturn>(body)),
+        _ => None,
+    }
+}
+
+// The tests run the jobs as the workers do, through `run_wire`: with the solver's bundle.
+#[cfg(all(test, feature = "duel-analysis"))]
+mod tests {
+    use super::*;
+    use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
+
+    fn hint_at(deck: &str, seed: u64, commands: Vec<Command>, budget: u32) -> Hint {
+        Hint {
+            deck: deck.into(),
+            seed,
+            settings: Settings::default(),
+            commands,
+            budget,
+        }
+    }
+
+    #[test]
+    fn a_hint_near_the_end_of_a_winning_script_finds_a_line_that_replays_to_the_win() {
+        let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
+        let log = won.log().to_vec();
+        // Five commands before the end the win is a few steps away.
+        let at = log.len() - 5;
+        let hint = hint_at(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            log[..at].to_vec(),
+            4_000,
+        );
+        let answer = run_wire::<Hint>(&hint.to_wire())
+            .and_then(|text| Hint::output_from_wire(&text))
+            .expect("answers");
+        let HintAnswer::Win(line) = answer else {
+            panic!("a win is left: {answer:?}");
+        };
+        assert!(
+            line.len() <= 5,
+            "iterative deepening finds a short line: {line:?}"
+        );
+        let mut commands = log[..at].to_vec();
+        commands.extend(line);
+        let end = Duel::replay(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &commands,
+        )
+        .expect("the line replays");
+        assert_eq!(end.outcome(), goal_of("library-exodia-deck").ok());
+    }
+
+    #[test]
+    fn a_hint_and_its_answers_travel_in_the_share_codes_encoding() {
+        let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
+        let hint = hint_at(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            won.log()[..9].to_vec(),
+            1_234,
+        );
+        assert_eq!(Hint::from_wire(&hint.to_wire()), Ok(hint));
+        for answer in [
+            HintAnswer::Win(won.log()[9..].to_vec()),
+            HintAnswer::Win(Vec::new()),
+            HintAnswer::NoWin,
+            HintAnswer::Undecided,
+        ] {
+            let text = Hint::output_to_wire(&answer).expect("writes");
+            assert_eq!(Hint::output_from_wire(&text), Ok(answer));
+        }
+        for garbage in ["", "12", "x.AQA", "12.!!"] {
+            assert!(Hint::from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        for garbage in ["", "win", "win.!!", "lost", "no-win.AA"] {
+            assert!(Hint::output_from_wire(garbage).is_err(), "{garbage:?}");
+        }
+    }
+
+    #[test]
+    fn a_hint_on_an_opening_hand_answers_what_the_statistics_answer() {
+        for seed in 0..6 {
+            let hint = hint_at("panda-exodia-deck", seed, Vec::new(), 600);
+            let answer = hint.clone().run().expect("answers");
+            let hand =
+                solve_hand("panda-exodia-deck", seed, Settings::default(), 600).expect("solves");
+            let same = matches!(
+                (&answer, hand),
+                (HintAnswer::Win(_), HandResult::Won { .. })
+                    | (HintAnswer::NoWin, HandResult::Lost)
+                    | (HintAnswer::Undecided, HandResult::Undecided)
+            );
+            assert!(same, "seed {seed}: {answer:?} vs {hand:?}");
+        }
+    }
+
+    #[test]
+    fn a_hint_refuses_a_position_that_does_not_replay_or_is_over() {
+        let bad = hint_at("exodia-deck", 1, vec![Command::PassChain], 100);
+        assert!(bad.run().is_err());
+        let unknown = hint_at("no-such-deck", 1, Vec::new(), 100);
+        assert!(unknown.run().is_err());
+        let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
+        let over = hint_at(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            won.log().to_vec(),
+            100,
+        );
+        assert_eq!(over.run(), Err("the duel is over".to_owned()));
+    }
+
+    #[test]
+    fn a_share_of_hands_answers_what_solve_hand_answers_seed_by_seed() {
+        let task = Hands {
+            deck: "library-exodia-deck".into(),
+            settings: Settings::default(),
+            budget: 300,
+            first: 10,
+            count: 6,
+        };
+        let text = run_wire::<Hands>(&task.to_wire()).expect("runs");
+        let got = Hands::output_from_wire(&text).expect("readable");
+        let expected: Vec<HandAnswer> = (10..16)
+            .map(|seed| {
+                let deck = "library-exodia-deck";
+                (
+                    solve_hand(deck, seed, Settings::default(), 300).expect("solves"),
+                    opening_hand(deck, seed, Settings::default()).expect("deals"),
+                )
+            })
+            .collect();
+        assert_eq!(got, expected);
+        assert!(got.iter().all(|(_, hand)| hand.len() == 5));
+        for garbage in [
+            "",
+            "library-exodia-deck.0.300.10",
+            "d.x.1.2.3",
+            "d.0.1.2.3.4",
+        ] {
+            assert!(Hands::from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        for garbage in ["w3,q", "w3", "q:1.2", "l:1.x", "l:1:2"] {
+            assert!(Hands::output_from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        assert_eq!(Hands::output_from_wire(""), Ok(Vec::new()));
+        assert_eq!(
+            Hands::output_from_wire("u:,w7p:5.6"),
+            Ok(vec![
+                (HandResult::Undecided, Vec::new()),
+                (
+                    HandResult::Won {
+                        commands: 7,
+                        proved: true
+                    },
+                    vec![5, 6]
+                )
+            ])
+        );
+        let too_many = Hands {
+            count: HANDS_MAX + 1,
+            ..task
+        };
+        assert!(too_many.run().is_err());
+    }
+
+    #[test]
+    fn the_point_of_no_return_and_its_answers_travel_as_short_texts() {
+        let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
+        let task = NoReturn {
+            deck: "library-exodia-deck".into(),
+            seed: SEED_LIBRARY_WIN,
+            settings: Settings::default(),
+            commands: won.log().to_vec(),
+            budget: 777,
+        };
+        assert_eq!(NoReturn::from_wire(&task.to_wire()), Ok(task.clone()));
+        for answer in [
+            PointOfNoReturn::Won,
+            PointOfNoReturn::StillWinnable,
+            PointOfNoReturn::NeverWinnable,
+            PointOfNoReturn::Undecided,
+            PointOfNoReturn::NoReturn {
+                step: 12,
+                line: won.log()[12..].to_vec(),
+            },
+            PointOfNoReturn::NoReturn {
+                step: 0,
+                line: Vec::new(),
+            },
+        ] {
+            let text = NoReturn::output_to_wire(&answer).expect("writes");
+            assert_eq!(NoReturn::output_from_wire(&text), Ok(answer));
+        }
+        for garbage in ["", "step", "step.x.AA", "step.3", "step.3.!!", "lost"] {
+            assert!(NoReturn::output_from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        for garbage in ["", "12", "x.AQA", "12.!!"] {
+            assert!(NoReturn::from_wire(garbage).is_err(), "{garbage:?}");
+        }
+        // Run as the worker runs it: the won game has nothing to find.
+        let text = run_wire::<NoReturn>(&task.to_wire()).expect("runs");
+        assert_eq!(NoReturn::output_from_wire(&text), Ok(PointOfNoReturn::Won));
+        let refused = NoReturn {
+            commands: vec![Command::PassChain],
+            ..task
+        };
+        assert!(refused.run().is_err());
+    }
+
+    #[test]
+    fn unknown_job_kinds_are_not_the_duels() {
+        assert!(dispatch("quantum-gomoku.turn", "{}").is_none());
+        assert!(matches!(dispatch(Hint::KIND, "not json"), Some(Err(_))));
+    }
+}
