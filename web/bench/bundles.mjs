@@ -1,5 +1,6 @@
 // Release smoke test of the per-game bundles in dist/: the home page links to each
-// game's own bundle and back (and the duel's to its replay and statistics bundle), hash
+// game's own bundle and back (and the duel's to its replay and statistics bundle and its
+// deck lab), hash
 // links into the wrong bundle move to the right one,
 // nothing fails to load, and no request leaves the page's origin. Run by scripts/dev test.
 import { launch, serveDist } from './serve.mjs';
@@ -19,7 +20,7 @@ page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outsid
 // Every bundle has a Web Worker (a wasm-bindgen snippet): a page must load its own
 // bundle's, never another's, except that the duel page's hint worker runs the
 // duel-analysis module (web/release/link-worker.mjs), whose glue imports its own copy.
-const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'duel-analysis'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
+const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'duel-analysis', 'deck-lab'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
 const workerScripts = new Set();
 const hintModule = [];
 page.on('request', (r) => {
@@ -95,6 +96,14 @@ await page.click('[data-testid=stats-run]');
 await expect('the statistics run in the Web Workers', '[data-testid=stats-done]', '/duel-analysis/');
 await page.goto(`${base}duel-analysis/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside the statistics bundle moves to the root', '[data-testid=zone-hand]', '/');
+// The deck lab is a bundle of its own (no solver).
+await page.goto(base);
+await page.click('[data-testid=btn-deck-lab]');
+await expect('home -> the deck lab bundle', '[data-testid=deck-lab]', '/deck-lab/');
+await page.click('[data-testid=lab-from-preset][data-deck="exodia-deck"]');
+await expect('the deck lab deals a preset', '[data-testid=lab-legal]', '/deck-lab/');
+await page.goto(`${base}duel-analysis/#/deck-lab`);
+await expect('a deck lab hash link in another bundle moves to its bundle', '[data-testid=deck-lab]', '/deck-lab/');
 for (const bundle of ['home', 'duel-analysis', 'quantum-gomoku', 'battle-line']) {
   if (!workerScripts.has(bundle)) problems.push(`${bundle}: its Web Worker never started`);
 }

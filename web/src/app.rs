@@ -137,7 +137,7 @@ pub fn app() -> Html {
             let key = format!("{deck}/{hands:?}");
             html! { <crate::duel::pages::stats_page::StatsPage key={key} deck={deck} hands={hands} /> }
         }
-        #[cfg(feature = "duel-analysis")]
+        #[cfg(feature = "deck-lab")]
         Route::DeckLab => html! { <crate::duel::pages::deck_lab::DeckLab /> },
         #[cfg(feature = "battle-line")]
         Route::BattleLine => html! { <crate::battle_line::page::BattleLinePage /> },

@@ -9,7 +9,7 @@ pub mod app;
 #[cfg(feature = "battle-line")]
 pub mod battle_line;
 pub mod ctx;
-#[cfg(any(feature = "duel", feature = "duel-analysis"))]
+#[cfg(any(feature = "duel", feature = "duel-analysis", feature = "deck-lab"))]
 pub mod duel;
 pub mod help;
 pub mod i18n;

@@ -163,6 +163,7 @@ impl fmt::Display for Route {
 pub enum Bundle {
     Duel,
     DuelAnalysis,
+    DeckLab,
     BattleLine,
     QuantumGomoku,
 }
@@ -173,6 +174,7 @@ impl Bundle {
         match self {
             Bundle::Duel => "",
             Bundle::DuelAnalysis => "duel-analysis/",
+            Bundle::DeckLab => "deck-lab/",
             Bundle::BattleLine => "battle-line/",
             Bundle::QuantumGomoku => "quantum-gomoku/",
         }
@@ -183,6 +185,7 @@ impl Bundle {
         match self {
             Bundle::Duel => cfg!(feature = "duel"),
             Bundle::DuelAnalysis => cfg!(feature = "duel-analysis"),
+            Bundle::DeckLab => cfg!(feature = "deck-lab"),
             Bundle::BattleLine => cfg!(feature = "battle-line"),
             Bundle::QuantumGomoku => cfg!(feature = "quantum-gomoku"),
         }
@@ -194,9 +197,8 @@ impl Route {
     pub fn bundle(&self) -> Option<Bundle> {
         match self {
             Route::Home | Route::Recipe { .. } | Route::Simulator { .. } => Some(Bundle::Duel),
-            Route::Replay { .. } | Route::Stats { .. } | Route::DeckLab => {
-                Some(Bundle::DuelAnalysis)
-            }
+            Route::Replay { .. } | Route::Stats { .. } => Some(Bundle::DuelAnalysis),
+            Route::DeckLab => Some(Bundle::DeckLab),
             Route::BattleLine => Some(Bundle::BattleLine),
             Route::QuantumGomoku { .. } => Some(Bundle::QuantumGomoku),
             Route::Help { topic } => Some(topic.bundle()),

@@ -74,11 +74,13 @@ impl Kind {
     }
 }
 
-/// Whether `def`'s name in either language holds `query` (case and surrounding spaces
-/// ignored; an empty query holds every card).
+/// Whether `def`'s name in either language holds `query` (surrounding spaces and the
+/// case of Latin letters ignored; an empty query holds every card). ASCII case folding
+/// is enough for the card names, and the full Unicode tables would weigh some 20 KB of
+/// the bundle.
 pub fn matches_query(def: &CardDef, query: &str) -> bool {
-    let q = query.trim().to_lowercase();
-    q.is_empty() || def.name_en.to_lowercase().contains(&q) || def.name_ja.contains(&q)
+    let q = query.trim().to_ascii_lowercase();
+    q.is_empty() || def.name_en.to_ascii_lowercase().contains(&q) || def.name_ja.contains(&q)
 }
 
 /// The pool's cards of `kind` whose names hold `query`, in passcode order.
@@ -254,7 +256,7 @@ fn file_error_text(e: &DeckFileError, lang: Lang) -> String {
         (other, Lang::En) => {
             let mut s = other.to_string();
             if let Some(first) = s.get(..1) {
-                s = first.to_uppercase() + &s[1..];
+                s = first.to_ascii_uppercase() + &s[1..];
             }
             s + "."
         }

@@ -3,7 +3,7 @@
 //! Home (with the deck choice), the recipe, the simulator, a shared game's replay, the
 //! deck statistics and the deck lab.
 
-#[cfg(feature = "duel-analysis")]
+#[cfg(feature = "deck-lab")]
 pub mod deck_lab;
 pub mod home;
 pub mod recipe;

@@ -283,7 +283,7 @@ mod tests {
                 duel_engine::Command::EndTurn,
                 duel_engine::Command::PassChain,
             ],
-            #[cfg(feature = "duel-analysis")]
+            #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
             custom: None,
         };
         let e = open(&refused.encode()).expect_err("does not replay");
