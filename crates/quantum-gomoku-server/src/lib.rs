@@ -27,10 +27,9 @@ use static_files::StaticFiles;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tower_governor::GovernorLayer;
 use tower_http::timeout::TimeoutLayer;
 
-pub use policy::{API_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES};
+pub use policy::{API_CSP, SCRIPT_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES};
 pub use quantum_gomoku::service::DEFAULT_MAX_GAMES;
 pub use store::{DEFAULT_DATABASE, DbSync, Storage};
 
@@ -132,12 +131,15 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
     let limit = rate_limit::create_limit(config.create_burst, config.creates_per_minute);
     let mut create = post(api::create_game);
     if let Some(limit) = &limit {
-        create =
-            create.layer(GovernorLayer::new(Arc::clone(limit)).error_handler(rate_limit::refusal));
+        create = create.layer(from_fn_with_state(
+            Arc::clone(limit),
+            rate_limit::limit_creations,
+        ));
     }
     let origins = Arc::new(policy::OriginPolicy::new(&config.allowed_origins));
     let api = Router::new()
         .route(&format!("{API_PREFIX}/games"), create)
+
         .route(
             &format!("{API_PREFIX}/games/{{id}}"),
             get(api::get_game).delete(api::delete_game),

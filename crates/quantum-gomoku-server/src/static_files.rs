@@ -7,7 +7,7 @@
 //! HTML pages are answered here instead: they are small, and their policy
 //! must name the hash of the inline loader script Trunk writes into them.
 
-use crate::policy::MAX_URI_BYTES;
+use crate::policy::{MAX_URI_BYTES, SCRIPT_CSP};
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -331,7 +331,21 @@ fn with_cache_control(mut response: Response, url_path: &str) -> Response {
             .headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     }
+    if is_script(url_path) {
+        response.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(SCRIPT_CSP),
+        );
+    }
     response
+}
+
+/// Whether a path names a JavaScript file (which may start a worker).
+fn is_script(url_path: &str) -> bool {
+    let name = url_path.rsplit('/').next().unwrap_or("");
+    Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("js") || e.eq_ignore_ascii_case("mjs"))
 }
 
 /// Whether the static service answers `method` (anything else is a 404 like
