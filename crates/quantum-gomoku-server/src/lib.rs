@@ -12,8 +12,10 @@ mod api;
 mod connections;
 mod entropy;
 mod error;
+mod events;
 mod policy;
 mod rate_limit;
+mod seats;
 mod static_files;
 mod store;
 
@@ -29,7 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tower_http::timeout::TimeoutLayer;
 
-pub use policy::{API_CSP, SCRIPT_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES};
+pub use policy::{API_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES, SCRIPT_CSP};
 pub use quantum_gomoku::service::DEFAULT_MAX_GAMES;
 pub use store::{DEFAULT_DATABASE, DbSync, Storage};
 
@@ -130,8 +132,14 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
     );
     let limit = rate_limit::create_limit(config.create_burst, config.creates_per_minute);
     let mut create = post(api::create_game);
+    let mut create_seated = post(api::create_seated_game);
     if let Some(limit) = &limit {
+        // One quota for both kinds of game.
         create = create.layer(from_fn_with_state(
+            Arc::clone(limit),
+            rate_limit::limit_creations,
+        ));
+        create_seated = create_seated.layer(from_fn_with_state(
             Arc::clone(limit),
             rate_limit::limit_creations,
         ));
@@ -139,7 +147,19 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
     let origins = Arc::new(policy::OriginPolicy::new(&config.allowed_origins));
     let api = Router::new()
         .route(&format!("{API_PREFIX}/games"), create)
-
+        .route(&format!("{API_PREFIX}/seated-games"), create_seated)
+        .route(
+            &format!("{API_PREFIX}/capabilities"),
+            get(api::capabilities),
+        )
+        .route(
+            &format!("{API_PREFIX}/games/{{id}}/seats"),
+            get(api::get_seats).post(api::join),
+        )
+        .route(
+            &format!("{API_PREFIX}/games/{{id}}/events"),
+            get(api::game_events),
+        )
         .route(
             &format!("{API_PREFIX}/games/{{id}}"),
             get(api::get_game).delete(api::delete_game),

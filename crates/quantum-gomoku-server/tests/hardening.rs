@@ -195,7 +195,12 @@ async fn a_client_that_waits_the_retry_after_it_was_given_is_served() {
     })
     .await
     .addr;
-    assert_eq!(raw(addr, "POST", &format!("{API}/games"), &[], b"").await.status, 201);
+    assert_eq!(
+        raw(addr, "POST", &format!("{API}/games"), &[], b"")
+            .await
+            .status,
+        201
+    );
     let limited = raw(addr, "POST", &format!("{API}/games"), &[], b"").await;
     assert_error(&limited, 429, "RATE_LIMITED");
     // The next creation is just under 2 s away: rounded up, not down to 1 (or 0).
@@ -206,7 +211,12 @@ async fn a_client_that_waits_the_retry_after_it_was_given_is_served() {
     assert_eq!(retry, 2);
     assert_eq!(limited.json()["details"]["retryAfterSeconds"], retry);
     tokio::time::sleep(Duration::from_secs(retry)).await;
-    assert_eq!(raw(addr, "POST", &format!("{API}/games"), &[], b"").await.status, 201);
+    assert_eq!(
+        raw(addr, "POST", &format!("{API}/games"), &[], b"")
+            .await
+            .status,
+        201
+    );
 }
 
 #[tokio::test]
@@ -397,7 +407,10 @@ impl Site {
         write(&root.join("web-8f2a9c31d4e5b607_bg.wasm"), "\0asm");
         write(&root.join("style.css"), "body{}");
         write(&root.join("web-8f2a9c31d4e5b607.js"), "export default 1;");
-        write(&root.join("sw.js"), "self.addEventListener('fetch', () => {});");
+        write(
+            &root.join("sw.js"),
+            "self.addEventListener('fetch', () => {});",
+        );
         write(&root.join(".env"), "SECRET=1");
         write(&root.join(".git/config"), "[core]");
         write(&root.join("sub/.hidden"), "no");
