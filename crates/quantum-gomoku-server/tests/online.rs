@@ -561,3 +561,19 @@ async fn seats_streams_and_capabilities_work_on_sqlite_and_seats_survive_a_resta
     assert_error(&join(addr, &id, &json!({})).await, 409, "SEAT_TAKEN");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn a_stream_stays_open_past_the_request_timeout() {
+    let addr = start(ServerConfig {
+        request_timeout: Duration::from_millis(500),
+        ..test_config()
+    })
+    .await
+    .addr;
+    let id = create(addr).await;
+    let mut watcher = Events::open(addr, &id, None).await;
+    assert_eq!(watcher.next(PATIENCE).await.expect("the state").id, Some(1));
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(place(addr, &id, "BLACK", 0, 0).await.status, 200);
+    assert_eq!(watcher.next(PATIENCE).await.expect("the move").id, Some(2));
+}
