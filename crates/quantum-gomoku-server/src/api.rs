@@ -259,12 +259,11 @@ async fn command(
         .store
         .command(id, command, seats::bearer(headers))
         .await?;
-    let data = events::state_data(done.version, done.answer.game_state());
     state.hub.publish(
         gid,
         Update::State {
             version: done.version,
-            data,
+            data: done.event,
         },
     );
     Ok(done.answer)
@@ -365,10 +364,7 @@ pub(crate) async fn game_events(
                 state.store.clone(),
                 gid,
                 last_seen,
-                (
-                    current.version,
-                    events::state_data(current.version, &current.answer.game_state),
-                ),
+                (current.version, current.event),
             )
             .into_response(),
         )

@@ -2,7 +2,8 @@
 //! of the game's state after every accepted command.
 //!
 //! Each event is `event: state`, `id: <version>` (1 when created, one more per
-//! accepted command) and `data: {"version", "gameState"}`. A client that
+//! accepted command) and `data: {"version", "gameState", "options",
+//! "lastObservation"}`. A client that
 //! reconnects sends the last id it saw as `Last-Event-ID` and gets the current
 //! state at once if it changed meanwhile (every event carries the whole state,
 //! so the latest one is all a client needs), then the live events. Deleting the
@@ -13,7 +14,7 @@
 use crate::store::Store;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::Stream;
-use quantum_gomoku::{GameId, GameState};
+use quantum_gomoku::{Game, GameId};
 use serde_json::json;
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -43,11 +44,18 @@ pub(crate) struct Hub {
     channels: Mutex<HashMap<GameId, broadcast::Sender<Update>>>,
 }
 
-/// The event data of `state` at `version`.
-pub(crate) fn state_data(version: u64, state: &GameState) -> Arc<str> {
-    json!({ "version": version, "gameState": state })
-        .to_string()
-        .into()
+/// The event data of `game` at `version`: `{ version, gameState, options:
+/// { boardSize, winLength }, lastObservation }`, all a page needs to show the
+/// game (`quantum_gomoku::Game::from_public_state`).
+pub(crate) fn state_data(version: u64, game: &Game) -> Arc<str> {
+    json!({
+        "version": version,
+        "gameState": game.state(),
+        "options": game.options(),
+        "lastObservation": game.last_observation(),
+    })
+    .to_string()
+    .into()
 }
 
 impl Hub {
@@ -146,8 +154,7 @@ pub(crate) fn stream(
                     match c.store.get(c.id.to_string()).await {
                         Ok((now, _)) if c.seen.is_none_or(|seen| now.version > seen) => {
                             c.seen = Some(now.version);
-                            let data = state_data(now.version, &now.answer.game_state);
-                            return Some((Ok(state_event(now.version, &data)), c));
+                            return Some((Ok(state_event(now.version, &now.event)), c));
                         }
                         Ok(_) => continue,
                         Err(_) => {

@@ -33,6 +33,7 @@ use tower_http::timeout::TimeoutLayer;
 
 pub use policy::{API_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES, SCRIPT_CSP};
 pub use quantum_gomoku::service::DEFAULT_MAX_GAMES;
+pub use static_files::API_META;
 pub use store::{DEFAULT_DATABASE, DbSync, Storage};
 
 /// Largest request body accepted; API bodies are a few dozen bytes.

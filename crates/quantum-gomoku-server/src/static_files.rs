@@ -198,8 +198,29 @@ impl StaticFiles {
     }
 }
 
+/// What the server adds to every page it serves, so the page can tell that the
+/// API is on its own origin without a request (a page from a plain static host
+/// has no such tag and never looks for the API).
+pub const API_META: &str = "<meta name=\"quantum-gomoku-api\" content=\"/api/quantum-gomoku\">";
+
+/// `html` with [`API_META`] before `</head>` (or at the end when there is none:
+/// the tag is read once the document is parsed, wherever it stands).
+fn with_api_meta(html: Vec<u8>) -> Vec<u8> {
+    let lower = html.to_ascii_lowercase();
+    let at = lower
+        .windows(7)
+        .position(|w| w == b"</head>")
+        .unwrap_or(html.len());
+    let mut out = Vec::with_capacity(html.len() + API_META.len());
+    out.extend_from_slice(&html[..at]);
+    out.extend_from_slice(API_META.as_bytes());
+    out.extend_from_slice(&html[at..]);
+    out
+}
+
 impl Page {
     fn new(bytes: Vec<u8>, len: u64, modified: Option<SystemTime>) -> Option<Page> {
+        let bytes = with_api_meta(bytes);
         let digest = Sha256::digest(&bytes);
         let tag = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&digest[..18]);
         let etag = HeaderValue::from_str(&format!("\"{tag}\"")).ok()?;
@@ -410,6 +431,18 @@ mod tests {
         assert!(!is_page_route("/.git/config"));
         assert!(!is_page_route("/%2Egit/config"));
         assert!(!is_page_route("/sub/.hidden"));
+    }
+
+    #[test]
+    fn pages_get_the_api_tag_in_their_head_or_at_their_end() {
+        let page = with_api_meta(b"<html><meta charset=utf-8></HEAD><body></body>".to_vec());
+        let text = String::from_utf8(page).expect("utf-8");
+        assert_eq!(
+            text,
+            format!("<html><meta charset=utf-8>{API_META}</HEAD><body></body>")
+        );
+        let headless = with_api_meta(b"<p>x".to_vec());
+        assert_eq!(headless, format!("<p>x{API_META}").into_bytes());
     }
 
     #[test]

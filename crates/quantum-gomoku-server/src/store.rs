@@ -13,6 +13,7 @@
 //! for several instances) needs only that trait implemented.
 
 use crate::error::Refusal;
+use crate::events::state_data;
 use crate::seats::{self, ActsFor, Seats, TokenHash};
 use axum::http::StatusCode;
 use quantum_gomoku::service::{
@@ -389,6 +390,8 @@ impl GameRepo for SqliteRepo {
 pub(crate) struct Versioned<T> {
     pub(crate) answer: T,
     pub(crate) version: u64,
+    /// The live stream's data for the game at this version.
+    pub(crate) event: Arc<str>,
 }
 
 /// The API's commands over a [`GameRepo`], with the same answers and refusals
@@ -477,6 +480,7 @@ impl Durable {
                 game_state: game.state().clone(),
             },
             version: 1,
+            event: state_data(1, &game),
         })
     }
 
@@ -493,7 +497,15 @@ impl Durable {
         let answer = StateResponse {
             game_state: game.state().clone(),
         };
-        Ok((Versioned { answer, version }, seats))
+        let event = state_data(version, &game);
+        Ok((
+            Versioned {
+                answer,
+                version,
+                event,
+            },
+            seats,
+        ))
     }
 
     /// Applies `command` to the stored game, if `token` may act as `acts_for`,
@@ -522,6 +534,7 @@ impl Durable {
                 return Ok(Versioned {
                     answer,
                     version: version + 1,
+                    event: state_data(version + 1, &game),
                 });
             }
         }
@@ -651,7 +664,18 @@ impl Memory {
             self.meta.retain(|id, _| service.contains(id));
         }
         self.meta.insert(id, Meta { version: 1, seats });
-        Ok(Versioned { answer, version: 1 })
+        let event = self.event(&id, 1)?;
+        Ok(Versioned {
+            answer,
+            version: 1,
+            event,
+        })
+    }
+
+    /// The live stream's data for the stored game `id` at `version`.
+    fn event(&self, id: &GameId, version: u64) -> Result<Arc<str>, Refusal> {
+        let game = self.service.game(&id.to_string())?;
+        Ok(state_data(version, game))
     }
 
     /// The game's id, once it is known to exist, with its meta.
@@ -669,11 +693,12 @@ impl Memory {
 
     fn get(&mut self, id: &str) -> Result<(Versioned<StateResponse>, Option<Seats>), Refusal> {
         let answer = self.service.get(id)?;
-        let (_, meta) = self.known(id)?;
+        let (gid, meta) = self.known(id)?;
         Ok((
             Versioned {
                 answer,
                 version: meta.version,
+                event: self.event(&gid, meta.version)?,
             },
             meta.seats,
         ))
@@ -694,9 +719,11 @@ impl Memory {
             seats: None,
         });
         meta.version += 1;
+        let version = meta.version;
         Ok(Versioned {
             answer,
-            version: meta.version,
+            version,
+            event: self.event(&gid, version)?,
         })
     }
 
@@ -756,15 +783,6 @@ pub(crate) enum Command {
 pub(crate) enum Answer {
     State(StateResponse),
     Observation(ObservationResponse),
-}
-
-impl Answer {
-    pub(crate) fn game_state(&self) -> &quantum_gomoku::GameState {
-        match self {
-            Answer::State(s) => &s.game_state,
-            Answer::Observation(o) => &o.game_state,
-        }
-    }
 }
 
 impl Store {
@@ -871,6 +889,7 @@ impl Store {
                 let wrap = |v: Versioned<_>, f: fn(_) -> Answer| Versioned {
                     answer: f(v.answer),
                     version: v.version,
+                    event: v.event,
                 };
                 Ok(match command {
                     Command::Place(r) => wrap(d.place(&copy, &r, token)?, Answer::State),
@@ -879,6 +898,7 @@ impl Store {
                         Versioned {
                             answer: Answer::Observation(v.answer),
                             version: v.version,
+                            event: v.event,
                         }
                     }
                     Command::Reset => wrap(d.reset(&copy, token)?, Answer::State),

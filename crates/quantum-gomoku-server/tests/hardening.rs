@@ -467,7 +467,10 @@ async fn a_symlink_out_of_the_static_root_and_dotfiles_are_404() {
     // Symlinks that stay inside the root, and plain files, are served.
     assert_eq!(get(addr, "/alias.txt").await.body, b"inside");
     assert_eq!(get(addr, "/real.txt").await.body, b"inside");
-    assert_eq!(get(addr, "/sub/").await.body, b"<html>sub</html>");
+    assert_eq!(
+        get(addr, "/sub/").await.body,
+        format!("<html>sub</html>{}", quantum_gomoku_server::API_META).into_bytes()
+    );
 }
 
 #[tokio::test]
@@ -476,7 +479,12 @@ async fn static_files_carry_security_and_caching_headers() {
     let addr = site_server(&site).await;
     let page = get(addr, "/").await;
     assert_eq!(page.status, 200);
-    assert_eq!(page.body, INDEX.as_bytes());
+    // The page as built, with the tag that tells it the API is here.
+    let served = INDEX.replace(
+        "</head>",
+        &format!("{}</head>", quantum_gomoku_server::API_META),
+    );
+    assert_eq!(page.body, served.as_bytes());
     assert_eq!(
         page.header("x-content-type-options").as_deref(),
         Some("nosniff")

@@ -464,6 +464,16 @@ async fn the_stream_sends_the_state_then_every_accepted_command_within_200_ms() 
         after_observation.data["gameState"],
         seen.json()["gameState"]
     );
+    // Each event holds what a page needs to draw the game.
+    assert_eq!(
+        after_observation.data["options"],
+        json!({"boardSize": 9, "winLength": 3})
+    );
+    assert_eq!(
+        after_observation.data["lastObservation"],
+        seen.json()["observationResult"]
+    );
+    assert!(moved.data["lastObservation"].is_null());
 }
 
 #[tokio::test]
