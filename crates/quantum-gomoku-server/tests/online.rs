@@ -301,12 +301,17 @@ async fn bad_seat_requests_get_typed_errors_and_change_nothing() {
 
 #[tokio::test]
 async fn the_capabilities_route_names_the_online_features_and_the_storage() {
-    let addr = server().await;
+    let config = test_config();
+    let storage = match config.storage {
+        Storage::Memory => "memory",
+        Storage::Sqlite(_) => "sqlite",
+    };
+    let addr = start(config).await.addr;
     let r = get(addr, &format!("{API}/capabilities")).await;
     assert_eq!(r.status, 200);
     assert_eq!(
         r.json(),
-        json!({"api": "quantum-gomoku", "seats": true, "events": true, "storage": "memory"})
+        json!({"api": "quantum-gomoku", "seats": true, "events": true, "storage": storage})
     );
 }
 

@@ -2,9 +2,11 @@
 //! shared by the HTTP test files.
 #![allow(dead_code)] // each test file uses a different subset
 
-use quantum_gomoku_server::{ServerConfig, serve};
+use quantum_gomoku_server::{ServerConfig, Storage, serve};
 use serde_json::{Value, json};
 use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
@@ -51,10 +53,36 @@ pub async fn start(config: ServerConfig) -> Server {
     }
 }
 
+/// Where the tests' servers keep games: in memory, or with
+/// `QG_TEST_STORAGE=sqlite` (how `scripts/dev test` runs the seed's acceptance
+/// checks and the hardening checks a second time) each server in a fresh SQLite
+/// file under one folder per test process.
+pub fn test_storage() -> Storage {
+    if std::env::var("QG_TEST_STORAGE").as_deref() != Ok("sqlite") {
+        return Storage::Memory;
+    }
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let root = std::env::temp_dir().join("qg-test-stores");
+    let dir = root.join(std::process::id().to_string());
+    if NEXT.fetch_add(1, Ordering::Relaxed) == 0 {
+        // Folders of earlier runs whose process has ended.
+        for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let pid = entry.file_name();
+            if !Path::new("/proc").join(&pid).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    std::fs::create_dir_all(&dir).expect("a folder for the test databases");
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    Storage::Sqlite(dir.join(format!("games-{n}.sqlite3")))
+}
+
 /// The configuration most tests use: reproducible observations, client seeds
 /// accepted, no creation limit, short timeouts.
 pub fn test_config() -> ServerConfig {
     ServerConfig {
+        storage: test_storage(),
         seed: Some(7),
         allow_client_seed: true,
         max_games: 50,
