@@ -4,7 +4,8 @@
 // and each page sees the other's actions through the live stream without reloading;
 // a third browser that only has the link watches, and its moves are refused (by the
 // page, and by the server when sent anyway). Then the first page reloads and keeps
-// its seat, and a lost server is shown as `qg-connection` leaving `connected`.
+// its seat; the server is killed (`qg-connection` leaves `connected`) and started again
+// on its database, the game changes meanwhile, and the page catches up on reconnect.
 // Prints the time from one page's click to the other page showing the stone.
 //
 // Usage (from the workspace root, after the release build of dist/; `scripts/dev test`
@@ -12,21 +13,31 @@
 //   cargo build -p quantum-gomoku-server
 //   node crates/quantum-gomoku-server/browser/online.mjs [server binary] [dist]
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const binary = process.argv[2] ?? 'target/debug/quantum-gomoku-server';
 const dist = process.argv[3] ?? 'dist';
-// --seed: the collapses are the same on every run, so the game is too.
-const server = spawn(binary, ['--port', '0', '--static-dir', dist, '--db', 'memory', '--seed', '7'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const base = await new Promise((ok, fail) => {
-  server.stdout.on('data', (chunk) => {
-    const m = /listening on (http:\/\/\S+)/.exec(String(chunk));
-    if (m) ok(`${m[1]}/`);
+// Games in a database file, so the server can be stopped and started again.
+const dbDir = mkdtempSync(join(tmpdir(), 'qg-online-'));
+const db = join(dbDir, 'games.sqlite3');
+
+// Starts the server (on `port`, 0 for any) and resolves with it and its address.
+function startServer(port) {
+  // --seed: the collapses are the same on every run, so the game is too.
+  const child = spawn(binary, ['--port', String(port), '--static-dir', dist, '--db', db, '--db-sync', 'normal',
+    '--seed', '7'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((ok, no) => {
+    child.stdout.on('data', (chunk) => {
+      const m = /listening on (http:\/\/\S+)/.exec(String(chunk));
+      if (m) ok({ child, base: `${m[1]}/` });
+    });
+    child.on('exit', (code) => no(new Error(`server exited with ${code}`)));
   });
-  server.on('exit', (code) => fail(new Error(`server exited with ${code}`)));
-});
+}
+let { child: server, base } = await startServer(0);
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -155,9 +166,24 @@ try {
   await first.waitForSelector('[data-testid=qg-seat][data-value=BLACK]', { timeout: 15000 });
   await until(first, stonesAre, finals[0][3]);
 
-  // The server goes away: the pages say they lost it.
-  server.kill();
+  // The server goes away: the pages say they lost it. It comes back on the same
+  // database and port, the game is reset meanwhile (by black's seat, outside the
+  // pages), and the second page catches up when its stream reconnects.
+  server.kill('SIGKILL');
   await second.waitForSelector('[data-testid=qg-connection]:not([data-state=connected])', { timeout: 15000 });
+  const port = new URL(base).port;
+  ({ child: server } = await startServer(port));
+  const saved = await first.evaluate((id) => localStorage.getItem(`games.quantum-gomoku.seat.${id}`), id);
+  const token = saved?.split(':')[1];
+  const reset = await fetch(`${base}api/quantum-gomoku/games/${id}/reset`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: '{}',
+  });
+  if (reset.status !== 200) fail(`black's reset after the restart got ${reset.status}`);
+  await second.waitForSelector('[data-testid=qg-connection][data-state=connected]', { timeout: 30000 });
+  await until(second, turnIs, 0);
+  await until(second, stonesAre, 0);
 
   latencies.sort((a, b) => a - b);
   const median = latencies[Math.floor(latencies.length / 2)];
@@ -171,6 +197,7 @@ try {
 } finally {
   await browser.close();
   server.kill();
+  rmSync(dbDir, { recursive: true, force: true });
 }
 if (failures.length > 0) {
   console.error(failures.join('\n'));
