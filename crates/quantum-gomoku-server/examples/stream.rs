@@ -2,9 +2,9 @@
 //! sending a move to its event arriving on another client's live stream.
 //!
 //! `cargo run --profile fast -p quantum-gomoku-server --example quantum-gomoku-server-stream
-//! -- [--moves 400]` starts the server in this process once per store (in memory,
-//! SQLite with `--db-sync full`, SQLite with `normal`, each on a fresh file in the
-//! system's temporary folder), creates a seated game, joins its other seat, opens
+//! -- [--moves 400] [--postgres URL]` starts the server in this process once per store
+//! (in memory, SQLite with `--db-sync full`, SQLite with `normal`, each on a fresh file
+//! in the system's temporary folder, and PostgreSQL at URL when given), creates a seated game, joins its other seat, opens
 //! its stream, then plays `--moves` moves one at a time on a kept-alive connection
 //! (the board is reset when full), and prints the median, p99 and max of both.
 
@@ -20,12 +20,17 @@ const SIZE: i64 = 15;
 
 fn main() {
     let mut moves = 400usize;
+    let mut postgres = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        match (flag.as_str(), args.next().and_then(|v| v.parse().ok())) {
-            ("--moves", Some(n)) => moves = n,
+        let value = args.next();
+        match (flag.as_str(), value) {
+            ("--moves", Some(n)) if n.parse::<usize>().is_ok() => {
+                moves = n.parse().unwrap_or(moves)
+            }
+            ("--postgres", Some(url)) => postgres = Some(url),
             _ => {
-                eprintln!("usage: quantum-gomoku-server-stream [--moves N]");
+                eprintln!("usage: quantum-gomoku-server-stream [--moves N] [--postgres URL]");
                 std::process::exit(2);
             }
         }
@@ -34,7 +39,7 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("qg-stream-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let stores = [
+    let mut stores = vec![
         ("memory", Storage::Memory, DbSync::Full),
         (
             "SQLite, --db-sync full",
@@ -47,6 +52,9 @@ fn main() {
             DbSync::Normal,
         ),
     ];
+    if let Some(url) = postgres {
+        stores.push(("PostgreSQL", Storage::Postgres(url), DbSync::Full));
+    }
     println!("{moves} moves per store, one at a time, on loopback");
     for (name, storage, db_sync) in stores {
         let config = ServerConfig {

@@ -43,6 +43,11 @@ impl ApiState {
             allow_client_seed,
         }
     }
+
+    /// The games and the live streams, for what runs beside the router.
+    pub(crate) fn parts(&self) -> (Store, Arc<Hub>) {
+        (self.store.clone(), Arc::clone(&self.hub))
+    }
 }
 
 fn now_ms() -> u64 {

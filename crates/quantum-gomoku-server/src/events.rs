@@ -75,6 +75,13 @@ impl Hub {
             .subscribe()
     }
 
+    /// Whether some stream of this process follows `id`.
+    pub(crate) fn is_watched(&self, id: &GameId) -> bool {
+        self.channels()
+            .get(id)
+            .is_some_and(|tx| tx.receiver_count() > 0)
+    }
+
     /// Sends `update` to every stream of `id` (nothing if none is open).
     pub(crate) fn publish(&self, id: GameId, update: Update) {
         let mut channels = self.channels();

@@ -13,6 +13,7 @@ mod connections;
 mod entropy;
 mod error;
 mod events;
+mod pg;
 mod policy;
 mod rate_limit;
 mod seats;
@@ -114,6 +115,8 @@ impl Default for ServerConfig {
 struct App {
     router: Router,
     limit: Option<rate_limit::CreateLimit>,
+    /// With Postgres: the database to listen to, and where its writes go.
+    listen: Option<(String, store::Store, Arc<events::Hub>)>,
 }
 
 fn app(config: &ServerConfig) -> std::io::Result<App> {
@@ -131,6 +134,13 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         config.seed.is_some(),
         config.allow_client_seed,
     );
+    let listen = match &config.storage {
+        store::Storage::Postgres(url) => {
+            let (store, hub) = state.parts();
+            Some((url.clone(), store, hub))
+        }
+        _ => None,
+    };
     let limit = rate_limit::create_limit(config.create_burst, config.creates_per_minute);
     let mut create = post(api::create_game);
     let mut create_seated = post(api::create_seated_game);
@@ -198,7 +208,11 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         ))
         .layer(from_fn(policy::json_errors))
         .layer(from_fn(policy::security_headers));
-    Ok(App { router, limit })
+    Ok(App {
+        router,
+        limit,
+        listen,
+    })
 }
 
 /// The router with every API route, policy layer and (optionally) static files.
@@ -217,7 +231,12 @@ pub async fn serve(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let App { router, limit } = app(&config)?;
+    let App {
+        router,
+        limit,
+        listen,
+    } = app(&config)?;
+    let listener_task = listen.map(|(url, store, hub)| pg::spawn_listener(url, store, hub));
     let cleanup = limit
         .as_ref()
         .map(|l| rate_limit::spawn_cleanup(l, RATE_LIMIT_CLEANUP));
@@ -227,6 +246,9 @@ pub async fn serve(
         shutdown_grace: config.shutdown_grace,
     };
     connections::run(listener, router, limits, shutdown).await;
+    if let Some(task) = listener_task {
+        task.abort();
+    }
     if let Some(task) = cleanup {
         task.abort();
     }

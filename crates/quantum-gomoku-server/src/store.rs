@@ -39,6 +39,8 @@ pub enum Storage {
     Memory,
     /// In an SQLite database file, created if missing; games survive restarts.
     Sqlite(PathBuf),
+    /// On a PostgreSQL server (`postgres://...`), shared by several instances.
+    Postgres(String),
 }
 
 impl Storage {
@@ -46,6 +48,8 @@ impl Storage {
     pub fn parse(value: &str) -> Storage {
         if value == "memory" {
             Storage::Memory
+        } else if value.starts_with("postgres://") || value.starts_with("postgresql://") {
+            Storage::Postgres(value.to_owned())
         } else {
             Storage::Sqlite(PathBuf::from(value))
         }
@@ -400,6 +404,8 @@ pub(crate) struct Versioned<T> {
 pub(crate) struct Durable {
     inner: Mutex<DurableInner>,
     max_games: usize,
+    /// `sqlite` or `postgres`, for the capabilities route.
+    kind: &'static str,
 }
 
 #[derive(Debug)]
@@ -417,7 +423,13 @@ impl Durable {
                 rng: Rng::new(seed),
             }),
             max_games: max_games.max(1),
+            kind: "sqlite",
         }
+    }
+
+    fn with_kind(mut self, kind: &'static str) -> Durable {
+        self.kind = kind;
+        self
     }
 
     fn inner(&self) -> MutexGuard<'_, DurableInner> {
@@ -801,6 +813,18 @@ impl Store {
                 })?;
                 Store::Durable(Arc::new(Durable::new(Box::new(repo), seed, max_games)))
             }
+            Storage::Postgres(url) => {
+                // The synchronous client blocks on a runtime of its own: connect on
+                // a thread that is not driving the server's tasks.
+                let url = url.clone();
+                let repo = std::thread::spawn(move || crate::pg::PgRepo::connect(&url))
+                    .join()
+                    .map_err(|_| std::io::Error::other("the database connection failed"))?
+                    .map_err(|e| std::io::Error::other(format!("database: {e}")))?;
+                Store::Durable(Arc::new(
+                    Durable::new(Box::new(repo), seed, max_games).with_kind("postgres"),
+                ))
+            }
         })
     }
 
@@ -834,11 +858,11 @@ impl Store {
         }
     }
 
-    /// `memory` or `sqlite`.
+    /// `memory`, `sqlite` or `postgres`.
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Store::Memory(_) => "memory",
-            Store::Durable(_) => "sqlite",
+            Store::Durable(d) => d.kind,
         }
     }
 

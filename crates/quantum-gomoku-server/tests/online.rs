@@ -305,6 +305,7 @@ async fn the_capabilities_route_names_the_online_features_and_the_storage() {
     let storage = match config.storage {
         Storage::Memory => "memory",
         Storage::Sqlite(_) => "sqlite",
+        Storage::Postgres(_) => "postgres",
     };
     let addr = start(config).await.addr;
     let r = get(addr, &format!("{API}/capabilities")).await;

@@ -58,10 +58,33 @@ pub async fn start(config: ServerConfig) -> Server {
 /// checks and the hardening checks a second time) each server in a fresh SQLite
 /// file under one folder per test process.
 pub fn test_storage() -> Storage {
-    if std::env::var("QG_TEST_STORAGE").as_deref() != Ok("sqlite") {
-        return Storage::Memory;
-    }
     static NEXT: AtomicU32 = AtomicU32::new(0);
+    match std::env::var("QG_TEST_STORAGE").as_deref() {
+        Ok("sqlite") => {}
+        Ok("postgres") => {
+            // A fresh database per server on the cluster QG_TEST_POSTGRES names
+            // (`postgres://user@host:port/postgres`).
+            let admin = std::env::var("QG_TEST_POSTGRES").expect("QG_TEST_POSTGRES");
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let name = format!("qg_test_{}_{n}", std::process::id());
+            let url = admin
+                .rsplit_once('/')
+                .map(|(server, _)| format!("{server}/{name}"))
+                .expect("a URL ending in a database name");
+            // The synchronous client runs its own runtime: not on the test's thread.
+            std::thread::spawn(move || {
+                let mut client =
+                    postgres::Client::connect(&admin, postgres::NoTls).expect("the test cluster");
+                client
+                    .batch_execute(&format!("CREATE DATABASE {name}"))
+                    .expect("a test database");
+            })
+            .join()
+            .expect("the database is created");
+            return Storage::Postgres(url);
+        }
+        _ => return Storage::Memory,
+    }
     let root = std::env::temp_dir().join("qg-test-stores");
     let dir = root.join(std::process::id().to_string());
     if NEXT.fetch_add(1, Ordering::Relaxed) == 0 {
