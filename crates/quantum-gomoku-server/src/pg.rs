@@ -84,14 +84,6 @@ impl PgRepo {
             .as_mut()
             .ok_or_else(|| StoreError::Database("the connection is closed".to_owned()))
     }
-
-    fn notify(&mut self, id: &GameId, version: i64) -> Result<(), StoreError> {
-        self.client()?.execute(
-            "SELECT pg_notify($1, $2)",
-            &[&CHANNEL, &format!("{id} {version}")],
-        )?;
-        Ok(())
-    }
 }
 
 fn hash(value: Option<Vec<u8>>) -> Result<Option<TokenHash>, ()> {
@@ -163,26 +155,27 @@ impl GameRepo for PgRepo {
             id: *id,
             reason: "version out of range".to_owned(),
         })?;
-        let changed = self.client()?.execute(
-            "UPDATE games SET state = $3, version = version + 1,
-                 last_used = nextval('qg_game_use')
-             WHERE id = $1 AND version = $2",
-            &[&id.to_string(), &version, &data],
+        // The write and its notification are one statement, so one transaction:
+        // a committed move is never answered as a failure for want of its NOTIFY.
+        let rows = self.client()?.query(
+            "WITH written AS (
+                 UPDATE games SET state = $3, version = version + 1,
+                     last_used = nextval('qg_game_use')
+                 WHERE id = $1 AND version = $2
+                 RETURNING version)
+             SELECT pg_notify($4, $1 || ' ' || version) FROM written",
+            &[&id.to_string(), &version, &data, &CHANNEL],
         )?;
-        if changed == 1 {
-            self.notify(id, version + 1)?;
-        }
-        Ok(changed == 1)
+        Ok(rows.len() == 1)
     }
 
     fn delete(&mut self, id: &GameId) -> Result<bool, StoreError> {
-        let changed = self
-            .client()?
-            .execute("DELETE FROM games WHERE id = $1", &[&id.to_string()])?;
-        if changed == 1 {
-            self.notify(id, 0)?;
-        }
-        Ok(changed == 1)
+        let rows = self.client()?.query(
+            "WITH gone AS (DELETE FROM games WHERE id = $1 RETURNING id)
+             SELECT pg_notify($2, id || ' 0') FROM gone",
+            &[&id.to_string(), &CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
     }
 
     fn seats(&mut self, id: &GameId) -> Result<Option<Seats>, StoreError> {

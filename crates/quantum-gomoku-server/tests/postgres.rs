@@ -25,11 +25,15 @@ fn pg_config() -> ServerConfig {
 
 /// Reads a stream until an event with id `version` arrives.
 async fn wait_for_event(stream: &mut TcpStream, version: u64) -> bool {
+    wait_for(stream, &format!("id: {version}\n")).await
+}
+
+/// Reads a stream until `want` arrives.
+async fn wait_for(stream: &mut TcpStream, want: &str) -> bool {
     let mut text = String::new();
     let mut chunk = [0u8; 4096];
-    let want = format!("id: {version}\n");
     let until = tokio::time::Instant::now() + PATIENCE;
-    while !text.contains(&want) {
+    while !text.contains(want) {
         match tokio::time::timeout_at(until, stream.read(&mut chunk)).await {
             Ok(Ok(n)) if n > 0 => text.push_str(&String::from_utf8_lossy(&chunk[..n])),
             _ => return false,
@@ -46,7 +50,7 @@ async fn open_stream(addr: std::net::SocketAddr, id: &str) -> TcpStream {
 }
 
 #[tokio::test]
-async fn a_stream_on_one_instance_sees_a_move_made_through_another() {
+async fn a_stream_on_one_instance_sees_a_move_and_a_deletion_made_through_another() {
     let config = pg_config();
     let a = start(config.clone()).await.addr;
     let b = start(config).await.addr;
@@ -62,6 +66,12 @@ async fn a_stream_on_one_instance_sees_a_move_made_through_another() {
     assert!(
         wait_for_event(&mut on_b, 2).await,
         "the move through A reached the stream on B"
+    );
+    let deleted = raw(a, "DELETE", &format!("{API}/games/{id}"), &[], b"").await;
+    assert_eq!(deleted.status, 200);
+    assert!(
+        wait_for(&mut on_b, "event: deleted").await,
+        "the deletion through A ended the stream on B"
     );
 }
 
