@@ -77,6 +77,13 @@ fn main() {
     let exe = std::env::current_exe().expect("the benchmark's own path");
     let mut command = Command::new(exe);
     command.arg("--serve");
+    command.env(
+        "QG_BENCH_MAX_GAMES",
+        options
+            .fill
+            .max(quantum_gomoku_server::DEFAULT_MAX_GAMES as u64)
+            .to_string(),
+    );
     if let Some(db) = &options.db {
         for file in [db.clone(), format!("{db}-wal"), format!("{db}-shm")] {
             let _ = std::fs::remove_file(file);
@@ -100,7 +107,9 @@ fn main() {
     let pid = child.id();
     let idle_rss = rss_kib(pid, "VmRSS");
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let filling = std::time::Instant::now();
     let fill_errors = runtime.block_on(fill(addr, &options));
+    let fill_time = filling.elapsed();
     let full_rss = rss_kib(pid, "VmRSS");
     let report = runtime.block_on(load(addr, &options));
     let rss = rss_kib(pid, "VmRSS");
@@ -139,6 +148,12 @@ fn main() {
         report.percentile(1.0)
     );
     println!("errors    {}", report.errors + fill_errors);
+    println!(
+        "fill      {} games created with six stones each in {:.2} s: {:.0} games/s (7 requests each)",
+        options.fill,
+        fill_time.as_secs_f64(),
+        options.fill as f64 / fill_time.as_secs_f64()
+    );
     println!(
         "server RSS idle {:.1} MB, {} games stored {:.1} MB, after the load {:.1} MB, peak {:.1} MB",
         idle_rss / 1024.0,
@@ -179,9 +194,15 @@ fn child_server() {
         } else {
             DbSync::Full
         };
+        // Room for every game of the fill (`--fill` above the default bound).
+        let max_games = std::env::var("QG_BENCH_MAX_GAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(quantum_gomoku_server::DEFAULT_MAX_GAMES);
         let config = ServerConfig {
             storage,
             db_sync,
+            max_games,
             // The load generator is one address creating thousands of games.
             create_burst: 0,
             ..ServerConfig::default()

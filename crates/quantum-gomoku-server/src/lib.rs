@@ -12,8 +12,11 @@ mod api;
 mod connections;
 mod entropy;
 mod error;
+mod events;
+mod pg;
 mod policy;
 mod rate_limit;
+mod seats;
 mod static_files;
 mod store;
 
@@ -27,11 +30,11 @@ use static_files::StaticFiles;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tower_governor::GovernorLayer;
 use tower_http::timeout::TimeoutLayer;
 
-pub use policy::{API_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES};
+pub use policy::{API_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES, SCRIPT_CSP};
 pub use quantum_gomoku::service::DEFAULT_MAX_GAMES;
+pub use static_files::API_META;
 pub use store::{DEFAULT_DATABASE, DbSync, Storage};
 
 /// Largest request body accepted; API bodies are a few dozen bytes.
@@ -112,6 +115,8 @@ impl Default for ServerConfig {
 struct App {
     router: Router,
     limit: Option<rate_limit::CreateLimit>,
+    /// With Postgres: the database to listen to, and where its writes go.
+    listen: Option<(String, store::Store, Arc<events::Hub>)>,
 }
 
 fn app(config: &ServerConfig) -> std::io::Result<App> {
@@ -129,15 +134,43 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         config.seed.is_some(),
         config.allow_client_seed,
     );
+    let listen = match &config.storage {
+        store::Storage::Postgres(url) => {
+            let (store, hub) = state.parts();
+            Some((url.clone(), store, hub))
+        }
+        _ => None,
+    };
     let limit = rate_limit::create_limit(config.create_burst, config.creates_per_minute);
     let mut create = post(api::create_game);
+    let mut create_seated = post(api::create_seated_game);
     if let Some(limit) = &limit {
-        create =
-            create.layer(GovernorLayer::new(Arc::clone(limit)).error_handler(rate_limit::refusal));
+        // One quota for both kinds of game.
+        create = create.layer(from_fn_with_state(
+            Arc::clone(limit),
+            rate_limit::limit_creations,
+        ));
+        create_seated = create_seated.layer(from_fn_with_state(
+            Arc::clone(limit),
+            rate_limit::limit_creations,
+        ));
     }
     let origins = Arc::new(policy::OriginPolicy::new(&config.allowed_origins));
     let api = Router::new()
         .route(&format!("{API_PREFIX}/games"), create)
+        .route(&format!("{API_PREFIX}/seated-games"), create_seated)
+        .route(
+            &format!("{API_PREFIX}/capabilities"),
+            get(api::capabilities),
+        )
+        .route(
+            &format!("{API_PREFIX}/games/{{id}}/seats"),
+            get(api::get_seats).post(api::join),
+        )
+        .route(
+            &format!("{API_PREFIX}/games/{{id}}/events"),
+            get(api::game_events),
+        )
         .route(
             &format!("{API_PREFIX}/games/{{id}}"),
             get(api::get_game).delete(api::delete_game),
@@ -175,7 +208,11 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         ))
         .layer(from_fn(policy::json_errors))
         .layer(from_fn(policy::security_headers));
-    Ok(App { router, limit })
+    Ok(App {
+        router,
+        limit,
+        listen,
+    })
 }
 
 /// The router with every API route, policy layer and (optionally) static files.
@@ -194,7 +231,12 @@ pub async fn serve(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let App { router, limit } = app(&config)?;
+    let App {
+        router,
+        limit,
+        listen,
+    } = app(&config)?;
+    let listener_task = listen.map(|(url, store, hub)| pg::spawn_listener(url, store, hub));
     let cleanup = limit
         .as_ref()
         .map(|l| rate_limit::spawn_cleanup(l, RATE_LIMIT_CLEANUP));
@@ -204,6 +246,9 @@ pub async fn serve(
         shutdown_grace: config.shutdown_grace,
     };
     connections::run(listener, router, limits, shutdown).await;
+    if let Some(task) = listener_task {
+        task.abort();
+    }
     if let Some(task) = cleanup {
         task.abort();
     }

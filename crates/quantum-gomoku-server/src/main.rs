@@ -20,7 +20,9 @@ Games
   --db PATH               keep games in the SQLite database file PATH (created if
                           missing), so they survive restarts and crashes; `--db memory`
                           keeps them in process memory only (default: quantum-gomoku.sqlite3
-                          in the working directory). Also --database
+                          in the working directory); `--db postgres://user@host/dbname`
+                          keeps them on a PostgreSQL server that several instances of this
+                          server can share (tables created if missing). Also --database
   --db-sync full|normal   full (default): each command is on disk (fsync) before its
                           answer; normal: in the OS's cache, still safe from the server's
                           crash or kill -9 but not from a power cut, many times faster
@@ -183,6 +185,7 @@ async fn main() -> ExitCode {
     match &args.config.storage {
         Storage::Memory => tracing::warn!("--db memory: games are lost when the server stops"),
         Storage::Sqlite(path) => tracing::info!("games are kept in {}", path.display()),
+        Storage::Postgres(_) => tracing::info!("games are kept in PostgreSQL"),
     }
     println!("quantum-gomoku-server listening on http://{shown}");
     if args.config.seed.is_some() || args.config.allow_client_seed {
@@ -266,6 +269,13 @@ mod tests {
         assert_eq!(c.db_sync, DbSync::Normal);
         let memory = parse(&["--database", "memory"]).expect("valid flags");
         assert_eq!(memory.config.storage, Storage::Memory);
+        for url in [
+            "postgres://qg@db.example/games",
+            "postgresql://qg@10.0.0.2:5432/games",
+        ] {
+            let pg = parse(&["--db", url]).expect("valid flags");
+            assert_eq!(pg.config.storage, Storage::Postgres(url.to_owned()));
+        }
     }
 
     #[test]

@@ -21,6 +21,13 @@ pub const MAX_HEADER_COUNT: usize = 64;
 /// nothing may load, and nothing may frame it.
 pub const API_CSP: &str = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
+/// The policy for script files. A Web Worker or service worker runs under the
+/// policy of its own script's response, not the page's: the workers import
+/// the page's glue and compile its wasm (the computer players, the hint, the
+/// offline cache), which [`API_CSP`] would forbid.
+pub const SCRIPT_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+     object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
 /// Which `Origin`s may send state-changing requests besides the server's own.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct OriginPolicy {

@@ -1,27 +1,22 @@
-//! Per-client-address limit on creating games (`tower_governor`), so no single
-//! client can churn the bounded store and push other players' games out.
+//! Per-client-address limit on creating games (`governor`'s keyed limiter), so
+//! no single client can churn the bounded store and push other players' games out.
 
 use crate::error::Refusal;
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{Request, Response, StatusCode, header};
-use axum::response::IntoResponse;
-use governor::middleware::NoOpMiddleware;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::clock::Clock;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde_json::json;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
-use tower_governor::GovernorError;
-use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
-use tower_governor::key_extractor::KeyExtractor;
 
 /// Who a request counts against: the peer's IPv4 address, or the /64 network
 /// of an IPv6 peer (one host usually holds a whole /64, so counting single
 /// IPv6 addresses would let it rotate past any limit).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ClientNetwork;
-
-/// The key [`ClientNetwork`] gives `addr`.
 pub(crate) fn client_key(addr: IpAddr) -> IpAddr {
     match addr {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
@@ -35,71 +30,70 @@ pub(crate) fn client_key(addr: IpAddr) -> IpAddr {
     }
 }
 
-impl KeyExtractor for ClientNetwork {
-    type Key = IpAddr;
-
-    fn extract<T>(&self, req: &Request<T>) -> Result<IpAddr, GovernorError> {
-        req.extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(addr)| client_key(addr.ip()))
-            .ok_or(GovernorError::UnableToExtractKey)
-    }
-}
-
 /// The shared limiter state; [`spawn_cleanup`] keeps its memory bounded.
-pub(crate) type CreateLimit = Arc<GovernorConfig<ClientNetwork, NoOpMiddleware>>;
+pub(crate) type CreateLimit = Arc<DefaultKeyedRateLimiter<IpAddr>>;
 
 /// A limit of `burst` creations at once per client, refilled at
 /// `per_minute` a minute; `None` when either is zero (no limit).
 pub(crate) fn create_limit(burst: u32, per_minute: u32) -> Option<CreateLimit> {
-    if burst == 0 || per_minute == 0 {
+    let burst = NonZeroU32::new(burst)?;
+    if per_minute == 0 {
         return None;
     }
     let period = Duration::from_secs(60) / per_minute;
-    GovernorConfigBuilder::default()
-        .period(period.max(Duration::from_nanos(1)))
-        .burst_size(burst)
-        .key_extractor(ClientNetwork)
-        .finish()
-        .map(Arc::new)
+    let quota = Quota::with_period(period.max(Duration::from_nanos(1)))?.allow_burst(burst);
+    Some(Arc::new(RateLimiter::keyed(quota)))
 }
 
-/// The refusal in the error model, with `Retry-After` kept.
-pub(crate) fn refusal(error: GovernorError) -> Response<Body> {
-    match error {
-        GovernorError::TooManyRequests { wait_time, headers } => {
-            let mut response = Refusal::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "RATE_LIMITED",
-                format!("too many games created from this address; retry in {wait_time} s"),
-            )
-            .with_details(json!({ "retryAfterSeconds": wait_time }))
-            .into_response();
-            if let Some(retry) = headers.as_ref().and_then(|h| h.get(header::RETRY_AFTER)) {
-                response
-                    .headers_mut()
-                    .insert(header::RETRY_AFTER, retry.clone());
-            }
-            response
-        }
-        GovernorError::UnableToExtractKey => Refusal::new(
+/// Whole seconds a client must wait so that its next try is no longer early:
+/// the wait rounded up, and at least 1 (`Retry-After: 0` invites an
+/// immediate retry that would be refused again).
+pub(crate) fn retry_after_seconds(wait: Duration) -> u64 {
+    let up = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    up.max(1)
+}
+
+/// Lets a creation through, or refuses it with 429 and a `Retry-After` after
+/// which the same client's creation is accepted.
+pub(crate) async fn limit_creations(
+    State(limit): State<CreateLimit>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(ConnectInfo(peer)) = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .copied()
+    else {
+        return Refusal::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "INTERNAL",
             "the client address is unknown",
         )
-        .into_response(),
-        GovernorError::Other { code, msg, .. } => Refusal::new(
-            code,
-            Refusal::code_for(code),
-            msg.unwrap_or_else(|| "refused".to_owned()),
-        )
-        .into_response(),
+        .into_response();
+    };
+    match limit.check_key(&client_key(peer.ip())) {
+        Ok(()) => next.run(request).await,
+        Err(not_until) => {
+            let wait = retry_after_seconds(not_until.wait_time_from(limit.clock().now()));
+            let mut response = Refusal::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "RATE_LIMITED",
+                format!("too many games created from this address; retry in {wait} s"),
+            )
+            .with_details(json!({ "retryAfterSeconds": wait }))
+            .into_response();
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(wait));
+            response
+        }
     }
 }
 
 /// Forgets clients whose quota is full again, every `every`, until dropped.
 pub(crate) fn spawn_cleanup(limit: &CreateLimit, every: Duration) -> tokio::task::JoinHandle<()> {
-    let limiter = Arc::clone(limit.limiter());
+    let limiter = Arc::clone(limit);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         loop {
@@ -133,5 +127,14 @@ mod tests {
         assert!(create_limit(0, 10).is_none());
         assert!(create_limit(10, 0).is_none());
         assert!(create_limit(10, 30).is_some());
+    }
+
+    #[test]
+    fn retry_after_rounds_the_wait_up_and_is_never_zero() {
+        assert_eq!(retry_after_seconds(Duration::from_millis(1_999)), 2);
+        assert_eq!(retry_after_seconds(Duration::from_millis(1_001)), 2);
+        assert_eq!(retry_after_seconds(Duration::from_secs(2)), 2);
+        assert_eq!(retry_after_seconds(Duration::from_nanos(1)), 1);
+        assert_eq!(retry_after_seconds(Duration::ZERO), 1);
     }
 }

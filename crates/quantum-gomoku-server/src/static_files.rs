@@ -7,7 +7,7 @@
 //! HTML pages are answered here instead: they are small, and their policy
 //! must name the hash of the inline loader script Trunk writes into them.
 
-use crate::policy::MAX_URI_BYTES;
+use crate::policy::{MAX_URI_BYTES, SCRIPT_CSP};
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -198,8 +198,29 @@ impl StaticFiles {
     }
 }
 
+/// What the server adds to every page it serves, so the page can tell that the
+/// API is on its own origin without a request (a page from a plain static host
+/// has no such tag and never looks for the API).
+pub const API_META: &str = "<meta name=\"quantum-gomoku-api\" content=\"/api/quantum-gomoku\">";
+
+/// `html` with [`API_META`] before `</head>` (or at the end when there is none:
+/// the tag is read once the document is parsed, wherever it stands).
+fn with_api_meta(html: Vec<u8>) -> Vec<u8> {
+    let lower = html.to_ascii_lowercase();
+    let at = lower
+        .windows(7)
+        .position(|w| w == b"</head>")
+        .unwrap_or(html.len());
+    let mut out = Vec::with_capacity(html.len() + API_META.len());
+    out.extend_from_slice(&html[..at]);
+    out.extend_from_slice(API_META.as_bytes());
+    out.extend_from_slice(&html[at..]);
+    out
+}
+
 impl Page {
     fn new(bytes: Vec<u8>, len: u64, modified: Option<SystemTime>) -> Option<Page> {
+        let bytes = with_api_meta(bytes);
         let digest = Sha256::digest(&bytes);
         let tag = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&digest[..18]);
         let etag = HeaderValue::from_str(&format!("\"{tag}\"")).ok()?;
@@ -331,7 +352,21 @@ fn with_cache_control(mut response: Response, url_path: &str) -> Response {
             .headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     }
+    if is_script(url_path) {
+        response.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(SCRIPT_CSP),
+        );
+    }
     response
+}
+
+/// Whether a path names a JavaScript file (which may start a worker).
+fn is_script(url_path: &str) -> bool {
+    let name = url_path.rsplit('/').next().unwrap_or("");
+    Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("js") || e.eq_ignore_ascii_case("mjs"))
 }
 
 /// Whether the static service answers `method` (anything else is a 404 like
@@ -396,6 +431,18 @@ mod tests {
         assert!(!is_page_route("/.git/config"));
         assert!(!is_page_route("/%2Egit/config"));
         assert!(!is_page_route("/sub/.hidden"));
+    }
+
+    #[test]
+    fn pages_get_the_api_tag_in_their_head_or_at_their_end() {
+        let page = with_api_meta(b"<html><meta charset=utf-8></HEAD><body></body>".to_vec());
+        let text = String::from_utf8(page).expect("utf-8");
+        assert_eq!(
+            text,
+            format!("<html><meta charset=utf-8>{API_META}</HEAD><body></body>")
+        );
+        let headless = with_api_meta(b"<p>x".to_vec());
+        assert_eq!(headless, format!("<p>x{API_META}").into_bytes());
     }
 
     #[test]

@@ -13,14 +13,17 @@
 //! for several instances) needs only that trait implemented.
 
 use crate::error::Refusal;
+use crate::events::state_data;
+use crate::seats::{self, ActsFor, Seats, TokenHash};
 use axum::http::StatusCode;
 use quantum_gomoku::service::{
     CreatedResponse, DeleteResponse, GameService, MoveRequest, ObservationRequest,
     ObservationResponse, ServiceError, StateResponse, place_in,
 };
-use quantum_gomoku::{Game, GameId, GameOptions, Rng};
+use quantum_gomoku::{Game, GameId, GameOptions, Player, Rng};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::json;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -36,6 +39,8 @@ pub enum Storage {
     Memory,
     /// In an SQLite database file, created if missing; games survive restarts.
     Sqlite(PathBuf),
+    /// On a PostgreSQL server (`postgres://...`), shared by several instances.
+    Postgres(String),
 }
 
 impl Storage {
@@ -43,6 +48,8 @@ impl Storage {
     pub fn parse(value: &str) -> Storage {
         if value == "memory" {
             Storage::Memory
+        } else if value.starts_with("postgres://") || value.starts_with("postgresql://") {
+            Storage::Postgres(value.to_owned())
         } else {
             Storage::Sqlite(PathBuf::from(value))
         }
@@ -76,7 +83,14 @@ impl DbSync {
 
 /// Schema version kept in SQLite's `user_version`; a database written by a
 /// newer server is refused rather than misread.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
+
+/// The seats of seated games (schema version 2); removed with their game.
+const SEATS_TABLE: &str = "CREATE TABLE seats (
+         game_id TEXT PRIMARY KEY NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+         black BLOB,
+         white BLOB
+     );";
 
 /// How long a write waits for another process holding the database's lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -154,9 +168,21 @@ pub(crate) struct Record {
 pub(crate) trait GameRepo: Send + std::fmt::Debug {
     /// The game `id`; reading it counts as a use for the least-recently-used bound.
     fn load(&mut self, id: &GameId) -> Result<Option<Record>, StoreError>;
-    /// Stores a new game at version 1, first removing the least recently used
-    /// games so that at most `max_games` remain; `false` if `id` is taken.
-    fn insert(&mut self, id: &GameId, data: &str, max_games: usize) -> Result<bool, StoreError>;
+    /// Stores a new game at version 1 (with `seats`, if it is seated), first
+    /// removing the least recently used games so that at most `max_games`
+    /// remain; `false` if `id` is taken.
+    fn insert(
+        &mut self,
+        id: &GameId,
+        data: &str,
+        max_games: usize,
+        seats: Option<&Seats>,
+    ) -> Result<bool, StoreError>;
+    /// The seats of the game `id`, or `None` if it has none (or does not exist).
+    fn seats(&mut self, id: &GameId) -> Result<Option<Seats>, StoreError>;
+    /// Gives the open seat `player` of the game `id` to `hash`; `false` if it
+    /// was taken (or the game has no seats).
+    fn claim(&mut self, id: &GameId, player: Player, hash: &TokenHash) -> Result<bool, StoreError>;
     /// Replaces the game if it is still at `version` (it then is at
     /// `version + 1`); `false` if another writer changed or deleted it first.
     fn replace(&mut self, id: &GameId, version: u64, data: &str) -> Result<bool, StoreError>;
@@ -190,6 +216,8 @@ impl SqliteRepo {
             DbSync::Normal => "NORMAL",
         };
         conn.pragma_update(None, "synchronous", level)?;
+        // Evicting or deleting a game removes its seats (ON DELETE CASCADE).
+        conn.pragma_update(None, "foreign_keys", "ON")?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
         match version {
@@ -203,6 +231,12 @@ impl SqliteRepo {
                      );
                      CREATE INDEX games_by_last_use ON games (last_used);",
                 )?;
+                tx.execute_batch(SEATS_TABLE)?;
+                tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            }
+            // A database of the first server: its games have no seats.
+            1 => {
+                tx.execute_batch(SEATS_TABLE)?;
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
             SCHEMA_VERSION => {}
@@ -242,7 +276,13 @@ impl GameRepo for SqliteRepo {
         Ok(record)
     }
 
-    fn insert(&mut self, id: &GameId, data: &str, max_games: usize) -> Result<bool, StoreError> {
+    fn insert(
+        &mut self,
+        id: &GameId,
+        data: &str,
+        max_games: usize,
+        seats: Option<&Seats>,
+    ) -> Result<bool, StoreError> {
         let key = id.to_string();
         let tx = self
             .conn
@@ -273,8 +313,56 @@ impl GameRepo for SqliteRepo {
             ),
             params![key, data],
         )?;
+        if let Some(seats) = seats {
+            tx.execute(
+                "INSERT INTO seats (game_id, black, white) VALUES (?1, ?2, ?3)",
+                params![key, seats.black.map(Vec::from), seats.white.map(Vec::from)],
+            )?;
+        }
         tx.commit()?;
         Ok(true)
+    }
+
+    fn seats(&mut self, id: &GameId) -> Result<Option<Seats>, StoreError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT black, white FROM seats WHERE game_id = ?1",
+                params![id.to_string()],
+                |row| {
+                    let hash = |i: usize| -> rusqlite::Result<Result<Option<TokenHash>, ()>> {
+                        Ok(match row.get_ref(i)? {
+                            rusqlite::types::ValueRef::Null => Ok(None),
+                            rusqlite::types::ValueRef::Blob(b) => {
+                                TokenHash::try_from(b).map(Some).map_err(|_| ())
+                            }
+                            _ => Err(()),
+                        })
+                    };
+                    Ok((hash(0)?, hash(1)?))
+                },
+            )
+            .optional()?;
+        match row {
+            None => Ok(None),
+            Some((Ok(black), Ok(white))) => Ok(Some(Seats { black, white })),
+            Some(_) => Err(StoreError::Corrupt {
+                id: *id,
+                reason: "a seat is not a 32-byte token hash".to_owned(),
+            }),
+        }
+    }
+
+    fn claim(&mut self, id: &GameId, player: Player, hash: &TokenHash) -> Result<bool, StoreError> {
+        let column = match player {
+            Player::Black => "black",
+            Player::White => "white",
+        };
+        let changed = self.conn.execute(
+            &format!("UPDATE seats SET {column} = ?2 WHERE game_id = ?1 AND {column} IS NULL"),
+            params![id.to_string(), hash.to_vec()],
+        )?;
+        Ok(changed == 1)
     }
 
     fn replace(&mut self, id: &GameId, version: u64, data: &str) -> Result<bool, StoreError> {
@@ -300,12 +388,24 @@ impl GameRepo for SqliteRepo {
     }
 }
 
+/// An accepted command's answer and the game's version after it (1 when
+/// created, one more per accepted command): the id of the live stream's event.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Versioned<T> {
+    pub(crate) answer: T,
+    pub(crate) version: u64,
+    /// The live stream's data for the game at this version.
+    pub(crate) event: Arc<str>,
+}
+
 /// The API's commands over a [`GameRepo`], with the same answers and refusals
 /// as the engine's in-memory [`GameService`].
 #[derive(Debug)]
 pub(crate) struct Durable {
     inner: Mutex<DurableInner>,
     max_games: usize,
+    /// `sqlite` or `postgres`, for the capabilities route.
+    kind: &'static str,
 }
 
 #[derive(Debug)]
@@ -323,7 +423,13 @@ impl Durable {
                 rng: Rng::new(seed),
             }),
             max_games: max_games.max(1),
+            kind: "sqlite",
         }
+    }
+
+    fn with_kind(mut self, kind: &'static str) -> Durable {
+        self.kind = kind;
+        self
     }
 
     fn inner(&self) -> MutexGuard<'_, DurableInner> {
@@ -362,67 +468,101 @@ impl Durable {
         })
     }
 
-    /// `POST /games` with a drawn id.
+    /// `POST /games` (or `/seated-games`, with `seats`) with a drawn id.
     pub(crate) fn create(
         &self,
         id: GameId,
         options: GameOptions,
         now_ms: u64,
-    ) -> Result<CreatedResponse, Refusal> {
+        seats: Option<Seats>,
+    ) -> Result<Versioned<CreatedResponse>, Refusal> {
         let options = options.validate().map_err(ServiceError::from)?;
         let mut inner = self.inner();
         let rng = inner.rng.fork();
         let game = Game::with_id(id, options, rng, now_ms).map_err(ServiceError::from)?;
         if !inner
             .repo
-            .insert(&id, &Self::encode(&game)?, self.max_games)?
+            .insert(&id, &Self::encode(&game)?, self.max_games, seats.as_ref())?
         {
             return Err(ServiceError::IdInUse(id).into());
         }
-        Ok(CreatedResponse {
-            game_id: id,
-            game_state: game.state().clone(),
+        Ok(Versioned {
+            answer: CreatedResponse {
+                game_id: id,
+                game_state: game.state().clone(),
+            },
+            version: 1,
+            event: state_data(1, &game),
         })
     }
 
-    /// `GET /games/:id`.
-    pub(crate) fn get(&self, id: &str) -> Result<StateResponse, Refusal> {
+    /// `GET /games/:id`, with the game's seats.
+    pub(crate) fn get(
+        &self,
+        id: &str,
+    ) -> Result<(Versioned<StateResponse>, Option<Seats>), Refusal> {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
-        let record = self
-            .inner()
-            .repo
-            .load(&gid)?
-            .ok_or(ServiceError::NotFound(gid))?;
-        let (_, game) = Self::decode(&gid, &record)?;
-        Ok(StateResponse {
+        let mut inner = self.inner();
+        let record = inner.repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
+        let (version, game) = Self::decode(&gid, &record)?;
+        let seats = inner.repo.seats(&gid)?;
+        let answer = StateResponse {
             game_state: game.state().clone(),
-        })
+        };
+        let event = state_data(version, &game);
+        Ok((
+            Versioned {
+                answer,
+                version,
+                event,
+            },
+            seats,
+        ))
     }
 
-    /// Applies `command` to the stored game and writes the result as the next
-    /// version; a refused command writes nothing. Starts over when another
-    /// writer changed the game in between.
+    /// Applies `command` to the stored game, if `token` may act as `acts_for`,
+    /// and writes the result as the next version; a refused command writes
+    /// nothing. Starts over when another writer changed the game in between.
     fn update<T>(
         &self,
         id: &str,
+        acts_for: ActsFor,
+        token: Option<TokenHash>,
         mut command: impl FnMut(&mut Game) -> Result<T, ServiceError>,
-    ) -> Result<T, Refusal> {
+    ) -> Result<Versioned<T>, Refusal> {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
         let mut inner = self.inner();
+        // A taken seat never changes hands, so one check covers every attempt.
+        let mut checked = false;
         for _ in 0..WRITE_ATTEMPTS {
             let record = inner.repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
+            if !checked {
+                seats::authorize(inner.repo.seats(&gid)?.as_ref(), acts_for, token.as_ref())?;
+                checked = true;
+            }
             let (version, mut game) = Self::decode(&gid, &record)?;
             let answer = command(&mut game)?;
             if inner.repo.replace(&gid, version, &Self::encode(&game)?)? {
-                return Ok(answer);
+                return Ok(Versioned {
+                    answer,
+                    version: version + 1,
+                    event: state_data(version + 1, &game),
+                });
             }
         }
         Err(StoreError::Contended(gid).into())
     }
 
     /// `POST /games/:id/moves`.
-    pub(crate) fn place(&self, id: &str, request: &MoveRequest) -> Result<StateResponse, Refusal> {
-        self.update(id, |game| place_in(game, request))
+    pub(crate) fn place(
+        &self,
+        id: &str,
+        request: &MoveRequest,
+        token: Option<TokenHash>,
+    ) -> Result<Versioned<StateResponse>, Refusal> {
+        self.update(id, ActsFor::Seat(request.player_id), token, |game| {
+            place_in(game, request)
+        })
     }
 
     /// `POST /games/:id/observations`.
@@ -430,8 +570,9 @@ impl Durable {
         &self,
         id: &str,
         request: &ObservationRequest,
-    ) -> Result<ObservationResponse, Refusal> {
-        self.update(id, |game| {
+        token: Option<TokenHash>,
+    ) -> Result<Versioned<ObservationResponse>, Refusal> {
+        self.update(id, ActsFor::Seat(request.player_id), token, |game| {
             let observation_result = game.observe(request.player_id, request.seed)?;
             Ok(ObservationResponse {
                 observation_result,
@@ -441,8 +582,12 @@ impl Durable {
     }
 
     /// `POST /games/:id/reset`.
-    pub(crate) fn reset(&self, id: &str) -> Result<StateResponse, Refusal> {
-        self.update(id, |game| {
+    pub(crate) fn reset(
+        &self,
+        id: &str,
+        token: Option<TokenHash>,
+    ) -> Result<Versioned<StateResponse>, Refusal> {
+        self.update(id, ActsFor::AnySeat, token, |game| {
             game.reset();
             Ok(StateResponse {
                 game_state: game.state().clone(),
@@ -451,13 +596,181 @@ impl Durable {
     }
 
     /// `DELETE /games/:id` (also of a game whose stored form is corrupt).
-    pub(crate) fn delete(&self, id: &str) -> Result<DeleteResponse, Refusal> {
+    pub(crate) fn delete(
+        &self,
+        id: &str,
+        token: Option<TokenHash>,
+    ) -> Result<DeleteResponse, Refusal> {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
-        if self.inner().repo.delete(&gid)? {
+        let mut inner = self.inner();
+        seats::authorize(
+            inner.repo.seats(&gid)?.as_ref(),
+            ActsFor::AnySeat,
+            token.as_ref(),
+        )?;
+        if inner.repo.delete(&gid)? {
             Ok(DeleteResponse { success: true })
         } else {
             Err(ServiceError::NotFound(gid).into())
         }
+    }
+
+    /// `POST /games/:id/seats`: `wanted` (or the open seat) for `hash`.
+    pub(crate) fn join(
+        &self,
+        id: &str,
+        wanted: Option<Player>,
+        hash: TokenHash,
+    ) -> Result<Player, Refusal> {
+        let gid = GameId::parse(id).map_err(ServiceError::from)?;
+        let mut inner = self.inner();
+        inner.repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
+        let seats = inner
+            .repo
+            .seats(&gid)?
+            .ok_or_else(|| seats::no_seats(&gid))?;
+        let player = wanted
+            .or_else(|| seats.open())
+            .ok_or_else(|| seats::seat_taken(&gid, None))?;
+        if inner.repo.claim(&gid, player, &hash)? {
+            Ok(player)
+        } else {
+            Err(seats::seat_taken(&gid, Some(player)))
+        }
+    }
+}
+
+/// Seed 003's in-memory service with what the server adds per game: the
+/// version (for the live stream) and the seats.
+#[derive(Debug)]
+pub(crate) struct Memory {
+    service: GameService,
+    meta: HashMap<GameId, Meta>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Meta {
+    version: u64,
+    seats: Option<Seats>,
+}
+
+impl Memory {
+    fn new(seed: u64, max_games: usize) -> Memory {
+        Memory {
+            service: GameService::new(seed, max_games),
+            meta: HashMap::new(),
+        }
+    }
+
+    fn create(
+        &mut self,
+        id: GameId,
+        options: GameOptions,
+        now_ms: u64,
+        seats: Option<Seats>,
+    ) -> Result<Versioned<CreatedResponse>, Refusal> {
+        let answer = self.service.create(id, options, now_ms)?;
+        // The service evicts on its own: forget what it no longer holds.
+        if self.meta.len() >= self.service.max_games() {
+            let service = &self.service;
+            self.meta.retain(|id, _| service.contains(id));
+        }
+        self.meta.insert(id, Meta { version: 1, seats });
+        let event = self.event(&id, 1)?;
+        Ok(Versioned {
+            answer,
+            version: 1,
+            event,
+        })
+    }
+
+    /// The live stream's data for the stored game `id` at `version`.
+    fn event(&self, id: &GameId, version: u64) -> Result<Arc<str>, Refusal> {
+        let game = self.service.game(&id.to_string())?;
+        Ok(state_data(version, game))
+    }
+
+    /// The game's id, once it is known to exist, with its meta.
+    fn known(&self, id: &str) -> Result<(GameId, Meta), Refusal> {
+        let gid = GameId::parse(id).map_err(ServiceError::from)?;
+        if !self.service.contains(&gid) {
+            return Err(ServiceError::NotFound(gid).into());
+        }
+        let meta = self.meta.get(&gid).copied().unwrap_or(Meta {
+            version: 1,
+            seats: None,
+        });
+        Ok((gid, meta))
+    }
+
+    fn get(&mut self, id: &str) -> Result<(Versioned<StateResponse>, Option<Seats>), Refusal> {
+        let answer = self.service.get(id)?;
+        let (gid, meta) = self.known(id)?;
+        Ok((
+            Versioned {
+                answer,
+                version: meta.version,
+                event: self.event(&gid, meta.version)?,
+            },
+            meta.seats,
+        ))
+    }
+
+    fn update<T>(
+        &mut self,
+        id: &str,
+        acts_for: ActsFor,
+        token: Option<TokenHash>,
+        command: impl FnOnce(&mut GameService) -> Result<T, ServiceError>,
+    ) -> Result<Versioned<T>, Refusal> {
+        let (gid, meta) = self.known(id)?;
+        seats::authorize(meta.seats.as_ref(), acts_for, token.as_ref())?;
+        let answer = command(&mut self.service)?;
+        let meta = self.meta.entry(gid).or_insert(Meta {
+            version: 1,
+            seats: None,
+        });
+        meta.version += 1;
+        let version = meta.version;
+        Ok(Versioned {
+            answer,
+            version,
+            event: self.event(&gid, version)?,
+        })
+    }
+
+    fn delete(&mut self, id: &str, token: Option<TokenHash>) -> Result<DeleteResponse, Refusal> {
+        if let Ok((_, meta)) = self.known(id) {
+            seats::authorize(meta.seats.as_ref(), ActsFor::AnySeat, token.as_ref())?;
+        }
+        let answer = self.service.delete(id)?;
+        if let Ok(gid) = GameId::parse(id) {
+            self.meta.remove(&gid);
+        }
+        Ok(answer)
+    }
+
+    fn join(
+        &mut self,
+        id: &str,
+        wanted: Option<Player>,
+        hash: TokenHash,
+    ) -> Result<Player, Refusal> {
+        let (gid, _) = self.known(id)?;
+        let meta = self
+            .meta
+            .get_mut(&gid)
+            .ok_or_else(|| seats::no_seats(&gid))?;
+        let seats = meta.seats.as_mut().ok_or_else(|| seats::no_seats(&gid))?;
+        let player = wanted
+            .or_else(|| seats.open())
+            .ok_or_else(|| seats::seat_taken(&gid, None))?;
+        let seat = seats.seat_mut(player);
+        if seat.is_some() {
+            return Err(seats::seat_taken(&gid, Some(player)));
+        }
+        *seat = Some(hash);
+        Ok(player)
     }
 }
 
@@ -465,8 +778,23 @@ impl Durable {
 /// blocking pool, since they wait for the disk).
 #[derive(Debug, Clone)]
 pub(crate) enum Store {
-    Memory(Arc<Mutex<GameService>>),
+    Memory(Arc<Mutex<Memory>>),
     Durable(Arc<Durable>),
+}
+
+/// A command the store runs, on either kind of store.
+#[derive(Debug, Clone)]
+pub(crate) enum Command {
+    Place(MoveRequest),
+    Observe(ObservationRequest),
+    Reset,
+}
+
+/// What a command answers.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Answer {
+    State(StateResponse),
+    Observation(ObservationResponse),
 }
 
 impl Store {
@@ -478,33 +806,42 @@ impl Store {
         max_games: usize,
     ) -> std::io::Result<Store> {
         Ok(match storage {
-            Storage::Memory => {
-                Store::Memory(Arc::new(Mutex::new(GameService::new(seed, max_games))))
-            }
+            Storage::Memory => Store::Memory(Arc::new(Mutex::new(Memory::new(seed, max_games)))),
             Storage::Sqlite(path) => {
                 let repo = SqliteRepo::open(path, sync).map_err(|e| {
                     std::io::Error::other(format!("database {}: {e}", path.display()))
                 })?;
                 Store::Durable(Arc::new(Durable::new(Box::new(repo), seed, max_games)))
             }
+            Storage::Postgres(url) => {
+                // The synchronous client blocks on a runtime of its own: connect on
+                // a thread that is not driving the server's tasks.
+                let url = url.clone();
+                let repo = std::thread::spawn(move || crate::pg::PgRepo::connect(&url))
+                    .join()
+                    .map_err(|_| std::io::Error::other("the database connection failed"))?
+                    .map_err(|e| std::io::Error::other(format!("database: {e}")))?;
+                Store::Durable(Arc::new(
+                    Durable::new(Box::new(repo), seed, max_games).with_kind("postgres"),
+                ))
+            }
         })
     }
 
-    /// Runs a command: `memory` on the in-memory service, or `durable` on the
-    /// blocking pool.
-    pub(crate) async fn run<T: Send + 'static>(
+    /// Runs `memory` on the in-memory games, or `durable` on the blocking pool.
+    async fn run<T: Send + 'static>(
         &self,
-        memory: impl FnOnce(&mut GameService) -> Result<T, ServiceError>,
+        memory: impl FnOnce(&mut Memory) -> Result<T, Refusal>,
         durable: impl FnOnce(&Durable) -> Result<T, Refusal> + Send + 'static,
     ) -> Result<T, Refusal> {
         match self {
-            Store::Memory(service) => {
+            Store::Memory(games) => {
                 // A poisoned lock only means a handler panicked mid-request;
                 // the service's methods change nothing before they succeed.
-                let mut service = service
+                let mut games = games
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
-                memory(&mut service).map_err(Refusal::from)
+                memory(&mut games)
             }
             Store::Durable(store) => {
                 let store = Arc::clone(store);
@@ -519,6 +856,107 @@ impl Store {
                     })
             }
         }
+    }
+
+    /// `memory`, `sqlite` or `postgres`.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Store::Memory(_) => "memory",
+            Store::Durable(d) => d.kind,
+        }
+    }
+
+    pub(crate) async fn create(
+        &self,
+        id: GameId,
+        options: GameOptions,
+        now_ms: u64,
+        seats: Option<Seats>,
+    ) -> Result<Versioned<CreatedResponse>, Refusal> {
+        self.run(
+            move |m| m.create(id, options, now_ms, seats),
+            move |d| d.create(id, options, now_ms, seats),
+        )
+        .await
+    }
+
+    pub(crate) async fn get(
+        &self,
+        id: String,
+    ) -> Result<(Versioned<StateResponse>, Option<Seats>), Refusal> {
+        let copy = id.clone();
+        self.run(move |m| m.get(&id), move |d| d.get(&copy)).await
+    }
+
+    /// Runs a move, observation or reset as the holder of `token`.
+    pub(crate) async fn command(
+        &self,
+        id: String,
+        command: Command,
+        token: Option<TokenHash>,
+    ) -> Result<Versioned<Answer>, Refusal> {
+        let copy = id.clone();
+        let on_memory = command.clone();
+        self.run(
+            move |m| match on_memory {
+                Command::Place(r) => m.update(&id, ActsFor::Seat(r.player_id), token, |s| {
+                    s.place(&id, &r).map(Answer::State)
+                }),
+                Command::Observe(r) => m.update(&id, ActsFor::Seat(r.player_id), token, |s| {
+                    s.observe(&id, &r).map(Answer::Observation)
+                }),
+                Command::Reset => m.update(&id, ActsFor::AnySeat, token, |s| {
+                    s.reset(&id).map(Answer::State)
+                }),
+            },
+            move |d| {
+                let wrap = |v: Versioned<_>, f: fn(_) -> Answer| Versioned {
+                    answer: f(v.answer),
+                    version: v.version,
+                    event: v.event,
+                };
+                Ok(match command {
+                    Command::Place(r) => wrap(d.place(&copy, &r, token)?, Answer::State),
+                    Command::Observe(r) => {
+                        let v = d.observe(&copy, &r, token)?;
+                        Versioned {
+                            answer: Answer::Observation(v.answer),
+                            version: v.version,
+                            event: v.event,
+                        }
+                    }
+                    Command::Reset => wrap(d.reset(&copy, token)?, Answer::State),
+                })
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn delete(
+        &self,
+        id: String,
+        token: Option<TokenHash>,
+    ) -> Result<DeleteResponse, Refusal> {
+        let copy = id.clone();
+        self.run(
+            move |m| m.delete(&id, token),
+            move |d| d.delete(&copy, token),
+        )
+        .await
+    }
+
+    pub(crate) async fn join(
+        &self,
+        id: String,
+        wanted: Option<Player>,
+        hash: TokenHash,
+    ) -> Result<Player, Refusal> {
+        let copy = id.clone();
+        self.run(
+            move |m| m.join(&id, wanted, hash),
+            move |d| d.join(&copy, wanted, hash),
+        )
+        .await
     }
 }
 
@@ -550,10 +988,12 @@ mod tests {
         let d = durable(2);
         let (a, b, c) = (id(1), id(2), id(3));
         for g in [a, b] {
-            d.create(g, GameOptions::default(), 0).expect("created");
+            d.create(g, GameOptions::default(), 0, None)
+                .expect("created");
         }
         d.get(&a.to_string()).expect("stored");
-        d.create(c, GameOptions::default(), 0).expect("created");
+        d.create(c, GameOptions::default(), 0, None)
+            .expect("created");
         assert_eq!(
             d.get(&b.to_string()).map_err(|r| r.status),
             Err(StatusCode::NOT_FOUND)
@@ -565,18 +1005,26 @@ mod tests {
     fn a_taken_id_and_refused_commands_change_nothing() {
         let d = durable(4);
         let a = id(1);
-        d.create(a, GameOptions::default(), 0).expect("created");
-        let taken = d.create(a, GameOptions::new(5, 3), 0).expect_err("taken");
+        d.create(a, GameOptions::default(), 0, None)
+            .expect("created");
+        let taken = d
+            .create(a, GameOptions::new(5, 3), 0, None)
+            .expect_err("taken");
         assert_eq!(taken.error.code, "ID_IN_USE");
         let s = a.to_string();
-        let before = d.get(&s).expect("stored");
-        let negative = d.place(&s, &black_at(-1, 0)).expect_err("off the board");
+        let before = d.get(&s).expect("stored").0.answer;
+        let negative = d
+            .place(&s, &black_at(-1, 0), None)
+            .expect_err("off the board");
         assert_eq!(negative.error.code, "INVALID_POSITION");
-        d.place(&s, &black_at(1, 1)).expect("legal");
-        let again = d.place(&s, &black_at(2, 2)).expect_err("white's turn");
+        d.place(&s, &black_at(1, 1), None).expect("legal");
+        let again = d
+            .place(&s, &black_at(2, 2), None)
+            .expect_err("white's turn");
         assert_eq!(again.error.code, "OUT_OF_TURN");
-        assert_eq!(d.get(&s).expect("stored").game_state.turn_count, 1);
-        assert_ne!(d.get(&s).expect("stored"), before);
+        assert_eq!(d.get(&s).expect("stored").0.answer.game_state.turn_count, 1);
+        assert_eq!(d.get(&s).expect("stored").0.version, 2);
+        assert_ne!(d.get(&s).expect("stored").0.answer, before);
     }
 
     #[test]
@@ -584,8 +1032,8 @@ mod tests {
         let conn = Connection::open_in_memory().expect("in-memory database");
         let mut repo = SqliteRepo::init(conn, DbSync::Full).expect("schema");
         let a = id(1);
-        assert!(repo.insert(&a, "{}", 10).expect("insert"));
-        assert!(!repo.insert(&a, "{}", 10).expect("taken"));
+        assert!(repo.insert(&a, "{}", 10, None).expect("insert"));
+        assert!(!repo.insert(&a, "{}", 10, None).expect("taken"));
         assert!(repo.replace(&a, 1, "x").expect("update"));
         assert!(!repo.replace(&a, 1, "y").expect("stale"));
         let r = repo.load(&a).expect("load").expect("row");
@@ -593,5 +1041,63 @@ mod tests {
         assert!(repo.delete(&a).expect("delete"));
         assert!(!repo.delete(&a).expect("gone"));
         assert!(!repo.replace(&a, 2, "z").expect("gone"));
+    }
+
+    #[test]
+    fn a_seat_is_claimed_once_and_goes_with_its_evicted_game() {
+        let conn = Connection::open_in_memory().expect("in-memory database");
+        let mut repo = SqliteRepo::init(conn, DbSync::Full).expect("schema");
+        let (a, b) = (id(1), id(2));
+        let black = seats::hash_token("black");
+        let white = seats::hash_token("white");
+        let seated = Seats::taken_by(Player::Black, black);
+        assert!(repo.insert(&a, "{}", 1, Some(&seated)).expect("insert"));
+        assert_eq!(repo.seats(&a).expect("read"), Some(seated));
+        assert!(repo.claim(&a, Player::White, &white).expect("claim"));
+        assert!(!repo.claim(&a, Player::White, &black).expect("taken"));
+        assert!(!repo.claim(&a, Player::Black, &white).expect("taken"));
+        let both = repo.seats(&a).expect("read").expect("seated");
+        assert_eq!((both.black, both.white), (Some(black), Some(white)));
+        // A game without seats has none to claim.
+        assert!(repo.insert(&b, "{}", 1, None).expect("insert evicting a"));
+        assert_eq!(repo.seats(&a).expect("read"), None);
+        assert_eq!(repo.seats(&b).expect("read"), None);
+        assert!(!repo.claim(&b, Player::White, &white).expect("no seats"));
+        let left: i64 = repo
+            .conn
+            .query_row("SELECT COUNT(*) FROM seats", [], |r| r.get(0))
+            .expect("count");
+        assert_eq!(left, 0);
+    }
+
+    #[test]
+    fn a_database_of_the_first_schema_gains_the_seats_table_and_keeps_its_games() {
+        let path = std::env::temp_dir().join(format!("qg-schema1-{}.sqlite3", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        {
+            let conn = Connection::open(&path).expect("open");
+            conn.execute_batch(
+                "CREATE TABLE games (id TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL,
+                     last_used INTEGER NOT NULL, state TEXT NOT NULL);
+                 CREATE INDEX games_by_last_use ON games (last_used);
+                 INSERT INTO games VALUES ('x', 3, 1, '{}');
+                 PRAGMA user_version = 1;",
+            )
+            .expect("a version-1 database");
+        }
+        let mut repo = SqliteRepo::open(&path, DbSync::Normal).expect("migrated");
+        let version: i64 = repo
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .expect("version");
+        assert_eq!(version, SCHEMA_VERSION);
+        let games: i64 = repo
+            .conn
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+            .expect("count");
+        assert_eq!(games, 1);
+        assert_eq!(repo.seats(&id(1)).expect("read"), None);
+        drop(repo);
+        let _ = std::fs::remove_file(&path);
     }
 }

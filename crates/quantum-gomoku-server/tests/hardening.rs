@@ -186,6 +186,40 @@ async fn a_creation_burst_from_one_address_is_limited_while_another_address_gets
 }
 
 #[tokio::test]
+async fn a_client_that_waits_the_retry_after_it_was_given_is_served() {
+    // One creation, then one more every 2 s.
+    let addr = start(ServerConfig {
+        create_burst: 1,
+        creates_per_minute: 30,
+        ..test_config()
+    })
+    .await
+    .addr;
+    assert_eq!(
+        raw(addr, "POST", &format!("{API}/games"), &[], b"")
+            .await
+            .status,
+        201
+    );
+    let limited = raw(addr, "POST", &format!("{API}/games"), &[], b"").await;
+    assert_error(&limited, 429, "RATE_LIMITED");
+    // The next creation is just under 2 s away: rounded up, not down to 1 (or 0).
+    let retry: u64 = limited
+        .header("retry-after")
+        .and_then(|v| v.parse().ok())
+        .expect("a Retry-After in seconds");
+    assert_eq!(retry, 2);
+    assert_eq!(limited.json()["details"]["retryAfterSeconds"], retry);
+    tokio::time::sleep(Duration::from_secs(retry)).await;
+    assert_eq!(
+        raw(addr, "POST", &format!("{API}/games"), &[], b"")
+            .await
+            .status,
+        201
+    );
+}
+
+#[tokio::test]
 async fn a_slow_header_connection_is_closed_after_the_header_timeout() {
     let addr = start(ServerConfig {
         header_timeout: Duration::from_secs(1),
@@ -372,6 +406,11 @@ impl Site {
         write(&root.join("sub/index.html"), "<html>sub</html>");
         write(&root.join("web-8f2a9c31d4e5b607_bg.wasm"), "\0asm");
         write(&root.join("style.css"), "body{}");
+        write(&root.join("web-8f2a9c31d4e5b607.js"), "export default 1;");
+        write(
+            &root.join("sw.js"),
+            "self.addEventListener('fetch', () => {});",
+        );
         write(&root.join(".env"), "SECRET=1");
         write(&root.join(".git/config"), "[core]");
         write(&root.join("sub/.hidden"), "no");
@@ -428,7 +467,10 @@ async fn a_symlink_out_of_the_static_root_and_dotfiles_are_404() {
     // Symlinks that stay inside the root, and plain files, are served.
     assert_eq!(get(addr, "/alias.txt").await.body, b"inside");
     assert_eq!(get(addr, "/real.txt").await.body, b"inside");
-    assert_eq!(get(addr, "/sub/").await.body, b"<html>sub</html>");
+    assert_eq!(
+        get(addr, "/sub/").await.body,
+        format!("<html>sub</html>{}", quantum_gomoku_server::API_META).into_bytes()
+    );
 }
 
 #[tokio::test]
@@ -437,7 +479,12 @@ async fn static_files_carry_security_and_caching_headers() {
     let addr = site_server(&site).await;
     let page = get(addr, "/").await;
     assert_eq!(page.status, 200);
-    assert_eq!(page.body, INDEX.as_bytes());
+    // The page as built, with the tag that tells it the API is here.
+    let served = INDEX.replace(
+        "</head>",
+        &format!("{}</head>", quantum_gomoku_server::API_META),
+    );
+    assert_eq!(page.body, served.as_bytes());
     assert_eq!(
         page.header("x-content-type-options").as_deref(),
         Some("nosniff")
@@ -490,6 +537,22 @@ async fn static_files_carry_security_and_caching_headers() {
     // Files are streamed by a range-capable file service.
     let part = raw(addr, "GET", "/style.css", &[("Range", "bytes=0-3")], b"").await;
     assert_eq!((part.status, part.body.as_slice()), (206, &b"body"[..]));
+    // Scripts carry a policy a worker started from them can run under (a
+    // worker runs under its own script's policy): same-origin imports and
+    // fetches, wasm compilation, nothing inline, no framing.
+    for script in ["/web-8f2a9c31d4e5b607.js", "/sw.js"] {
+        let js = get(addr, script).await;
+        assert_eq!(js.status, 200, "{script}");
+        let csp = js.header("content-security-policy").expect("a policy");
+        assert_eq!(csp, quantum_gomoku_server::SCRIPT_CSP, "{script}");
+        assert!(csp.contains("default-src 'self'"));
+        assert!(csp.contains("script-src 'self' 'wasm-unsafe-eval'"));
+        assert!(!csp.contains("unsafe-inline") && csp.contains("frame-ancestors 'none'"));
+    }
+    assert!(
+        css.header("content-security-policy")
+            .is_some_and(|c| c.contains("default-src 'none'"))
+    );
     // API answers carry the security headers too, with a policy that loads nothing.
     let api = get(addr, &format!("{API}/games/x")).await;
     assert_eq!(

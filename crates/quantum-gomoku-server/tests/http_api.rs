@@ -455,7 +455,9 @@ async fn static_files_are_served_at_the_root() {
     .addr;
     let r = get(addr, "/?gameId=123e4567-e89b-42d3-a456-426614174000").await;
     assert_eq!(r.status, 200);
-    assert_eq!(r.body, b"<html>qg</html>");
+    // The page, with the tag that tells it the API is on its origin.
+    let page = format!("<html>qg</html>{}", quantum_gomoku_server::API_META);
+    assert_eq!(r.body, page.as_bytes());
     let r = get(addr, "/pkg/app.wasm").await;
     assert_eq!(r.status, 200);
     assert!(

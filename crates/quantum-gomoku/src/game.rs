@@ -580,6 +580,48 @@ impl Game {
         let saved: SavedGame = serde_json::from_str(json)?;
         Game::try_from(saved)
     }
+
+    /// A copy of a game someone else keeps (a server), from what it publishes:
+    /// the options, the public state and the last observation, checked as a
+    /// save is. Its log holds the moves in turn order and the last observation
+    /// (earlier ones are not in the public state, nor any seed) and its
+    /// generator is a fixed one: such a copy is for showing the game, not for
+    /// drawing its observations.
+    pub fn from_public_state(
+        options: GameOptions,
+        state: GameState,
+        last_observation: Option<ObservationResult>,
+    ) -> Result<Game, LoadError> {
+        let mut log: Vec<LogEntry> = state
+            .stones()
+            .map(|(position, stone)| LogEntry::Move {
+                player: stone.placed_by,
+                position,
+                probability_type: stone.probability_type,
+                turn: stone.turn_placed,
+            })
+            .collect();
+        log.sort_by_key(|entry| match entry {
+            LogEntry::Move { turn, .. } | LogEntry::Observation { turn, .. } => *turn,
+        });
+        // The last observation is known (its seed is not: the copy never replays it),
+        // and it keeps the move before it from being undone, as in the original.
+        if let Some(o) = &last_observation {
+            log.push(LogEntry::Observation {
+                player: o.observed_by,
+                turn: o.turn_executed,
+                seed: 0,
+                winner: o.winner,
+            });
+        }
+        Game::try_from(SavedGame {
+            options,
+            state,
+            rng: Rng::new(0),
+            log,
+            last_observation,
+        })
+    }
 }
 
 /// Collapses every stone of `board` with a generator seeded by `seed`,
@@ -825,5 +867,35 @@ mod tests {
         assert_eq!(g.state().turn_count, 0);
         assert_eq!(g.state().last_mover, None);
         assert_eq!(g.undo(), Err(RuleError::NothingToUndo));
+    }
+
+    #[test]
+    fn a_copy_from_the_public_state_shows_the_same_game_and_refuses_an_inconsistent_one() {
+        let mut g = game(7, 3);
+        g.place(Player::Black, Position::new(3, 3)).expect("legal");
+        g.place(Player::White, Position::new(0, 1)).expect("legal");
+        g.place(Player::Black, Position::new(3, 4)).expect("legal");
+        g.observe(Player::Black, Some(5))
+            .expect("black may observe");
+        let copy = Game::from_public_state(
+            g.options(),
+            g.state().clone(),
+            g.last_observation().cloned(),
+        )
+        .expect("consistent");
+        assert_eq!(copy.state(), g.state());
+        assert_eq!(copy.view(), g.view());
+        let moves: Vec<u32> = copy
+            .log()
+            .iter()
+            .map(|e| match e {
+                LogEntry::Move { turn, .. } | LogEntry::Observation { turn, .. } => *turn,
+            })
+            .collect();
+        assert_eq!(moves, [1, 2, 3, 3]);
+        let mut bad = g.state().clone();
+        bad.turn_count = 5;
+        assert!(Game::from_public_state(g.options(), bad, None).is_err());
+        assert!(Game::from_public_state(GameOptions::new(9, 3), g.state().clone(), None).is_err());
     }
 }

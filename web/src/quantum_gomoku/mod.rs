@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod jobs;
+pub mod online;
 pub mod page;
 pub mod panels;
 pub mod state;

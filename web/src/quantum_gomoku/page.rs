@@ -3,10 +3,11 @@
 use std::rc::Rc;
 
 use quantum_gomoku::{
-    Command, DEFAULT_BOARD_SIZE, DEFAULT_WIN_LENGTH, Game, GameOptions, GameStatus, GameView,
-    Position, WinProbability,
+    Command, DEFAULT_BOARD_SIZE, DEFAULT_WIN_LENGTH, Game, GameId, GameOptions, GameStatus,
+    GameView, Player, Position, WinProbability,
 };
 use wasm_bindgen::JsCast;
+use yew::platform::spawn_local;
 use yew::prelude::*;
 
 use crate::ctx::{replace_route, use_ctx};
@@ -18,12 +19,14 @@ use crate::worker::{self, Done};
 
 use super::board::Board;
 use super::jobs::{ComputerObserve, ComputerTurn, Estimate, computer_seed};
+use super::online::{self, Connection, OnlineGame, Seat, StreamEvent};
 use super::panels::{MoveLog, ObservationSummary, ProbabilityPanel, StatusBar, observation_text};
 use super::state::{
     Action, Notice, Opponent, PageError, QgState, Thought, can_undo, computer_to_move,
 };
 use super::store::{self, Stored};
 use super::text;
+use super::text::OnlineText;
 
 /// The latest win estimate and the version of the game it belongs to.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,6 +82,131 @@ fn input_value(e: &Event) -> Option<String> {
         .map(|i| i.value())
 }
 
+/// A refusal of the online game, in the page's error model.
+fn online_error(r: online::Refused) -> Action {
+    Action::Refuse(PageError::Online {
+        code: r.code,
+        message: r.message,
+    })
+}
+
+/// Shows a new game on this device (leaving online play), or says why it cannot be made.
+fn show_local(state: &UseReducerHandle<QgState>, options: GameOptions, notice: Option<Notice>) {
+    match store::new_game(options) {
+        Ok(game) => state.dispatch(Action::Show {
+            game: Box::new(game),
+            notice,
+        }),
+        Err(e) => state.dispatch(Action::Refuse(PageError::Options(e))),
+    }
+}
+
+/// Whether this browser has a save of game `id` (read without removing a bad one).
+fn saved_here(id: &GameId) -> bool {
+    storage::get(&store::game_key(&id.to_string())).is_some()
+}
+
+/// Everything the online mode's callbacks need, cloned into each.
+#[derive(Clone)]
+struct Online {
+    /// The API's path, when the page's server has one.
+    base: Option<String>,
+    game: UseStateHandle<Option<OnlineGame>>,
+    connection: UseStateHandle<Connection>,
+    /// The online game's id as of the latest render, for answers that arrive later.
+    current: Rc<std::cell::Cell<Option<GameId>>>,
+}
+
+impl Online {
+    /// Takes part in the server's game `id`: its open seat, or watching. A game the
+    /// server does not have (or one without seats) is `Err`.
+    fn join(&self, state: &UseReducerHandle<QgState>, id: GameId, on_missing: Action) {
+        let Some(base) = self.base.clone() else {
+            state.dispatch(on_missing);
+            return;
+        };
+        let this = self.clone();
+        let state = state.clone();
+        spawn_local(async move {
+            match online::join(&base, id).await {
+                Ok(game) => this.enter(&state, game),
+                Err(_) => state.dispatch(on_missing),
+            }
+        });
+    }
+
+    /// Creates a game on the server with this browser as black.
+    fn create(&self, state: &UseReducerHandle<QgState>, options: GameOptions) {
+        let Some(base) = self.base.clone() else {
+            return;
+        };
+        if let Err(e) = options.validate() {
+            state.dispatch(Action::Refuse(PageError::Options(e)));
+            return;
+        }
+        let this = self.clone();
+        let state = state.clone();
+        spawn_local(async move {
+            match online::create(&base, options).await {
+                Ok(game) => this.enter(&state, game),
+                Err(r) => state.dispatch(online_error(r)),
+            }
+        });
+    }
+
+    fn enter(&self, state: &UseReducerHandle<QgState>, game: OnlineGame) {
+        // Both colours are people at their browsers: no computer plays online.
+        state.dispatch(Action::SetOpponent(Opponent::Human));
+        self.current.set(Some(game.id));
+        self.connection.set(Connection::Reconnecting);
+        self.game.set(Some(game));
+    }
+
+    /// Leaves online play for a new game on this device, if `id` is still the one shown.
+    fn leave(&self, state: &UseReducerHandle<QgState>, id: GameId, options: GameOptions) {
+        if self.current.get() != Some(id) {
+            return;
+        }
+        self.current.set(None);
+        self.game.set(None);
+        show_local(state, options, None);
+    }
+
+    /// Sends `what` for the shown online game; refusals are shown as errors.
+    fn send(&self, state: &UseReducerHandle<QgState>, game: &OnlineGame, what: online::Request) {
+        let Some(base) = self.base.clone() else {
+            return;
+        };
+        let (this, state, game) = (self.clone(), state.clone(), game.clone());
+        let options = state.game.as_ref().map(Game::options);
+        spawn_local(async move {
+            match online::send(&base, &game, what).await {
+                Ok(()) if what == online::Request::Delete => {
+                    online::forget_seat(&game.id);
+                    this.leave(&state, game.id, options.unwrap_or_default());
+                }
+                Ok(()) => {}
+                Err(r) => state.dispatch(online_error(r)),
+            }
+        });
+    }
+}
+
+/// Whether the online player may act as `player` now; else the refusal to show.
+fn may_act(game: &OnlineGame, player: Player) -> Result<(), Action> {
+    match game.seat {
+        Seat::Player(p) if p == player => Ok(()),
+        Seat::Player(_) => Err(online_error(online::Refused {
+            code: "NOT_YOUR_TURN".to_owned(),
+            message: String::new(),
+        })),
+        Seat::Watching => Err(online_error(online::Refused {
+            code: "WATCHING".to_owned(),
+            message: String::new(),
+        })),
+    }
+}
+
 #[function_component(QuantumGomokuPage)]
 pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     let ctx = use_ctx();
@@ -89,6 +217,17 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     let size_text = use_state(|| DEFAULT_BOARD_SIZE.to_string());
     let win_text = use_state(|| DEFAULT_WIN_LENGTH.to_string());
     let id_input = use_node_ref();
+    // Online play: only when the server that sent the page has the API (no request otherwise).
+    let api = use_memo((), |()| online::api_base());
+    let online_game = use_state(|| None::<OnlineGame>);
+    let connection = use_state(|| Connection::Reconnecting);
+    let current = use_memo((), |()| Rc::new(std::cell::Cell::new(None::<GameId>)));
+    let online = Online {
+        base: (*api).clone(),
+        game: online_game.clone(),
+        connection: connection.clone(),
+        current: Rc::clone(&current),
+    };
 
     // The opponent chosen last time.
     {
@@ -103,25 +242,77 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     // Start-up: storage, the clock and entropy are read here, never in the reducer.
     {
         let state = state.clone();
+        let online = online.clone();
         use_effect_with(props.game_id.clone(), move |url_id| {
             // The page writes the shown game's id into the address itself; when
             // that comes back as a route change there is nothing to load.
             let shown = state.game.as_ref().map(Game::id);
-            if shown.is_some() && url_id.as_deref().and_then(store::parse_v4) == shown {
+            let url_game = url_id.as_deref().and_then(store::parse_v4);
+            if shown.is_some() && url_game == shown {
                 return;
             }
-            let (found, notice) = startup_game(url_id.as_deref());
-            let game = match found {
-                Some(game) => Ok(game),
-                None => store::new_game(GameOptions::default()),
+            let start_local = {
+                let state = state.clone();
+                let url_id = url_id.clone();
+                move || {
+                    let (found, notice) = startup_game(url_id.as_deref());
+                    match found {
+                        Some(game) => state.dispatch(Action::Show {
+                            game: Box::new(game),
+                            notice,
+                        }),
+                        None => show_local(&state, GameOptions::default(), notice),
+                    }
+                }
             };
-            match game {
-                Ok(game) => state.dispatch(Action::Show {
-                    game: Box::new(game),
-                    notice,
-                }),
-                Err(e) => state.dispatch(Action::Refuse(PageError::Options(e))),
+            // An id this browser has no save of may be a game on the page's server.
+            match url_game.filter(|id| online.base.is_some() && !saved_here(id)) {
+                Some(id) => {
+                    let state2 = state.clone();
+                    let online2 = online.clone();
+                    let base = online.base.clone().unwrap_or_default();
+                    spawn_local(async move {
+                        match online::join(&base, id).await {
+                            Ok(game) => online2.enter(&state2, game),
+                            Err(_) => start_local(),
+                        }
+                    });
+                }
+                None => start_local(),
             }
+        });
+    }
+
+    // The online game's live stream: every accepted command on the server (this
+    // browser's or the other's) arrives here and replaces the shown game.
+    {
+        let state = state.clone();
+        let online = online.clone();
+        use_effect_with((*online_game).clone().map(|g| g.id), move |id| {
+            let stream = id.and_then(|id| {
+                let base = online.base.clone()?;
+                let on_event = {
+                    let online = online.clone();
+                    let state = state.clone();
+                    Callback::from(move |event: StreamEvent| match event {
+                        StreamEvent::State(game) => {
+                            state.dispatch(Action::Show { game, notice: None })
+                        }
+                        StreamEvent::Connection(c) => online.connection.set(c),
+                        StreamEvent::Deleted => {
+                            online::forget_seat(&id);
+                            let options = state.game.as_ref().map(Game::options);
+                            online.leave(&state, id, options.unwrap_or_default());
+                            state.dispatch(online_error(online::Refused {
+                                code: "DELETED".to_owned(),
+                                message: String::new(),
+                            }));
+                        }
+                    })
+                };
+                online::Stream::open(&base, id, on_event)
+            });
+            move || drop(stream)
         });
     }
 
@@ -129,9 +320,13 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     // game so that it can be bookmarked or reloaded.
     {
         let state = state.clone();
+        let online_now = online_game.is_some();
         use_effect_with(state.version, move |_| {
             if let Some(game) = &state.game {
-                store::save(game);
+                // An online game is kept by the server; its copy here is not saved.
+                if !online_now {
+                    store::save(game);
+                }
                 replace_route(&Route::QuantumGomoku {
                     game_id: Some(game.id().to_string()),
                 });
@@ -208,8 +403,25 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     // The same callbacks from render to render, so unchanged cells skip re-rendering.
     let on_place = {
         let dispatcher = state.dispatcher();
-        use_callback((), move |position: Position, ()| {
-            dispatcher.dispatch(Action::PlaceHere(position));
+        let state = state.clone();
+        let online = online.clone();
+        // Online, a placement depends on the shown game and the seat; locally it does not.
+        let deps = (*online_game).clone().map(|g| (g, state.version));
+        use_callback(deps, move |position: Position, deps| match deps {
+            None => dispatcher.dispatch(Action::PlaceHere(position)),
+            Some((game, _)) => {
+                let Some(shown) = &state.game else { return };
+                let player = shown.state().current_player;
+                let command = Command::Place { player, position };
+                match may_act(game, player).and_then(|()| {
+                    shown
+                        .check(command)
+                        .map_err(|e| Action::Refuse(PageError::Rule(e)))
+                }) {
+                    Ok(()) => online.send(&state, game, online::Request::Place(player, position)),
+                    Err(refusal) => dispatcher.dispatch(refusal),
+                }
+            }
         })
     };
     let on_move_cursor = {
@@ -242,9 +454,15 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     let opponent = state.opponent;
     let computer = opponent.computer();
     let thinking = state.computer_thinking();
-    // Against the computer the page offers only the player's own moves.
-    let observe_enabled = view.observe.enabled && computer != Some(view.observe.player);
-    let undo_enabled = can_undo(game, opponent);
+    let online_now = (*online_game).clone();
+    let seat = online_now.as_ref().map(|g| g.seat);
+    // Against the computer the page offers only the player's own moves; online, only the seat's.
+    let observe_enabled = view.observe.enabled
+        && computer != Some(view.observe.player)
+        && seat.is_none_or(|s| s == Seat::Player(view.observe.player));
+    // Online the server keeps the game, and it has no undo.
+    let undo_enabled = online_now.is_none() && can_undo(game, opponent);
+    let my_turn_online = seat.is_none_or(|s| s == Seat::Player(view.current_player));
     let current_estimate = estimate.as_ref().map(|e| e.done.value);
     let estimate_busy = estimate.as_ref().is_none_or(|e| e.version != state.version);
     let estimate_where = estimate.as_ref().map(|e| (e.done.ms, e.done.in_worker));
@@ -254,8 +472,22 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
         let player = view.observe.player;
         // No seed: the engine draws it from the game's own generator, so a
         // saved game replays the same collapse.
-        Callback::from(move |()| {
-            state.dispatch(Action::Apply(Command::Observe { player, seed: None }));
+        let online = online.clone();
+        let online_now = online_now.clone();
+        Callback::from(move |()| match &online_now {
+            None => state.dispatch(Action::Apply(Command::Observe { player, seed: None })),
+            Some(game) => {
+                let check = state
+                    .game
+                    .as_ref()
+                    .map_or(Ok(()), |g| g.check(Command::Observe { player, seed: None }));
+                match may_act(game, player)
+                    .and_then(|()| check.map_err(|e| Action::Refuse(PageError::Rule(e))))
+                {
+                    Ok(()) => online.send(&state, game, online::Request::Observe(player)),
+                    Err(refusal) => state.dispatch(refusal),
+                }
+            }
         })
     };
     let on_observe_click = {
@@ -268,19 +500,51 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     };
     let on_reset = {
         let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::Apply(Command::Reset)))
+        let online = online.clone();
+        let online_now = online_now.clone();
+        Callback::from(move |_: MouseEvent| match &online_now {
+            None => state.dispatch(Action::Apply(Command::Reset)),
+            Some(game) if game.seat == Seat::Watching => state.dispatch(
+                may_act(game, Player::Black)
+                    .err()
+                    .unwrap_or(Action::Dismiss),
+            ),
+            Some(game) => online.send(&state, game, online::Request::Reset),
+        })
     };
+    // Online, a new game is a new online game (the link changes); locally, a new local one.
     let on_new_game = {
         let state = state.clone();
         let size_text = size_text.clone();
         let win_text = win_text.clone();
+        let online = online.clone();
+        let online_now = online_now.is_some();
         Callback::from(move |_: MouseEvent| {
-            match store::new_game(options_from(&size_text, &win_text)) {
-                Ok(game) => state.dispatch(Action::Show {
-                    game: Box::new(game),
-                    notice: None,
-                }),
-                Err(e) => state.dispatch(Action::Refuse(PageError::Options(e))),
+            let options = options_from(&size_text, &win_text);
+            if online_now {
+                online.create(&state, options);
+            } else {
+                show_local(&state, options, None);
+            }
+        })
+    };
+    let on_online = {
+        let state = state.clone();
+        let size_text = size_text.clone();
+        let win_text = win_text.clone();
+        let online = online.clone();
+        Callback::from(move |_: MouseEvent| {
+            online.create(&state, options_from(&size_text, &win_text));
+        })
+    };
+    let on_leave_online = {
+        let state = state.clone();
+        let online = online.clone();
+        let online_now = online_now.clone();
+        let options = game.options();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(game) = &online_now {
+                online.leave(&state, game.id, options);
             }
         })
     };
@@ -288,36 +552,53 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
         let state = state.clone();
         let id = game.id();
         let options = game.options();
-        Callback::from(move |_: MouseEvent| {
-            store::delete(&id);
-            match store::new_game(options) {
-                Ok(game) => state.dispatch(Action::Show {
-                    game: Box::new(game),
-                    notice: None,
-                }),
-                Err(e) => state.dispatch(Action::Refuse(PageError::Options(e))),
+        let online = online.clone();
+        let online_now = online_now.clone();
+        Callback::from(move |_: MouseEvent| match &online_now {
+            None => {
+                store::delete(&id);
+                show_local(&state, options, None);
             }
+            Some(game) if game.seat == Seat::Watching => state.dispatch(
+                may_act(game, Player::Black)
+                    .err()
+                    .unwrap_or(Action::Dismiss),
+            ),
+            Some(game) => online.send(&state, game, online::Request::Delete),
         })
     };
     let on_load = {
         let state = state.clone();
         let id_input = id_input.clone();
+        let online = online.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let typed = id_input
                 .cast::<web_sys::HtmlInputElement>()
                 .map(|i| i.value())
                 .unwrap_or_default();
-            let action = match store::parse_v4(&typed).map(|id| store::load(&id)) {
-                None => Action::Refuse(PageError::InvalidId),
-                Some(Stored::Missing) => Action::Refuse(PageError::UnknownId),
-                Some(Stored::Discarded) => Action::Refuse(PageError::CorruptSave),
-                Some(Stored::Found(game)) => Action::Show {
-                    game,
-                    notice: Some(Notice::Loaded),
-                },
+            let Some(id) = store::parse_v4(&typed) else {
+                state.dispatch(Action::Refuse(PageError::InvalidId));
+                return;
             };
-            state.dispatch(action);
+            match store::load(&id) {
+                // Not saved here: the page's server may have it.
+                Stored::Missing => {
+                    online.join(&state, id, Action::Refuse(PageError::UnknownId));
+                }
+                Stored::Discarded => state.dispatch(Action::Refuse(PageError::CorruptSave)),
+                Stored::Found(game) => {
+                    // A game saved here is played here.
+                    if online.current.get().is_some() {
+                        online.current.set(None);
+                        online.game.set(None);
+                    }
+                    state.dispatch(Action::Show {
+                        game,
+                        notice: Some(Notice::Loaded),
+                    });
+                }
+            }
         })
     };
     let on_size_input = {
@@ -382,7 +663,10 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     let play_error = state.last_error.as_ref().filter(|e| {
         matches!(
             e,
-            PageError::Rule(_) | PageError::Options(_) | PageError::Computer(_)
+            PageError::Rule(_)
+                | PageError::Options(_)
+                | PageError::Computer(_)
+                | PageError::Online { .. }
         )
     });
     let next = view.next_probability_type;
@@ -414,7 +698,8 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                     <div class="btn-row qg-actions">
                         <label class="qg-opponent">
                             { text::opponent_label(lang) }{ " " }
-                            <select data-testid="qg-opponent" onchange={on_opponent} onkeydown={on_opponent_key}>
+                            <select data-testid="qg-opponent" onchange={on_opponent} onkeydown={on_opponent_key}
+                                disabled={online_now.is_some()}>
                                 { for Opponent::ALL.into_iter().map(|o| html! {
                                     <option value={o.as_str()} selected={o == opponent}>
                                         { text::opponent(lang, o) }
@@ -460,7 +745,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                     }
                     <Board
                         view={view.clone()}
-                        locked={thinking}
+                        locked={thinking || !my_turn_online}
                         show_observation={show_observation}
                         cursor={cursor_pos}
                         on_place={on_place}
@@ -473,6 +758,35 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                     }
                 </div>
                 <aside class="qg-side">
+                    if api.is_some() {
+                        <section class="qg-panel qg-online" aria-labelledby="qg-online-title">
+                            <h3 id="qg-online-title">{ text::online(lang, OnlineText::Title) }</h3>
+                            if let Some(og) = &online_now {
+                                <p data-testid="qg-seat" data-value={og.seat.as_str()}>
+                                    { text::seat(lang, og.seat) }
+                                </p>
+                                <p class="qg-muted" data-testid="qg-connection"
+                                    data-state={connection.as_str()} aria-live="polite">
+                                    { text::connection(lang, *connection) }
+                                </p>
+                                <label class="qg-online-link">
+                                    { text::online(lang, OnlineText::Link) }
+                                    <input type="text" readonly=true data-testid="qg-online-link"
+                                        value={online::share_link(&og.id).unwrap_or_default()} />
+                                </label>
+                                <button type="button" class="btn" data-testid="qg-leave-online"
+                                    onclick={on_leave_online}>
+                                    { text::online(lang, OnlineText::Leave) }
+                                </button>
+                            } else {
+                                <p class="qg-muted">{ text::online(lang, OnlineText::Blurb) }</p>
+                                <button type="button" class="btn btn-primary" data-testid="qg-online"
+                                    onclick={on_online}>
+                                    { text::online(lang, OnlineText::Start) }
+                                </button>
+                            }
+                        </section>
+                    }
                     <ProbabilityPanel estimate={current_estimate} busy={estimate_busy}
                         timing={estimate_where} />
                     <section class="qg-panel qg-manage">

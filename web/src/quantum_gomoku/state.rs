@@ -107,6 +107,9 @@ pub enum PageError {
     Options(OptionsError),
     /// The computer could not choose a move (a bug; the game is unchanged).
     Computer(String),
+    /// The API server refused a request of the online game, or could not be reached
+    /// (its error code and message; the game is unchanged).
+    Online { code: String, message: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

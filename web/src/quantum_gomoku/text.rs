@@ -59,6 +59,82 @@ pub fn error(lang: Lang, e: &PageError) -> String {
             Lang::Ja => format!("コンピューターが手を選べませんでした: {why}"),
             Lang::En => format!("The computer could not choose a move: {why}"),
         },
+        PageError::Online { code, message } => {
+            let why = match (lang, code.as_str()) {
+                (Lang::Ja, "NOT_YOUR_TURN") => "相手の番です".to_owned(),
+                (Lang::Ja, "SEAT_TOKEN_REQUIRED" | "NOT_YOUR_SEAT" | "WATCHING") => {
+                    "観戦中は打てません（このゲームの席がありません）".to_owned()
+                }
+                (Lang::Ja, "NETWORK") => "サーバーにつながりません".to_owned(),
+                (Lang::Ja, "NOT_FOUND" | "DELETED") => {
+                    "このゲームはサーバーにありません（削除されました）".to_owned()
+                }
+                (Lang::Ja, _) => format!("サーバーに断られました: {message}"),
+                (Lang::En, "NOT_YOUR_TURN") => "It is the other player's turn".to_owned(),
+                (Lang::En, "SEAT_TOKEN_REQUIRED" | "NOT_YOUR_SEAT" | "WATCHING") => {
+                    "You are watching: this browser holds no seat of this game".to_owned()
+                }
+                (Lang::En, "NETWORK") => "The server cannot be reached".to_owned(),
+                (Lang::En, "NOT_FOUND" | "DELETED") => {
+                    "This game is no longer on the server (it was deleted)".to_owned()
+                }
+                (Lang::En, _) => format!("The server refused: {message}"),
+            };
+            format!("{why} ({code})")
+        }
+    }
+}
+
+/// The online panel's texts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnlineText {
+    Title,
+    Blurb,
+    Start,
+    Link,
+    Leave,
+}
+
+pub fn online(lang: Lang, t: OnlineText) -> &'static str {
+    match (lang, t) {
+        (Lang::Ja, OnlineText::Title) => "オンライン対局",
+        (Lang::Ja, OnlineText::Blurb) => {
+            "サーバーでゲームを作り、リンクを相手に送ると、別のブラウザーから白番で参加できます。"
+        }
+        (Lang::Ja, OnlineText::Start) => "オンライン対局を始める",
+        (Lang::Ja, OnlineText::Link) => "相手に送るリンク",
+        (Lang::Ja, OnlineText::Leave) => "この端末での対局に戻る",
+        (Lang::En, OnlineText::Title) => "Play online",
+        (Lang::En, OnlineText::Blurb) => {
+            "Create the game on the server and send the link: the other player joins from their browser as white."
+        }
+        (Lang::En, OnlineText::Start) => "Start an online game",
+        (Lang::En, OnlineText::Link) => "Link to send to the other player",
+        (Lang::En, OnlineText::Leave) => "Back to play on this device",
+    }
+}
+
+/// Which seat this browser holds.
+pub fn seat(lang: Lang, seat: super::online::Seat) -> String {
+    use super::online::Seat;
+    match (lang, seat) {
+        (Lang::Ja, Seat::Player(p)) => format!("あなたは{}です", player(lang, p)),
+        (Lang::Ja, Seat::Watching) => "観戦中（両方の席が埋まっています）".to_owned(),
+        (Lang::En, Seat::Player(p)) => format!("You play {}", player(lang, p)),
+        (Lang::En, Seat::Watching) => "Watching (both seats are taken)".to_owned(),
+    }
+}
+
+/// The live connection to the server.
+pub fn connection(lang: Lang, c: super::online::Connection) -> &'static str {
+    use super::online::Connection;
+    match (lang, c) {
+        (Lang::Ja, Connection::Connected) => "サーバーと接続しています",
+        (Lang::Ja, Connection::Reconnecting) => "サーバーに接続しています…",
+        (Lang::Ja, Connection::Offline) => "オフライン（サーバーにつながりません）",
+        (Lang::En, Connection::Connected) => "Connected to the server",
+        (Lang::En, Connection::Reconnecting) => "Connecting to the server…",
+        (Lang::En, Connection::Offline) => "Offline (the server cannot be reached)",
     }
 }
 

@@ -2,9 +2,11 @@
 //! shared by the HTTP test files.
 #![allow(dead_code)] // each test file uses a different subset
 
-use quantum_gomoku_server::{ServerConfig, serve};
+use quantum_gomoku_server::{ServerConfig, Storage, serve};
 use serde_json::{Value, json};
 use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
@@ -51,10 +53,59 @@ pub async fn start(config: ServerConfig) -> Server {
     }
 }
 
+/// Where the tests' servers keep games: in memory, or with
+/// `QG_TEST_STORAGE=sqlite` (how `scripts/dev test` runs the seed's acceptance
+/// checks and the hardening checks a second time) each server in a fresh SQLite
+/// file under one folder per test process.
+pub fn test_storage() -> Storage {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    match std::env::var("QG_TEST_STORAGE").as_deref() {
+        Ok("sqlite") => {}
+        Ok("postgres") => {
+            // A fresh database per server on the cluster QG_TEST_POSTGRES names
+            // (`postgres://user@host:port/postgres`).
+            let admin = std::env::var("QG_TEST_POSTGRES").expect("QG_TEST_POSTGRES");
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let name = format!("qg_test_{}_{n}", std::process::id());
+            let url = admin
+                .rsplit_once('/')
+                .map(|(server, _)| format!("{server}/{name}"))
+                .expect("a URL ending in a database name");
+            // The synchronous client runs its own runtime: not on the test's thread.
+            std::thread::spawn(move || {
+                let mut client =
+                    postgres::Client::connect(&admin, postgres::NoTls).expect("the test cluster");
+                client
+                    .batch_execute(&format!("CREATE DATABASE {name}"))
+                    .expect("a test database");
+            })
+            .join()
+            .expect("the database is created");
+            return Storage::Postgres(url);
+        }
+        _ => return Storage::Memory,
+    }
+    let root = std::env::temp_dir().join("qg-test-stores");
+    let dir = root.join(std::process::id().to_string());
+    if NEXT.fetch_add(1, Ordering::Relaxed) == 0 {
+        // Folders of earlier runs whose process has ended.
+        for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let pid = entry.file_name();
+            if !Path::new("/proc").join(&pid).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    std::fs::create_dir_all(&dir).expect("a folder for the test databases");
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    Storage::Sqlite(dir.join(format!("games-{n}.sqlite3")))
+}
+
 /// The configuration most tests use: reproducible observations, client seeds
 /// accepted, no creation limit, short timeouts.
 pub fn test_config() -> ServerConfig {
     ServerConfig {
+        storage: test_storage(),
         seed: Some(7),
         allow_client_seed: true,
         max_games: 50,

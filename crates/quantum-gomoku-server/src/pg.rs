@@ -1,0 +1,270 @@
+//! [`GameRepo`] on a PostgreSQL server (`--db postgres://...`), so several
+//! instances of the server can share one store.
+//!
+//! The rows and their meaning are the SQLite store's: one row per game with a
+//! version, written only `WHERE version = <the version read>`, so concurrent
+//! writers on different instances are serialized by the database and the loser
+//! starts over from the new state. Uses are counted by a sequence. Each accepted
+//! write also sends `NOTIFY qg_games, '<id> <version>'`, which other instances
+//! may listen to for their live streams.
+
+use crate::events::{Hub, Update};
+use crate::seats::{Seats, TokenHash};
+use crate::store::{GameRepo, Record, Store, StoreError};
+use futures_util::StreamExt;
+use postgres::{Client, NoTls};
+use quantum_gomoku::{GameId, Player};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::task::JoinHandle;
+use tokio_postgres::AsyncMessage;
+
+/// The channel of the notifications sent after each write.
+pub(crate) const CHANNEL: &str = "qg_games";
+
+const SCHEMA: &str = "
+    CREATE SEQUENCE IF NOT EXISTS qg_game_use;
+    CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        version BIGINT NOT NULL,
+        last_used BIGINT NOT NULL,
+        state TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS games_by_last_use ON games (last_used);
+    CREATE TABLE IF NOT EXISTS seats (
+        game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        black BYTEA,
+        white BYTEA
+    );";
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> StoreError {
+        StoreError::Database(e.to_string())
+    }
+}
+
+/// One connection to the database (the store's commands take turns on it).
+pub(crate) struct PgRepo {
+    /// Always `Some` until dropped.
+    client: Option<Client>,
+}
+
+impl Drop for PgRepo {
+    fn drop(&mut self) {
+        // The synchronous client runs its own runtime to close the connection,
+        // which must not happen on a thread that drives the server's tasks.
+        if let Some(client) = self.client.take() {
+            let _ = std::thread::spawn(move || drop(client));
+        }
+    }
+}
+
+impl std::fmt::Debug for PgRepo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgRepo").finish_non_exhaustive()
+    }
+}
+
+impl PgRepo {
+    /// Connects to `url` and creates the schema if it is missing.
+    pub(crate) fn connect(url: &str) -> Result<PgRepo, StoreError> {
+        let mut client = Client::connect(url, NoTls)?;
+        // Two instances starting at once may both try to create the schema.
+        let mut tx = client.transaction()?;
+        tx.execute("SELECT pg_advisory_xact_lock(2424)", &[])?;
+        tx.batch_execute(SCHEMA)?;
+        tx.commit()?;
+        Ok(PgRepo {
+            client: Some(client),
+        })
+    }
+
+    fn client(&mut self) -> Result<&mut Client, StoreError> {
+        self.client
+            .as_mut()
+            .ok_or_else(|| StoreError::Database("the connection is closed".to_owned()))
+    }
+}
+
+fn hash(value: Option<Vec<u8>>) -> Result<Option<TokenHash>, ()> {
+    value
+        .map(|v| TokenHash::try_from(v.as_slice()).map_err(|_| ()))
+        .transpose()
+}
+
+impl GameRepo for PgRepo {
+    fn load(&mut self, id: &GameId) -> Result<Option<Record>, StoreError> {
+        let row = self.client()?.query_opt(
+            "UPDATE games SET last_used = nextval('qg_game_use') WHERE id = $1
+             RETURNING version, state",
+            &[&id.to_string()],
+        )?;
+        Ok(row.map(|row| Record {
+            version: row
+                .try_get::<_, i64>(0)
+                .ok()
+                .and_then(|v| u64::try_from(v).ok())
+                .filter(|v| *v > 0),
+            data: row.try_get::<_, String>(1).ok().map(String::into_bytes),
+        }))
+    }
+
+    fn insert(
+        &mut self,
+        id: &GameId,
+        data: &str,
+        max_games: usize,
+        seats: Option<&Seats>,
+    ) -> Result<bool, StoreError> {
+        let key = id.to_string();
+        let keep = i64::try_from(max_games.max(1)).unwrap_or(i64::MAX);
+        let mut tx = self.client()?.transaction()?;
+        let inserted = tx.execute(
+            "INSERT INTO games (id, version, last_used, state)
+             VALUES ($1, 1, nextval('qg_game_use'), $2) ON CONFLICT (id) DO NOTHING",
+            &[&key, &data],
+        )?;
+        if inserted != 1 {
+            return Ok(false);
+        }
+        // The least recently used games beyond the bound, the new one excluded;
+        // rows another instance is writing are skipped, not waited for.
+        tx.execute(
+            "DELETE FROM games WHERE id IN (
+                 SELECT id FROM games WHERE id <> $1 ORDER BY last_used
+                 LIMIT GREATEST((SELECT COUNT(*) FROM games) - $2, 0)
+                 FOR UPDATE SKIP LOCKED)",
+            &[&key, &keep],
+        )?;
+        if let Some(seats) = seats {
+            tx.execute(
+                "INSERT INTO seats (game_id, black, white) VALUES ($1, $2, $3)",
+                &[
+                    &key,
+                    &seats.black.map(|h| h.to_vec()),
+                    &seats.white.map(|h| h.to_vec()),
+                ],
+            )?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn replace(&mut self, id: &GameId, version: u64, data: &str) -> Result<bool, StoreError> {
+        let version = i64::try_from(version).map_err(|_| StoreError::Corrupt {
+            id: *id,
+            reason: "version out of range".to_owned(),
+        })?;
+        // The write and its notification are one statement, so one transaction:
+        // a committed move is never answered as a failure for want of its NOTIFY.
+        let rows = self.client()?.query(
+            "WITH written AS (
+                 UPDATE games SET state = $3, version = version + 1,
+                     last_used = nextval('qg_game_use')
+                 WHERE id = $1 AND version = $2
+                 RETURNING version)
+             SELECT pg_notify($4, $1 || ' ' || version) FROM written",
+            &[&id.to_string(), &version, &data, &CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
+    }
+
+    fn delete(&mut self, id: &GameId) -> Result<bool, StoreError> {
+        let rows = self.client()?.query(
+            "WITH gone AS (DELETE FROM games WHERE id = $1 RETURNING id)
+             SELECT pg_notify($2, id || ' 0') FROM gone",
+            &[&id.to_string(), &CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
+    }
+
+    fn seats(&mut self, id: &GameId) -> Result<Option<Seats>, StoreError> {
+        let row = self.client()?.query_opt(
+            "SELECT black, white FROM seats WHERE game_id = $1",
+            &[&id.to_string()],
+        )?;
+        let Some(row) = row else { return Ok(None) };
+        let black = hash(row.try_get(0).ok().flatten());
+        let white = hash(row.try_get(1).ok().flatten());
+        match (black, white) {
+            (Ok(black), Ok(white)) => Ok(Some(Seats { black, white })),
+            _ => Err(StoreError::Corrupt {
+                id: *id,
+                reason: "a seat is not a 32-byte token hash".to_owned(),
+            }),
+        }
+    }
+
+    fn claim(&mut self, id: &GameId, player: Player, hash: &TokenHash) -> Result<bool, StoreError> {
+        let column = match player {
+            Player::Black => "black",
+            Player::White => "white",
+        };
+        let changed = self.client()?.execute(
+            &format!("UPDATE seats SET {column} = $2 WHERE game_id = $1 AND {column} IS NULL"),
+            &[&id.to_string(), &hash.to_vec()],
+        )?;
+        Ok(changed == 1)
+    }
+}
+
+/// Feeds the live streams of this instance with the writes of every instance:
+/// listens on [`CHANNEL`] and, for each game someone here watches, reads the
+/// game and publishes it (the streams skip versions they already sent).
+/// Reconnects after a lost connection.
+pub(crate) fn spawn_listener(url: String, store: Store, hub: Arc<Hub>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            if let Err(e) = listen(&url, &store, &hub).await {
+                tracing::warn!("listening for other instances' writes failed: {e}");
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    })
+}
+
+async fn listen(url: &str, store: &Store, hub: &Hub) -> Result<(), tokio_postgres::Error> {
+    let (client, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let driver = tokio::spawn(async move {
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(message) = messages.next().await {
+            match message {
+                Ok(AsyncMessage::Notification(n)) => {
+                    if tx.send(n.payload().to_owned()).is_err() {
+                        break;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    });
+    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+    while let Some(payload) = rx.recv().await {
+        let Some((id, version)) = payload.split_once(' ') else {
+            continue;
+        };
+        let (Ok(gid), Ok(version)) = (GameId::parse(id), version.parse::<u64>()) else {
+            continue;
+        };
+        if !hub.is_watched(&gid) {
+            continue;
+        }
+        if version == 0 {
+            hub.publish(gid, Update::Deleted);
+            continue;
+        }
+        if let Ok((now, _)) = store.get(id.to_owned()).await {
+            hub.publish(
+                gid,
+                Update::State {
+                    version: now.version,
+                    data: now.event,
+                },
+            );
+        }
+    }
+    driver.abort();
+    Ok(())
+}

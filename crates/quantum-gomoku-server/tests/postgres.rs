@@ -1,0 +1,175 @@
+//! Several instances on one PostgreSQL database: any instance serves any game,
+//! a stream on one instance sees moves made through another (LISTEN/NOTIFY),
+//! concurrent conflicting moves through both end in one serial order, and a
+//! game survives `kill -9` of the server binary. Built only with the feature
+//! `postgres-tests`, which `scripts/dev test` turns on after starting a
+//! throwaway cluster and setting `QG_TEST_POSTGRES` (and `QG_TEST_STORAGE=postgres`).
+
+mod common;
+
+use common::*;
+use quantum_gomoku_server::{ServerConfig, Storage};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A configuration on a fresh database of the test cluster.
+fn pg_config() -> ServerConfig {
+    let config = test_config();
+    assert!(
+        matches!(config.storage, Storage::Postgres(_)),
+        "run with QG_TEST_STORAGE=postgres and QG_TEST_POSTGRES set (scripts/dev test does)"
+    );
+    config
+}
+
+/// Reads a stream until an event with id `version` arrives.
+async fn wait_for_event(stream: &mut TcpStream, version: u64) -> bool {
+    wait_for(stream, &format!("id: {version}\n")).await
+}
+
+/// Reads a stream until `want` arrives.
+async fn wait_for(stream: &mut TcpStream, want: &str) -> bool {
+    let mut text = String::new();
+    let mut chunk = [0u8; 4096];
+    let until = tokio::time::Instant::now() + PATIENCE;
+    while !text.contains(want) {
+        match tokio::time::timeout_at(until, stream.read(&mut chunk)).await {
+            Ok(Ok(n)) if n > 0 => text.push_str(&String::from_utf8_lossy(&chunk[..n])),
+            _ => return false,
+        }
+    }
+    true
+}
+
+async fn open_stream(addr: std::net::SocketAddr, id: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).await.expect("server accepts");
+    let head = format!("GET {API}/games/{id}/events HTTP/1.0\r\nHost: {addr}\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.expect("write");
+    stream
+}
+
+#[tokio::test]
+async fn a_stream_on_one_instance_sees_a_move_and_a_deletion_made_through_another() {
+    let config = pg_config();
+    let a = start(config.clone()).await.addr;
+    let b = start(config).await.addr;
+    let id = create(a).await;
+    // Any instance serves any game.
+    assert_eq!(get(b, &format!("{API}/games/{id}")).await.status, 200);
+    let mut on_b = open_stream(b, &id).await;
+    assert!(
+        wait_for_event(&mut on_b, 1).await,
+        "the stream's first state"
+    );
+    assert_eq!(place(a, &id, "BLACK", 2, 2).await.status, 200);
+    assert!(
+        wait_for_event(&mut on_b, 2).await,
+        "the move through A reached the stream on B"
+    );
+    let deleted = raw(a, "DELETE", &format!("{API}/games/{id}"), &[], b"").await;
+    assert_eq!(deleted.status, 200);
+    assert!(
+        wait_for(&mut on_b, "event: deleted").await,
+        "the deletion through A ended the stream on B"
+    );
+}
+
+#[tokio::test]
+async fn fifty_concurrent_conflicting_moves_through_two_instances_leave_one_serial_order() {
+    let config = pg_config();
+    let a = start(config.clone()).await.addr;
+    let b = start(config).await.addr;
+    let id = create(a).await;
+    // 50 moves at once, half through each instance, black and white on distinct
+    // cells: each is legal only at its colour's turn.
+    let tasks: Vec<_> = (0..50i64)
+        .map(|i| {
+            let id = id.clone();
+            let addr = if i % 2 == 0 { a } else { b };
+            let player = if i % 4 < 2 { "BLACK" } else { "WHITE" };
+            tokio::spawn(async move { place(addr, &id, player, i / 15, i % 15).await })
+        })
+        .collect();
+    let mut accepted = 0u64;
+    for task in tasks {
+        let reply = task.await.expect("the request task");
+        match reply.status {
+            200 => accepted += 1,
+            409 => assert_eq!(reply.json()["code"], "OUT_OF_TURN"),
+            // Every writer lost its race 16 times: refused as a whole, nothing written.
+            503 => assert_eq!(reply.json()["code"], "GAME_BUSY"),
+            other => panic!(
+                "unexpected {other}: {:?}",
+                String::from_utf8_lossy(&reply.body)
+            ),
+        }
+    }
+    assert!(accepted >= 1);
+    // The stored game is one serial order of the accepted moves: as many stones as
+    // accepted moves, placed black, white, black... (the engine checks this when it
+    // reads the game back, so a read that succeeds is a consistent game).
+    let state: Value = get(b, &format!("{API}/games/{id}")).await.json()["gameState"].clone();
+    assert_eq!(state["turnCount"], accepted);
+    let mut turns: Vec<(u64, String)> = state["board"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .flat_map(|row| row.as_array().expect("cells").iter())
+        .filter(|cell| !cell.is_null())
+        .map(|s| {
+            (
+                s["turnPlaced"].as_u64().expect("a turn"),
+                s["placedBy"].as_str().expect("a player").to_owned(),
+            )
+        })
+        .collect();
+    turns.sort();
+    let expected: Vec<(u64, String)> = (1..=accepted)
+        .map(|t| (t, if t % 2 == 1 { "BLACK" } else { "WHITE" }.to_owned()))
+        .collect();
+    assert_eq!(turns, expected);
+}
+
+#[tokio::test]
+async fn a_game_on_postgres_survives_kill_9_of_the_server() {
+    use tokio::io::AsyncBufReadExt;
+    let Storage::Postgres(url) = pg_config().storage else {
+        unreachable!("pg_config checked it");
+    };
+    let spawn = || {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_quantum-gomoku-server"))
+            .args(["--port", "0", "--create-burst", "0", "--db", &url])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the server binary starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        async move {
+            let mut lines = tokio::io::BufReader::new(stdout).lines();
+            let line = tokio::time::timeout(PATIENCE, lines.next_line())
+                .await
+                .expect("the server says where it listens")
+                .expect("stdout reads")
+                .expect("a line");
+            let addr: std::net::SocketAddr = line
+                .rsplit("http://")
+                .next()
+                .and_then(|a| a.parse().ok())
+                .unwrap_or_else(|| panic!("no address in {line:?}"));
+            (child, addr)
+        }
+    };
+    let (mut first, addr) = spawn().await;
+    let id = create(addr).await;
+    for (player, row) in [("BLACK", 0), ("WHITE", 1), ("BLACK", 2)] {
+        assert_eq!(place(addr, &id, player, row, 0).await.status, 200);
+    }
+    first.start_kill().expect("SIGKILL");
+    let _ = first.wait().await;
+    let (_second, addr) = spawn().await;
+    let state = get(addr, &format!("{API}/games/{id}")).await.json()["gameState"].clone();
+    assert_eq!(state["turnCount"], 3, "an acknowledged move was lost");
+    assert_eq!(place(addr, &id, "WHITE", 3, 0).await.status, 200);
+}

@@ -1,0 +1,379 @@
+//! Online play through the Quantum Gomoku API server: finding it, seats and their
+//! tokens, the commands sent to it and the live stream of the game.
+//!
+//! The page looks for the API only when the server that sent it says it is there
+//! (a `quantum-gomoku-api` meta tag the server adds to its pages), so a page from a
+//! plain static host makes no request and plays locally as before. Seat tokens are
+//! kept in localStorage per game id, so a reload keeps the seat.
+
+use quantum_gomoku::{Game, GameId, GameOptions, GameState, ObservationResult, Player, Position};
+use serde::Deserialize;
+use serde_json::json;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::storage;
+
+/// Where the API is, as the page's server announced it (`/api/quantum-gomoku`),
+/// or `None` when the page was not served by the API server.
+pub fn api_base() -> Option<String> {
+    let document = web_sys::window()?.document()?;
+    let meta = document
+        .query_selector("meta[name=quantum-gomoku-api]")
+        .ok()??;
+    let base = meta.get_attribute("content")?;
+    // Only a path on the page's own origin: the page never talks to another site.
+    (base.starts_with('/') && !base.starts_with("//")).then_some(base)
+}
+
+/// Which side this browser plays in an online game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seat {
+    Player(Player),
+    /// Only the id is known here: the game can be watched, not played.
+    Watching,
+}
+
+impl Seat {
+    /// The `data-value` of `qg-seat`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Seat::Player(Player::Black) => "BLACK",
+            Seat::Player(Player::White) => "WHITE",
+            Seat::Watching => "watching",
+        }
+    }
+}
+
+/// The state of the live stream, as `qg-connection` shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Connection {
+    Connected,
+    Reconnecting,
+    Offline,
+}
+
+impl Connection {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Connection::Connected => "connected",
+            Connection::Reconnecting => "reconnecting",
+            Connection::Offline => "offline",
+        }
+    }
+}
+
+/// An online game as this browser takes part in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnlineGame {
+    pub id: GameId,
+    pub seat: Seat,
+    /// The seat's token (none when watching).
+    pub token: Option<String>,
+}
+
+/// Why the server did not do what the page asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// The API's error code (`NOT_FOUND`, `SEAT_TAKEN`, ...), or `NETWORK` when the
+    /// server could not be reached.
+    pub code: String,
+    pub message: String,
+}
+
+impl Refused {
+    fn network(e: &JsValue) -> Refused {
+        Refused {
+            code: "NETWORK".to_owned(),
+            message: e
+                .as_string()
+                .or_else(|| {
+                    e.dyn_ref::<js_sys::Error>()
+                        .map(|e| String::from(e.message()))
+                })
+                .unwrap_or_else(|| "the server could not be reached".to_owned()),
+        }
+    }
+}
+
+fn seat_key(id: &GameId) -> String {
+    format!("games.quantum-gomoku.seat.{id}")
+}
+
+/// The seat this browser holds in game `id`, if it took one before.
+pub fn saved_seat(id: &GameId) -> Option<OnlineGame> {
+    let saved = storage::get(&seat_key(id))?;
+    let (colour, token) = saved.split_once(':')?;
+    let player = Player::parse(colour)?;
+    (!token.is_empty()).then(|| OnlineGame {
+        id: *id,
+        seat: Seat::Player(player),
+        token: Some(token.to_owned()),
+    })
+}
+
+fn save_seat(game: &OnlineGame) {
+    if let (Seat::Player(p), Some(token)) = (game.seat, &game.token) {
+        storage::set(&seat_key(&game.id), &format!("{}:{token}", p.as_str()));
+    }
+}
+
+/// Forgets the seat of a game that is gone.
+pub fn forget_seat(id: &GameId) {
+    storage::remove(&seat_key(id));
+}
+
+/// Sends one request and reads its JSON answer (or the API's refusal).
+async fn request(
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<serde_json::Value>,
+) -> Result<serde_json::Value, Refused> {
+    let window = web_sys::window().ok_or_else(|| Refused::network(&JsValue::NULL))?;
+    let init = web_sys::RequestInit::new();
+    init.set_method(method);
+    let headers = web_sys::Headers::new().map_err(|e| Refused::network(&e))?;
+    if let Some(body) = &body {
+        headers
+            .set("Content-Type", "application/json")
+            .map_err(|e| Refused::network(&e))?;
+        init.set_body(&JsValue::from_str(&body.to_string()));
+    }
+    if let Some(token) = token {
+        headers
+            .set("Authorization", &format!("Bearer {token}"))
+            .map_err(|e| Refused::network(&e))?;
+    }
+    init.set_headers(&headers);
+    let req =
+        web_sys::Request::new_with_str_and_init(url, &init).map_err(|e| Refused::network(&e))?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&req))
+        .await
+        .map_err(|e| Refused::network(&e))?
+        .dyn_into()
+        .map_err(|e| Refused::network(&e))?;
+    let text = JsFuture::from(response.text().map_err(|e| Refused::network(&e))?)
+        .await
+        .map_err(|e| Refused::network(&e))?
+        .as_string()
+        .unwrap_or_default();
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| Refused {
+        code: "INVALID_ANSWER".to_owned(),
+        message: e.to_string(),
+    })?;
+    if response.ok() {
+        Ok(value)
+    } else {
+        Err(Refused {
+            code: value["code"].as_str().unwrap_or("REFUSED").to_owned(),
+            message: value["message"].as_str().unwrap_or_default().to_owned(),
+        })
+    }
+}
+
+/// Creates a seated game with this browser as black.
+pub async fn create(base: &str, options: GameOptions) -> Result<OnlineGame, Refused> {
+    let body = json!({
+        "boardSize": options.board_size,
+        "winLength": options.win_length,
+        "playerId": "BLACK",
+    });
+    let answer = request("POST", &format!("{base}/seated-games"), None, Some(body)).await?;
+    let parsed = (|| {
+        let id = GameId::parse(answer["gameId"].as_str()?).ok()?;
+        let player = Player::parse(answer["seat"]["playerId"].as_str()?)?;
+        let token = answer["seat"]["token"].as_str()?.to_owned();
+        Some(OnlineGame {
+            id,
+            seat: Seat::Player(player),
+            token: Some(token),
+        })
+    })();
+    let game = parsed.ok_or_else(|| Refused {
+        code: "INVALID_ANSWER".to_owned(),
+        message: "the server's answer has no game id or seat".to_owned(),
+    })?;
+    save_seat(&game);
+    Ok(game)
+}
+
+/// Takes the open seat of game `id`, or watches it when both are taken. A game
+/// without seats, or no game at all, is refused (the page then plays locally).
+pub async fn join(base: &str, id: GameId) -> Result<OnlineGame, Refused> {
+    if let Some(saved) = saved_seat(&id) {
+        return Ok(saved);
+    }
+    match request(
+        "POST",
+        &format!("{base}/games/{id}/seats"),
+        None,
+        Some(json!({})),
+    )
+    .await
+    {
+        Ok(answer) => {
+            let player = answer["playerId"].as_str().and_then(Player::parse);
+            let token = answer["token"].as_str().map(str::to_owned);
+            match (player, token) {
+                (Some(player), Some(token)) => {
+                    let game = OnlineGame {
+                        id,
+                        seat: Seat::Player(player),
+                        token: Some(token),
+                    };
+                    save_seat(&game);
+                    Ok(game)
+                }
+                _ => Err(Refused {
+                    code: "INVALID_ANSWER".to_owned(),
+                    message: "the server's answer has no seat".to_owned(),
+                }),
+            }
+        }
+        Err(r) if r.code == "SEAT_TAKEN" => Ok(OnlineGame {
+            id,
+            seat: Seat::Watching,
+            token: None,
+        }),
+        Err(r) => Err(r),
+    }
+}
+
+/// What the page asks the server to do with the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    Place(Player, Position),
+    Observe(Player),
+    Reset,
+    Delete,
+}
+
+/// Sends `what` as the holder of `game`'s seat; the new state comes back through
+/// the live stream.
+pub async fn send(base: &str, game: &OnlineGame, what: Request) -> Result<(), Refused> {
+    let id = game.id;
+    let token = game.token.as_deref();
+    let (method, path, body) = match what {
+        Request::Place(player, p) => (
+            "POST",
+            format!("{base}/games/{id}/moves"),
+            Some(json!({"playerId": player, "position": {"row": p.row, "col": p.col}})),
+        ),
+        Request::Observe(player) => (
+            "POST",
+            format!("{base}/games/{id}/observations"),
+            Some(json!({"playerId": player})),
+        ),
+        Request::Reset => ("POST", format!("{base}/games/{id}/reset"), Some(json!({}))),
+        Request::Delete => ("DELETE", format!("{base}/games/{id}"), None),
+    };
+    request(method, &path, token, body).await.map(|_| ())
+}
+
+/// One event of the live stream.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StateEvent {
+    game_state: GameState,
+    options: GameOptions,
+    last_observation: Option<ObservationResult>,
+}
+
+/// The game an event shows, or `None` for data that is not a consistent game.
+pub fn game_of_event(data: &str) -> Option<Game> {
+    let event: StateEvent = serde_json::from_str(data).ok()?;
+    Game::from_public_state(event.options, event.game_state, event.last_observation).ok()
+}
+
+/// What the stream reports to the page.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamEvent {
+    State(Box<Game>),
+    Connection(Connection),
+    Deleted,
+}
+
+/// The live stream of a game; closed when dropped. The browser's `EventSource`
+/// reconnects by itself and sends the last event id, so the server resends the
+/// current state if it changed meanwhile.
+pub struct Stream {
+    source: web_sys::EventSource,
+    _handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
+}
+
+impl Stream {
+    pub fn open(base: &str, id: GameId, on_event: yew::Callback<StreamEvent>) -> Option<Stream> {
+        let source = web_sys::EventSource::new(&format!("{base}/games/{id}/events")).ok()?;
+        let mut handlers = Vec::new();
+        let mut listen = |name: &str, handler: Closure<dyn FnMut(web_sys::Event)>| {
+            // An event name the browser refuses would only mean no such events arrive.
+            let _ = source.add_event_listener_with_callback(name, handler.as_ref().unchecked_ref());
+            handlers.push(handler);
+        };
+        let cb = on_event.clone();
+        listen(
+            "state",
+            Closure::new(move |e: web_sys::Event| {
+                let data = e
+                    .dyn_ref::<web_sys::MessageEvent>()
+                    .and_then(|m| m.data().as_string());
+                if let Some(game) = data.as_deref().and_then(game_of_event) {
+                    cb.emit(StreamEvent::State(Box::new(game)));
+                }
+            }),
+        );
+        let cb = on_event.clone();
+        listen(
+            "deleted",
+            Closure::new(move |_: web_sys::Event| cb.emit(StreamEvent::Deleted)),
+        );
+        let cb = on_event.clone();
+        listen(
+            "open",
+            Closure::new(move |_: web_sys::Event| {
+                cb.emit(StreamEvent::Connection(Connection::Connected))
+            }),
+        );
+        let watched = source.clone();
+        listen(
+            "error",
+            Closure::new(move |_: web_sys::Event| {
+                // CONNECTING (0): the browser retries; CLOSED (2): it gave up.
+                let state = if watched.ready_state() == web_sys::EventSource::CONNECTING {
+                    Connection::Reconnecting
+                } else {
+                    Connection::Offline
+                };
+                on_event.emit(StreamEvent::Connection(state));
+            }),
+        );
+        Some(Stream {
+            source,
+            _handlers: handlers,
+        })
+    }
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stream")
+            .field("url", &self.source.url())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.source.close();
+    }
+}
+
+/// The address of the page showing game `id`, to send to the other player.
+pub fn share_link(id: &GameId) -> Option<String> {
+    let location = web_sys::window()?.location();
+    let origin = location.origin().ok()?;
+    let path = location.pathname().ok()?;
+    Some(format!("{origin}{path}#/quantum-gomoku?gameId={id}"))
+}
