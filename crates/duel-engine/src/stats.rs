@@ -104,7 +104,7 @@ pub const HAND_BUDGET: usize = 20_000;
 /// lines run to 20-45 commands, so the search only proves the shortest of very short
 /// ones, and at the whole budget it took most of the time of a won hand (some 250 ms of
 /// 270 ms at budget 20,000) for hardly a line proved (3 of 672 won hands).
-const SHORTEN_SHARE: usize = 20;
+pub const SHORTEN_SHARE: usize = 20;
 
 /// Solves the opening hand of `deck` dealt by `seed` (deterministic: the same arguments
 /// give the same answer on every machine).

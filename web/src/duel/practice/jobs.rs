@@ -107,8 +107,11 @@ impl Hint {
 
     /// Replays the position and searches from it, telling `watch` the share of the work
     /// done (it stops the search by answering `false`). A line found is then made as short
-    /// as a second search with the rest of the budget can (`solver::shortest_watched`), so
-    /// the whole hint stays within one budget.
+    /// as a second search can (`solver::shortest_watched`) with what is left of the budget,
+    /// at most the share the statistics give it (`stats::SHORTEN_SHARE`): the whole rest
+    /// made a hint found early take up to twice its search's time (over a second in the
+    /// browser on a hard position) for lines the deepening search hardly ever shortens,
+    /// while the short lines near a win are proved within the share.
     pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
         let goal = goal_of(&self.deck).map_err(|e| e.to_string())?;
         let duel = Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
@@ -129,10 +132,10 @@ impl Hint {
         };
         Ok(match found {
             Search::Found(line) => {
-                // The shortest line the rest of the budget finds: a player follows fewer
-                // steps.
+                // A shorter line within the share: a player follows fewer steps.
                 let order = order_for(goal);
-                let rest = ((1.0 - reached) * budget as f64) as usize;
+                let rest = (((1.0 - reached) * budget as f64) as usize)
+                    .min(budget / duel_engine::stats::SHORTEN_SHARE);
                 let mut report = |nodes: usize| {
                     watch(reached + (1.0 - reached) * nodes as f64 / rest.max(1) as f64)
                 };
