@@ -44,6 +44,13 @@ const PAGES = [
   // A link to another duel while the one above (an activation made) is unfinished asks
   // before it drops it.
   ['duel-drop-save', '#/simulator/exodia-deck?seed=2', '[data-testid=drop-save-confirm]'],
+  ['deck-lab', 'deck-lab/#/deck-lab', '[data-testid=deck-lab]', async (page) => {
+    // A deck with a problem: a preset less one card, so the counts, the problem and the
+    // deck's rows are all shown.
+    await page.click('[data-testid=lab-from-preset][data-deck="exodia-deck"]');
+    await page.click('[data-testid=lab-deck-card] [data-testid=lab-remove]');
+    await page.waitForSelector('[data-testid=lab-problem]');
+  }],
   ['battle-line', 'battle-line/#/battle-line', '[data-testid=mode-cpu]'],
   ['battle-line-game', 'battle-line/#/battle-line?seed=5', '[data-testid=mode-cpu]', async (page) => {
     // A game against the computer with a hand card chosen: the table's places to put it.
