@@ -10,7 +10,7 @@
 
 use crate::events::{Hub, Update};
 use crate::seats::{Seats, TokenHash};
-use crate::store::{GameRepo, Record, Store, StoreError};
+use crate::store::{GameRepo, Record, Store, StoreError, bad_seat, seat_column};
 use futures_util::StreamExt;
 use postgres::{Client, NoTls};
 use quantum_gomoku::{GameId, Player};
@@ -188,18 +188,12 @@ impl GameRepo for PgRepo {
         let white = hash(row.try_get(1).ok().flatten());
         match (black, white) {
             (Ok(black), Ok(white)) => Ok(Some(Seats { black, white })),
-            _ => Err(StoreError::Corrupt {
-                id: *id,
-                reason: "a seat is not a 32-byte token hash".to_owned(),
-            }),
+            _ => Err(bad_seat(id)),
         }
     }
 
     fn claim(&mut self, id: &GameId, player: Player, hash: &TokenHash) -> Result<bool, StoreError> {
-        let column = match player {
-            Player::Black => "black",
-            Player::White => "white",
-        };
+        let column = seat_column(player);
         let changed = self.client()?.execute(
             &format!("UPDATE seats SET {column} = $2 WHERE game_id = $1 AND {column} IS NULL"),
             &[&id.to_string(), &hash.to_vec()],

@@ -346,18 +346,12 @@ impl GameRepo for SqliteRepo {
         match row {
             None => Ok(None),
             Some((Ok(black), Ok(white))) => Ok(Some(Seats { black, white })),
-            Some(_) => Err(StoreError::Corrupt {
-                id: *id,
-                reason: "a seat is not a 32-byte token hash".to_owned(),
-            }),
+            Some(_) => Err(bad_seat(id)),
         }
     }
 
     fn claim(&mut self, id: &GameId, player: Player, hash: &TokenHash) -> Result<bool, StoreError> {
-        let column = match player {
-            Player::Black => "black",
-            Player::White => "white",
-        };
+        let column = seat_column(player);
         let changed = self.conn.execute(
             &format!("UPDATE seats SET {column} = ?2 WHERE game_id = ?1 AND {column} IS NULL"),
             params![id.to_string(), hash.to_vec()],
@@ -957,6 +951,22 @@ impl Store {
             move |d| d.join(&copy, wanted, hash),
         )
         .await
+    }
+}
+
+/// The `seats` table's column of `player`'s token hash (both SQL stores).
+pub(crate) fn seat_column(player: Player) -> &'static str {
+    match player {
+        Player::Black => "black",
+        Player::White => "white",
+    }
+}
+
+/// A stored seat that is not a token hash (both SQL stores).
+pub(crate) fn bad_seat(id: &GameId) -> StoreError {
+    StoreError::Corrupt {
+        id: *id,
+        reason: "a seat is not a 32-byte token hash".to_owned(),
     }
 }
 
