@@ -33,6 +33,12 @@ impl Opening {
     }
 }
 
+/// `custom` unless it deals nothing a preset and a seed do not (no list, no opening):
+/// such a deal is the preset's, and is dealt and encoded as one.
+pub(crate) fn given(custom: Option<&Custom>) -> Option<&Custom> {
+    custom.filter(|c| **c != Custom::default())
+}
+
 /// What a duel is dealt from besides a preset deck and the seed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Custom {
@@ -53,7 +59,7 @@ impl Duel {
         seed: u64,
         settings: Settings,
     ) -> Result<Duel, SetupError> {
-        let Some(custom) = custom.filter(|c| **c != Custom::default()) else {
+        let Some(custom) = given(custom) else {
             return Duel::with_settings(deck_id, seed, settings);
         };
         let (id, main, extra) = match &custom.list {

@@ -277,7 +277,7 @@ pub fn encode_dealt(
 ) -> String {
     let mut out = vec![VERSION];
     let index = preset_index(deck);
-    match custom.filter(|c| **c != Custom::default()) {
+    match crate::deal::given(custom) {
         None => out.push(index),
         Some(c) => {
             out.push(DEALT);

@@ -630,6 +630,16 @@ fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
     };
     let drawing = drawing_modes(d);
     let purpose = purpose(d);
+    // When discarding: the pieces worth keeping, those no card at hand can bring back
+    // from the graveyard (read once per position, not once per candidate).
+    let keep: Vec<Code> = match purpose {
+        None | Some(Purpose::AddToHand | Purpose::Target) => Vec::new(),
+        Some(_) => pieces
+            .iter()
+            .copied()
+            .filter(|&p| !crate::card::card(p).is_some_and(|def| bound::back_from_grave(d, def)))
+            .collect(),
+    };
     order(d, cmds, &|c| match (c, purpose) {
         (Command::SetMonster { .. } | Command::SetSpellTrap { .. }, _) => (true, 0),
         (Command::SummonMonster { card }, _) => {
@@ -644,13 +654,8 @@ fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
         (Command::Respond(Response::Cards(ids)), Some(Purpose::AddToHand | Purpose::Target)) => {
             (false, -count(ids))
         }
-        // Discarding: keep the pieces, except those a card at hand can bring back.
         (Command::Respond(Response::Cards(ids)), Some(_)) => {
-            let lost = ids.iter().filter(|&&id| {
-                let code = code_in(d, id);
-                pieces.contains(&code)
-                    && !crate::card::card(code).is_some_and(|def| bound::back_from_grave(d, def))
-            });
+            let lost = ids.iter().filter(|&&id| keep.contains(&code_in(d, id)));
             (false, lost.count() as i64)
         }
         (Command::EndTurn, _) => (true, 1),

@@ -14,7 +14,7 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::board::card_view::{card_name, frame_class};
+use crate::duel::board::card_view::{card_name, engine_lang, frame_class};
 use crate::i18n::Lang;
 use crate::storage;
 
@@ -74,19 +74,19 @@ impl Kind {
     }
 }
 
-/// Whether `def`'s name in either language holds `query` (surrounding spaces and the
-/// case of Latin letters ignored; an empty query holds every card). ASCII case folding
-/// is enough for the card names, and the full Unicode tables would weigh some 20 KB of
-/// the bundle.
-pub fn matches_query(def: &CardDef, query: &str) -> bool {
-    let q = query.trim().to_ascii_lowercase();
-    q.is_empty() || def.name_en.to_ascii_lowercase().contains(&q) || def.name_ja.contains(&q)
+/// Whether `def`'s name in either language holds `q`, a query already trimmed and
+/// folded to lower case (an empty one holds every card). ASCII case folding is enough
+/// for the card names, and the full Unicode tables would weigh some 20 KB of the bundle.
+fn name_holds(def: &CardDef, q: &str) -> bool {
+    q.is_empty() || def.name_en.to_ascii_lowercase().contains(q) || def.name_ja.contains(q)
 }
 
-/// The pool's cards of `kind` whose names hold `query`, in passcode order.
+/// The pool's cards of `kind` whose names hold `query` (surrounding spaces and the case
+/// of Latin letters ignored), in passcode order.
 pub fn search(query: &str, kind: Kind) -> Vec<&'static CardDef> {
+    let q = query.trim().to_ascii_lowercase();
     pool()
-        .filter(|d| kind.holds(d) && matches_query(d, query))
+        .filter(|d| kind.holds(d) && name_holds(d, &q))
         .collect()
 }
 
@@ -354,11 +354,8 @@ pub fn deck_lab() -> Html {
             let def = preset.and_then(duel_engine::deck);
             list.set(def.map(DeckList::from).unwrap_or_default());
             name.set(
-                def.map(|d| {
-                    d.name(crate::duel::board::card_view::engine_lang(lang))
-                        .to_owned()
-                })
-                .unwrap_or_default(),
+                def.map(|d| d.name(engine_lang(lang)).to_owned())
+                    .unwrap_or_default(),
             );
             left_out.set(Vec::new());
             notice.set(None);
@@ -497,7 +494,7 @@ pub fn deck_lab() -> Html {
                 { for decks().iter().map(|d| html! {
                     <button type="button" class="btn" data-testid="lab-from-preset" data-deck={d.id.clone()}
                         onclick={start_from(Some(d.id.as_str()))}>
-                        { d.name(crate::duel::board::card_view::engine_lang(lang)) }
+                        { d.name(engine_lang(lang)) }
                     </button>
                 }) }
             </div>
