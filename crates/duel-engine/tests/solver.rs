@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use duel_engine::solver::{Search, Shortest, minimize, search, shortest, solve};
-use duel_engine::{Command, Duel, Outcome, Reason, Setup};
+use duel_engine::solver::{Search, Shortest, choices, hopeless, minimize, search, shortest, solve};
+use duel_engine::{Command, Duel, OrderOf, Outcome, PromptKind, Question, Reason, Response, Setup};
 
 const WIN: Outcome = Outcome::Win(Reason::Exodia);
 
@@ -152,4 +152,64 @@ fn the_shortest_search_proves_a_one_action_win_shortest_and_not_within_no_budget
     let unproved = shortest(&d, WIN, detour, 0, &keep);
     assert_eq!(unproved.line, direct);
     assert!(!unproved.proved);
+}
+
+/// Magical Scientist's monster comes in face-up Attack or Defense Position, as the
+/// player chooses (ygo-rulings.md 0.3); no card reads which, and the first turn has no
+/// battle, so the solver tries Attack Position only, where a player is offered both.
+#[test]
+fn the_solver_tries_one_battle_position_where_no_card_reads_it() {
+    let mut d = Setup::new()
+        .monster(SCIENTIST)
+        .extra([CRIMSON_SUNBIRD])
+        .build()
+        .expect("valid");
+    let scientist = on_field(&d, SCIENTIST);
+    ignite(&mut d, scientist);
+    assert!(asks(&d, Question::Position));
+    let offered = match d.view().prompt.map(|p| p.kind) {
+        Some(PromptKind::Choice { options, .. }) => options.len(),
+        _ => 0,
+    };
+    assert_eq!(offered, 2, "the player chooses between two positions");
+    assert_eq!(
+        choices(&d),
+        vec![Command::Respond(Response::Option(option_value(
+            &d, "attack"
+        )))]
+    );
+}
+
+/// In the End Phase the monsters Magical Scientist brought out go back to the Extra
+/// Deck (ygo-rulings.md, Magical Scientist 5) in an order the player chooses. Nothing
+/// is left that could deal damage, so the burn goal is lost there without trying the
+/// orders, and a search says so at once.
+#[test]
+fn an_end_phase_that_only_returns_scientist_monsters_is_lost_without_trying_their_orders() {
+    let burn = Outcome::Win(Reason::Lp0);
+    let mut d = Setup::new()
+        .monster(SCIENTIST)
+        .monster(CATAPULT_TURTLE)
+        .extra([CRIMSON_SUNBIRD, AQUA_DRAGON])
+        .lp(8000, 1000)
+        .build()
+        .expect("valid");
+    let scientist = on_field(&d, SCIENTIST);
+    for fusion in [CRIMSON_SUNBIRD, AQUA_DRAGON] {
+        ignite(&mut d, scientist);
+        if matches!(
+            d.view().prompt.map(|p| p.kind),
+            Some(PromptKind::Cards { .. })
+        ) {
+            choose(&mut d, &[fusion]);
+        }
+        answer(&mut d, "attack");
+    }
+    // Before the End Phase, Catapult Turtle can still win.
+    assert!(!hopeless(&d, burn));
+    assert!(matches!(search(&d, burn, 1_000), Search::Found(_)));
+    d.apply(Command::EndTurn).expect("end turn");
+    assert!(asks(&d, Question::Order(OrderOf::EndPhase)));
+    assert!(hopeless(&d, burn));
+    assert_eq!(search(&d, burn, 1), Search::Impossible);
 }

@@ -30,9 +30,11 @@ fn open(d: &Duel) -> bool {
 
 /// The End Phase of the first turn with nothing left to do but its end: no card can be
 /// activated any more (only ending the turn is legal, or an End Phase effect is already
-/// applying), and the End Phase effects still to apply only send the hand away. From
-/// here the turn ends without a draw, a search or damage, so neither Exodia nor LP 0 can
-/// come.
+/// applying), and the End Phase effects still to apply only send the hand away or put
+/// cards back into the deck (Magical Scientist's monsters going back to the Extra Deck).
+/// From here the turn ends without a draw, a search or damage, so neither Exodia nor
+/// LP 0 can come; and the order of those effects, which the player chooses, need not be
+/// searched.
 fn idle_end_phase(d: &Duel) -> bool {
     if d.phase != Phase::End || !d.chain.is_empty() || !d.triggers.is_empty() {
         return false;
@@ -54,9 +56,11 @@ fn idle_end_phase(d: &Duel) -> bool {
         EndStep::Delayed | EndStep::HandLimit | EndStep::Done => true,
     };
     only_end
-        && d.delayed
-            .iter()
-            .all(|e| e.steps.iter().all(sends_hand_away))
+        && d.delayed.iter().all(|e| {
+            e.steps
+                .iter()
+                .all(|s| sends_hand_away(s) || back_to_deck(s))
+        })
         && d.frames.iter().all(|f| f.steps.iter().all(harmless_step))
         && d.player(Player::You).lp > 0
 }
@@ -72,11 +76,18 @@ fn sends_hand_away(s: &Step) -> bool {
     )
 }
 
+/// A step that only puts cards into the deck (or the Extra Deck), or shuffles it: no
+/// effect starts when a card goes there.
+fn back_to_deck(s: &Step) -> bool {
+    matches!(s, Step::Move { to: Dest::Deck, .. } | Step::ShuffleDeck)
+}
+
 /// A step of a running End Phase program that cannot draw, search or deal damage:
-/// sending the hand away, or choosing cards of the hand and discarding them (the
-/// hand-size discard). A discard starts no trigger.
+/// sending the hand away, putting cards back into the deck, or choosing cards of the
+/// hand and discarding them (the hand-size discard). A discard starts no trigger.
 fn harmless_step(s: &Step) -> bool {
     sends_hand_away(s)
+        || back_to_deck(s)
         || matches!(
             s,
             Step::Select {

@@ -15,7 +15,9 @@ use seeded_rng::Rng;
 
 use crate::card::{Code, Frame, catalog};
 use crate::command::{Command, Response};
-use crate::effect::{Amount, EffectKind, Purpose, RuleDef, Step};
+use crate::effect::{
+    Amount, EffectKind, Purpose, RuleDef, Step, SummonKind, TriggerDef, TriggerOn,
+};
 use crate::state::{CardId, Duel, OptKey, Outcome, PromptState, Reason};
 
 /// The result of a search.
@@ -82,6 +84,12 @@ fn candidates(d: &Duel) -> Candidates {
                 }
                 Candidates { commands, complete }
             }
+            // Face-up Attack and Defense Position lead to the same futures when no
+            // rule reads the position chosen: one of them is enough.
+            PromptState::Position { .. } if !chosen_positions_matter() => Candidates {
+                commands: vec![Command::Respond(Response::Option(0))],
+                complete: true,
+            },
             other => Candidates {
                 commands: d
                     .prompt_options(other)
@@ -133,6 +141,35 @@ fn candidates(d: &Duel) -> Candidates {
         commands,
         complete: true,
     }
+}
+
+/// Whether the battle position a player chooses for a Special Summon can change what
+/// happens later in the turn. No condition or filter of the card data reads a battle
+/// position (a filter reads only face-up or face-down), and the first turn has no
+/// battle, so only a step that changes a monster's position can tell the two apart
+/// (whether it changes anything, and so whether "if you did" holds). Such a step that
+/// only runs when its own card is Normal Summoned, which is always in Attack Position,
+/// does not depend on any choice (Summoner Monk); any other one makes positions matter.
+/// Read from the catalogue once.
+fn chosen_positions_matter() -> bool {
+    static MATTER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *MATTER.get_or_init(|| {
+        fn changes<'a>(mut steps: impl Iterator<Item = &'a Step>) -> bool {
+            steps.any(|s| match s {
+                Step::ChangePosition { .. } => true,
+                Step::AtEndPhase { steps } => changes(steps.iter()),
+                _ => false,
+            })
+        }
+        catalog().iter().flat_map(|c| &c.effects).any(|e| {
+            let own_normal_summon = matches!(
+                &e.trigger,
+                Some(TriggerDef { on: TriggerOn::Summoned { how }, .. })
+                    if !how.is_empty() && how.iter().all(|k| *k == SummonKind::Normal)
+            );
+            changes(e.steps()) && !own_normal_summon
+        })
+    })
 }
 
 /// The subsets of `k` of `ids` (at most `cap`), and whether that is all of them.
