@@ -4,8 +4,12 @@
 mod common;
 
 use common::*;
-use duel_engine::solver::{Search, Shortest, choices, hopeless, minimize, search, shortest, solve};
-use duel_engine::{Command, Duel, OrderOf, Outcome, PromptKind, Question, Reason, Response, Setup};
+use duel_engine::solver::{
+    Search, Shortest, choices, hopeless, minimize, order_for, search, shortest, solve,
+};
+use duel_engine::{
+    Command, Duel, Meaning, OrderOf, Outcome, PromptKind, Question, Reason, Response, Setup,
+};
 
 const WIN: Outcome = Outcome::Win(Reason::Exodia);
 
@@ -212,4 +216,34 @@ fn an_end_phase_that_only_returns_scientist_monsters_is_lost_without_trying_thei
     assert!(asks(&d, Question::Order(OrderOf::EndPhase)));
     assert!(hopeless(&d, burn));
     assert_eq!(search(&d, burn, 1), Search::Impossible);
+}
+
+/// Chicken Game's ignition offers three modes (ygo-rulings.md, Chicken Game): draw 1,
+/// destroy this card, or the opponent gains 1000 LP. For Exodia the last one only pays
+/// 1000 LP and uses the effect for nothing, which not activating at all does better, so
+/// the Exodia guide leaves it out and keeps the other two.
+#[test]
+fn the_exodia_guide_leaves_out_a_mode_that_only_gives_the_opponent_lp() {
+    let mut d = Setup::new()
+        .face_up_spell(CHICKEN_GAME)
+        .deck(fillers(3))
+        .build()
+        .expect("valid");
+    let field = ids_at(&d, CHICKEN_GAME, "fieldZone")[0];
+    d.apply(Command::ActivateEffect { card: field })
+        .expect("ignition");
+    assert!(asks(&d, Question::Mode));
+    let gift = match d.view().prompt.map(|p| p.kind) {
+        Some(PromptKind::Choice { options, .. }) => options
+            .into_iter()
+            .find(|o| matches!(&o.meaning, Meaning::Mode { label_en, .. } if label_en.contains("gains")))
+            .map(|o| Command::Respond(Response::Option(o.value))),
+        _ => None,
+    }
+    .expect("a mode gives the opponent LP");
+    let all = choices(&d);
+    assert_eq!(all.len(), 3);
+    let kept = order_for(WIN)(&d, all.clone());
+    let left_out: Vec<_> = all.into_iter().filter(|c| !kept.contains(c)).collect();
+    assert_eq!(left_out, vec![gift]);
 }

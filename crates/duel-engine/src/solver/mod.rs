@@ -211,7 +211,8 @@ pub fn search(start: &Duel, goal: Outcome, budget: usize) -> Search {
 }
 
 /// Puts a position's candidate commands in the order to try them. It must not drop any
-/// command that could still reach the goal, or a failed search proves nothing.
+/// command that could still reach the goal unless some line it keeps does at least as
+/// well (see [`Guide`]), or a failed search proves nothing.
 pub type Policy<'a> = &'a dyn Fn(&Duel, Vec<Command>) -> Vec<Command>;
 
 /// [`search`] with a policy that orders the candidates of each position: a depth-first
@@ -528,7 +529,9 @@ pub struct Ordered {
 }
 
 /// Orders the candidate commands of a position, best first. Only commands that lose at
-/// once may be dropped.
+/// once may be dropped, or ones that not playing them does at least as well as (a
+/// search that drops a command still proves a loss only if a line it keeps does all
+/// that command could).
 pub type Guide = fn(&Duel, Vec<Command>) -> Ordered;
 
 /// The [`Policy`] of a goal's guide: its order, with nothing dropped but commands that
@@ -635,6 +638,30 @@ fn order(d: &Duel, cmds: Vec<Command>, key: &dyn Fn(&Command) -> (bool, i64)) ->
 /// the policy runs at every position, where building a view would cost more than the
 /// rest of it).
 fn drawing_modes(d: &Duel) -> Vec<u8> {
+    modes_where(d, |steps| {
+        steps.iter().any(|s| matches!(s, Step::Draw { .. }))
+    })
+}
+
+/// Modes of the pending mode choice whose resolution only makes the opponent gain LP
+/// (Chicken Game's third mode).
+fn gifting_modes(d: &Duel) -> Vec<u8> {
+    modes_where(d, |steps| {
+        !steps.is_empty()
+            && steps.iter().all(|s| {
+                matches!(
+                    s,
+                    Step::GainLp {
+                        who: crate::effect::Who::Opponent,
+                        ..
+                    }
+                )
+            })
+    })
+}
+
+/// The options of the pending mode choice whose mode's steps pass `test`.
+fn modes_where(d: &Duel, test: impl Fn(&[Step]) -> bool) -> Vec<u8> {
     let Some(PromptState::Mode { card, options, .. }) = d.prompt.as_ref().map(|p| &p.state) else {
         return Vec::new();
     };
@@ -648,7 +675,7 @@ fn drawing_modes(d: &Duel) -> Vec<u8> {
             def.effects.iter().any(|e| {
                 e.modes
                     .get(usize::from(o))
-                    .is_some_and(|m| m.resolve.iter().any(|s| matches!(s, Step::Draw { .. })))
+                    .is_some_and(|m| test(&m.resolve))
             })
         })
         .collect()
@@ -658,7 +685,17 @@ fn drawing_modes(d: &Duel) -> Vec<u8> {
 /// pieces when adding cards and keep them when discarding (unless a card at hand can
 /// bring them back from the graveyard, as the winning lines of Dark Factory decks do),
 /// choose modes that draw, do not Set. (Demoted commands are still tried by the search.)
-fn exodia_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
+///
+/// A mode that only makes the opponent gain LP is dropped: its activation paid a cost
+/// and used the effect for nothing an Exodia player needs, so not activating at all
+/// (which the search tries too) leaves at least as much to do. No condition reads the
+/// opponent's LP or rewards having paid LP: the card data's only LP condition is "you
+/// have at least N LP".
+fn exodia_policy(d: &Duel, mut cmds: Vec<Command>) -> Ordered {
+    let gifting = gifting_modes(d);
+    if !gifting.is_empty() {
+        cmds.retain(|c| !matches!(c, Command::Respond(Response::Option(v)) if gifting.contains(v)));
+    }
     let pieces = win_pieces();
     let count = |ids: &[CardId]| {
         ids.iter()
