@@ -294,9 +294,14 @@ fn for_steps(
 }
 
 /// The profiles of every card in the catalogue, computed once.
-fn profiles() -> &'static HashMap<Code, Profile> {
-    static PROFILES: OnceLock<HashMap<Code, Profile>> = OnceLock::new();
-    PROFILES.get_or_init(|| catalog().iter().map(|c| (c.code, profile(c))).collect())
+fn profiles() -> &'static HashMap<Code, (&'static CardDef, Profile)> {
+    static PROFILES: OnceLock<HashMap<Code, (&'static CardDef, Profile)>> = OnceLock::new();
+    PROFILES.get_or_init(|| {
+        catalog()
+            .iter()
+            .map(|c| (c.code, (c, profile(c))))
+            .collect()
+    })
 }
 
 /// Whether `m` can move a card of definition `def` out of `from`: its filter is read on
@@ -369,11 +374,8 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
         if c.owner != you && c.controller != you {
             continue;
         }
-        let (Some(zone), Some(def), Some(profile)) = (
-            zone_of(c.location),
-            crate::card::card(c.code),
-            profiles.get(&c.code),
-        ) else {
+        let (Some(zone), Some((def, profile))) = (zone_of(c.location), profiles.get(&c.code))
+        else {
             continue;
         };
         if let Some(class) = classes
@@ -457,7 +459,7 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
     while !unbounded {
         let mut total = base;
         for &id in deck.iter().rev().take(drawn) {
-            if let Some(p) = d.instance(id).and_then(|c| profiles.get(&c.code)) {
+            if let Some((_, p)) = d.instance(id).and_then(|c| profiles.get(&c.code)) {
                 unbounded |= p.unbounded;
                 total += p.draws.unwrap_or(0);
             }
@@ -473,7 +475,7 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
             let Some(c) = d.instance(id) else {
                 return true;
             };
-            let (Some(zone), Some(def)) = (zone_of(c.location), crate::card::card(c.code)) else {
+            let (Some(zone), Some((def, _))) = (zone_of(c.location), profiles.get(&c.code)) else {
                 return true;
             };
             if reach(def, zone, &movers) & (1 << Zone::Hand as u8) == 0 {
@@ -496,35 +498,47 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
 /// you own no card with a "win with all in hand" rule.
 fn pieces_missing(d: &Duel) -> Option<Vec<Vec<CardId>>> {
     let you = Player::You;
-    let hand = &d.player(you).hand;
-    let owned = |code: Code| -> Vec<CardId> {
-        (0..d.cards.len())
-            .map(|i| CardId(i as u16))
-            .filter(|&id| {
-                d.instance(id)
-                    .is_some_and(|c| c.owner == you && c.code == code)
-            })
-            .collect()
-    };
-    for c in &d.cards {
+    // The rule of the first card you own that has one, as its card and the pieces it
+    // names (read from the catalogue once).
+    let rules = win_rules();
+    let rule = d
+        .cards
+        .iter()
+        .filter(|c| c.owner == you)
+        .find_map(|c| rules.iter().find(|r| r[0] == c.code))?;
+    let mut copies: Vec<Vec<CardId>> = vec![Vec::new(); rule.len()];
+    for (i, c) in d.cards.iter().enumerate() {
         if c.owner != you {
             continue;
         }
-        let Some(def) = crate::card::card(c.code) else {
-            continue;
-        };
-        for r in &def.rules {
-            if let RuleDef::WinWithAllInHand { pieces } = r {
-                let missing = std::iter::once(&c.code)
-                    .chain(pieces)
-                    .map(|&code| owned(code))
-                    .filter(|copies| !copies.iter().any(|id| hand.contains(id)))
-                    .collect();
-                return Some(missing);
-            }
+        if let Some(slot) = rule.iter().position(|&code| code == c.code) {
+            copies[slot].push(CardId(i as u16));
         }
     }
-    None
+    let hand = &d.player(you).hand;
+    copies.retain(|ids| !ids.iter().any(|id| hand.contains(id)));
+    Some(copies)
+}
+
+/// Each "win with all in hand" rule of the catalogue as its card followed by the pieces
+/// it names.
+fn win_rules() -> &'static [Vec<Code>] {
+    static RULES: OnceLock<Vec<Vec<Code>>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let mut out = Vec::new();
+        for c in catalog() {
+            for r in &c.rules {
+                if let RuleDef::WinWithAllInHand { pieces } = r {
+                    out.push(
+                        std::iter::once(c.code)
+                            .chain(pieces.iter().copied())
+                            .collect(),
+                    );
+                }
+            }
+        }
+        out
+    })
 }
 
 /// Whether a card you hold or control has an effect that can bring a card of `def` back
@@ -541,7 +555,7 @@ pub(crate) fn back_from_grave(d: &Duel, def: &CardDef) -> bool {
     you.hand.iter().chain(field).any(|&id| {
         d.instance(id)
             .and_then(|c| profiles().get(&c.code))
-            .is_some_and(|p| {
+            .is_some_and(|(_, p)| {
                 p.movers
                     .iter()
                     .any(|m| m.to == Zone::Hand && moves(def, m, Zone::Grave))
