@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use duel_engine::solver::{
-    Search, Shortest, choices, hopeless, minimize, order_for, search, shortest, solve,
+    Search, Shortest, choices, hopeless, minimize, order_for, search, search_with, shortest, solve,
 };
 use duel_engine::{
     Command, Duel, Meaning, OrderOf, Outcome, PromptKind, Question, Reason, Response, Setup,
@@ -246,4 +246,25 @@ fn the_exodia_guide_leaves_out_a_mode_that_only_gives_the_opponent_lp() {
     let kept = order_for(WIN)(&d, all.clone());
     let left_out: Vec<_> = all.into_iter().filter(|c| !kept.contains(c)).collect();
     assert_eq!(left_out, vec![gift]);
+}
+
+/// Leaving out Chicken Game's gift mode never cuts a winning line: with four pieces in
+/// hand and the fifth on top of the deck, the guided search still draws it with Chicken
+/// Game's first mode.
+#[test]
+fn a_win_through_chicken_games_draw_is_still_found_by_the_guided_search() {
+    let d = Setup::new()
+        .face_up_spell(CHICKEN_GAME)
+        .hand([EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG])
+        .deck([LEFT_LEG, FILLER])
+        .build()
+        .expect("valid");
+    let Search::Found(line) = search_with(&d, WIN, 1_000, &order_for(WIN)) else {
+        panic!("the draw mode wins");
+    };
+    let mut replay = d.clone();
+    for cmd in line {
+        replay.apply(cmd).expect("the line replays");
+    }
+    assert_eq!(replay.outcome(), Some(WIN));
 }

@@ -3,12 +3,14 @@
 //! told apart), no table of positions, no cuts, no merged choices. On thousands of small
 //! positions built from every preset deck's cards, a "won" line must replay to the goal
 //! and a "lost" answer must find no winning line in the enumeration, and no cut
-//! ([`solver::hopeless`]) may call a position lost that the enumeration can win.
+//! ([`solver::hopeless`]) may call a position lost that the enumeration can win. The
+//! search in the guides' order, which leave out commands that another line does at
+//! least as well as, must agree too.
 
 mod common;
 
 use common::*;
-use duel_engine::solver::{Search, hopeless, search};
+use duel_engine::solver::{Search, hopeless, order_for, search, search_with};
 use duel_engine::{
     Code, Command, Duel, Outcome, Player, PromptKind, Reason, Response, Setup, decks,
 };
@@ -129,6 +131,14 @@ fn the_search_agrees_with_an_exhaustive_enumeration_on_small_positions() {
             skipped += 1;
             continue;
         };
+        // The guide's order may leave out commands that another line does at least as
+        // well as; with it the search must give the same answer.
+        let guided = search_with(&d, goal, 1_000_000, &order_for(goal));
+        assert_eq!(
+            matches!(guided, Search::Found(_)),
+            truth,
+            "seed {seed}: the guided search says {guided:?}"
+        );
         match search(&d, goal, 1_000_000) {
             Search::Found(line) => {
                 assert!(truth, "seed {seed}: a line found where none wins");
