@@ -95,9 +95,9 @@ pub fn goal_of(deck: &str) -> Result<Outcome, SetupError> {
 }
 
 /// The search budget (positions) the app gives one opening hand, the hint's too: 4,000
-/// playouts in nested searches, then a search of 10,000 positions. A hand decided takes
-/// some 10 ms natively (median), one left undecided about a quarter of a second; the
-/// hands it does not decide are listed.
+/// playouts in nested searches, then a search of 20,000 positions (those that offer a
+/// choice). Most hands are decided in tens of milliseconds natively, one left undecided
+/// takes about half a second; the hands it does not decide are listed.
 pub const HAND_BUDGET: usize = 20_000;
 
 /// The share of a hand's budget spent looking for a shorter line once one is found:
