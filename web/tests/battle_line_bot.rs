@@ -194,8 +194,17 @@ async fn wait_for_thinking(m: &Mounted) {
 async fn a_game_against_the_expert_answers_while_it_thinks_and_moves_now() {
     let m = start_computer_turn(Level::Expert).await;
     assert_eq!(selected(&m, "[data-testid=bl-level]"), "expert");
-    let before = saved_game().log().len();
     wait_for_thinking(&m).await;
+    // Its first command may be a claim, decided at once; a move to play is searched (a
+    // progress bar with a known amount of work).
+    for _ in 0..100 {
+        if m.has("[data-testid=bl-thinking] progress[max]") {
+            break;
+        }
+        sleep(20).await;
+    }
+    assert!(m.has("[data-testid=bl-thinking] progress[max]"), "a search");
+    let before = saved_game().log().len();
     // The thinking state and its "move now" button show, and the page answers a click
     // and repaints (the language switch) while the search goes on in the worker.
     assert!(m.text("[data-testid=bl-thinking]").contains("考え中"));

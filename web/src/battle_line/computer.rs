@@ -31,6 +31,10 @@ struct Turn {
     task: ComputerThink,
     job: Option<worker::Job>,
     started: f64,
+    /// Tells this turn from a later one (a delayed answer must not reach the next).
+    id: u64,
+    /// The decision, once made, while the least delay runs out.
+    decided: Option<Option<Command>>,
     /// Hears (done, total) work units after each share.
     on_progress: Callback<(usize, usize)>,
     /// Gets the chosen command, at the earliest [`BOT_DELAY_MS`] after the turn started.
@@ -40,7 +44,7 @@ struct Turn {
 /// The computer's turn in progress, if any: shared between the effect that starts it,
 /// the worker's answers and the "move now" button.
 #[derive(Clone, Default)]
-pub struct Thinking(Rc<RefCell<Option<Turn>>>);
+pub struct Thinking(Rc<RefCell<Option<Turn>>>, Rc<std::cell::Cell<u64>>);
 
 impl std::fmt::Debug for Thinking {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -65,10 +69,14 @@ impl Thinking {
         on_progress: Callback<(usize, usize)>,
         on_move: Callback<Option<Command>>,
     ) {
+        let id = self.1.get().wrapping_add(1);
+        self.1.set(id);
         *self.0.borrow_mut() = Some(Turn {
             task,
             job: None,
             started: now_ms(),
+            id,
+            decided: None,
             on_progress,
             on_move,
         });
@@ -87,13 +95,13 @@ impl Thinking {
         self.0.borrow().is_some()
     }
 
-    /// Plays the best move found so far now (see `Thinker::move_now`): no wait for the
-    /// worker or for the usual delay.
+    /// Plays the best move found so far now (see `Thinker::move_now`), or the decision
+    /// if it is made: no wait for the worker or for the usual delay.
     pub fn move_now(&self) {
         let Some(turn) = self.0.borrow_mut().take() else {
             return;
         };
-        let command = turn.task.move_now();
+        let command = turn.decided.unwrap_or_else(|| turn.task.move_now());
         let on_move = turn.on_move.clone();
         drop(turn);
         on_move.emit(command);
@@ -120,35 +128,48 @@ impl Thinking {
         };
         turn.job = None;
         let elapsed = now_ms() - turn.started;
-        let finished = match answer {
+        let going_on = match answer {
             Ok(done) => {
                 let progress = done.value.progress();
                 turn.task.snapshot = Some(done.value);
-                match progress {
-                    Some((done_units, total)) if elapsed + done.ms < MAX_THINK_MS => {
-                        turn.on_progress.emit((done_units, total));
-                        false
-                    }
-                    _ => true,
-                }
+                progress.filter(|_| elapsed + done.ms < MAX_THINK_MS)
             }
             // Both sides are this crate, so only a bug gets here: the best move so far.
-            Err(_) => true,
+            Err(_) => None,
         };
-        if !finished {
+        if let Some(progress) = going_on {
+            let on_progress = turn.on_progress.clone();
             drop(slot);
+            on_progress.emit(progress);
             self.send();
             return;
         }
-        let Some(turn) = slot.take() else { return };
-        drop(slot);
         let command = turn.task.move_now();
-        let wait = (BOT_DELAY_MS - elapsed).max(0.0);
-        let on_move = turn.on_move.clone();
-        drop(turn);
+        turn.decided = Some(command);
+        let (id, wait) = (turn.id, (BOT_DELAY_MS - elapsed).max(0.0));
+        drop(slot);
+        let this = self.clone();
         spawn_local(async move {
             sleep(Duration::from_millis(wait as u64)).await;
-            on_move.emit(command);
+            this.deliver(id);
         });
+    }
+
+    /// Plays turn `id`'s decision once its delay ran out, unless it was played already
+    /// (move now) or the turn was dropped.
+    fn deliver(&self, id: u64) {
+        let turn = {
+            let mut slot = self.0.borrow_mut();
+            match slot.as_ref() {
+                Some(t) if t.id == id && t.decided.is_some() => slot.take(),
+                _ => None,
+            }
+        };
+        if let Some(turn) = turn {
+            let command = turn.decided.flatten();
+            let on_move = turn.on_move.clone();
+            drop(turn);
+            on_move.emit(command);
+        }
     }
 }
