@@ -43,8 +43,9 @@ pub enum Level {
     Normal,
     /// A wider, longer search: 8 candidates, 900 playouts (under 1 s in a browser).
     Hard,
-    /// The hard search with three times the playouts over 10 candidates (about 3 s at
-    /// most in a browser, which the page also enforces; it can be told to move now).
+    /// The hard search with twice the playouts over 10 candidates: 1,800 playouts
+    /// (about 3 s at most in a browser, which the page also enforces; it can be told to
+    /// move now).
     Expert,
 }
 
@@ -87,7 +88,7 @@ impl Level {
             }),
             Level::Expert => Some(Config {
                 width: 10,
-                rollouts: 2700,
+                rollouts: 1800,
                 depth: FULL,
                 params: policy.params,
                 policy,
@@ -457,7 +458,7 @@ mod tests {
     #[test]
     fn every_level_plays_legal_commands_through_a_whole_game_and_the_same_again_from_its_seed() {
         for level in Level::ALL {
-            // The expert's search is three times the hard one's: it decides less often.
+            // The expert's search is about twice the hard one's: it decides less often.
             let every = if level == Level::Expert { 15 } else { 7 };
             let first = whole_game(level, 3, every);
             assert_eq!(first, whole_game(level, 3, every), "{level:?}");
