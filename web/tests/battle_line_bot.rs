@@ -1,4 +1,4 @@
-//! Browser tests of the Battle Line computer: its level control, its moves at each level, a page that answers while it thinks, and its decision times in the browser.
+//! Browser tests of the Battle Line computer: its level control, its moves at each level, a page that answers while it thinks, the expert's "move now", and its decision times in the browser.
 #![cfg(all(target_arch = "wasm32", feature = "battle-line"))]
 
 use battle_line::bot::{self, Bot, Level, move_seed};
@@ -75,14 +75,7 @@ async fn start_computer_turn(level: Level) -> Mounted {
     clear_keys(&[KEY_LANG]);
     preset(&[(KEY_SAVE, &save), (KEY_LEVEL, level.code())]);
     let m = common::mount("#/battle-line").await;
-    let (card, flag) = my_play(&game).expect("a play");
-    m.click(&format!(
-        "[data-testid=hand-card][data-card-id='{}']",
-        card_id(card)
-    ))
-    .await;
-    m.click(&format!("[data-testid=slot-0-{flag}]")).await;
-    m.click("[data-testid=draw-troop]").await;
+    play_and_draw(&m, &game).await;
     m
 }
 
@@ -166,6 +159,88 @@ async fn the_page_answers_while_the_computer_thinks() {
         longest < bound,
         "a main-thread task of {longest:.0} ms while the computer thought for {thought:.0} ms"
     );
+}
+
+/// The autosaved game (the page saves after every accepted command).
+fn saved_game() -> Game {
+    let json = storage().get_item(KEY_SAVE).expect("get").expect("a save");
+    BattleSave::load(&json).expect("a valid save").1
+}
+
+/// Plays a troop and draws, as the human (P0), by clicks.
+async fn play_and_draw(m: &Mounted, game: &Game) {
+    let (card, flag) = my_play(game).expect("a play");
+    m.click(&format!(
+        "[data-testid=hand-card][data-card-id='{}']",
+        card_id(card)
+    ))
+    .await;
+    m.click(&format!("[data-testid=slot-0-{flag}]")).await;
+    m.click("[data-testid=draw-troop]").await;
+}
+
+/// Waits up to two seconds for the computer's thinking state to show.
+async fn wait_for_thinking(m: &Mounted) {
+    for _ in 0..200 {
+        if m.has("[data-testid=bl-thinking]") {
+            return;
+        }
+        sleep(10).await;
+    }
+    panic!("the thinking state did not show");
+}
+
+#[wasm_bindgen_test]
+async fn a_game_against_the_expert_answers_while_it_thinks_and_moves_now() {
+    let m = start_computer_turn(Level::Expert).await;
+    assert_eq!(selected(&m, "[data-testid=bl-level]"), "expert");
+    wait_for_thinking(&m).await;
+    // Its first command may be a claim, decided at once; a move to play is searched (a
+    // progress bar with a known amount of work).
+    for _ in 0..100 {
+        if m.has("[data-testid=bl-thinking] progress[max]") {
+            break;
+        }
+        sleep(20).await;
+    }
+    assert!(m.has("[data-testid=bl-thinking] progress[max]"), "a search");
+    let before = saved_game().log().len();
+    // The thinking state and its "move now" button show, and the page answers a click
+    // and repaints (the language switch) while the search goes on in the worker.
+    assert!(m.text("[data-testid=bl-thinking]").contains("考え中"));
+    assert_eq!(
+        m.text("[data-testid=bl-move-now]"),
+        text::move_now(Lang::Ja)
+    );
+    m.click("[data-testid=btn-lang]").await;
+    assert!(m.text("[data-testid=bl-thinking]").contains("Thinking"));
+    assert_eq!(
+        m.text("[data-testid=bl-move-now]"),
+        text::move_now(Lang::En)
+    );
+    m.click("[data-testid=btn-lang]").await;
+    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
+    // The expert's search (1,800 playouts, longer still in this unoptimized build) is
+    // still going: nothing is played until it is told to move.
+    assert!(m.has("[data-testid=bl-move-now]"), "still thinking");
+    assert_eq!(saved_game().log().len(), before);
+    m.click("[data-testid=bl-move-now]").await;
+    // Played at once from what the search had found (no wait for the worker), and
+    // legal, since the game accepted it.
+    let after = saved_game();
+    assert_eq!(after.log().len(), before + 1, "the computer moved at once");
+    assert!(m.has("[data-testid=bot-move]"));
+    m.wait_for_my_turn(300).await;
+    // The game goes on: the human plays again and the expert answers on its own.
+    let game = saved_game();
+    play_and_draw(&m, &game).await;
+    let mine = saved_game().log().len();
+    m.wait_for_my_turn(300).await;
+    assert!(
+        saved_game().log().len() > mine,
+        "the expert played its turn"
+    );
+    assert!(m.has("[data-testid=bot-move]"));
 }
 
 /// The page's clock, in milliseconds with sub-millisecond resolution.

@@ -142,6 +142,15 @@ fn hard_reads_only_what_its_seat_may_know() {
 }
 
 #[test]
+fn expert_reads_only_what_its_seat_may_know() {
+    // One search of each twin, as for hard (the expert's is twice as long).
+    let positions: Vec<(Deal, Game)> = positions(1, 29).into_iter().skip(1).take(1).collect();
+    assert_eq!(positions.len(), 1);
+    let differing = same_move_in_twins(Level::Expert, &positions);
+    assert!(differing > 0, "the twins hide other cards");
+}
+
+#[test]
 fn sparring_reads_only_what_its_seat_may_know() {
     let positions = positions(12, 3);
     let partner = battle_line::bot::Sparring::new();

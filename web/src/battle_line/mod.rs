@@ -1,7 +1,8 @@
-//! Battle Line in the browser: the page, its table and hand, the reducer, the worker job and the texts.
+//! Battle Line in the browser: the page, its table and hand, the reducer, the computer's turn, the worker job and the texts.
 
 pub mod board;
 pub mod card;
+pub mod computer;
 pub mod hand;
 pub mod jobs;
 pub mod page;

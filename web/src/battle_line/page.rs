@@ -4,21 +4,19 @@
 //! clicks and painting while it searches.
 
 use std::rc::Rc;
-use std::time::Duration;
 
 use battle_line::bot::{Level, move_seed};
 use battle_line::{
     Card, ClaimRefusal, ClaimTiming, Command, Deck, Phase, Player, Prompt, RuleError, Settings,
     Tactic, Target, Victory,
 };
-use yew::platform::spawn_local;
-use yew::platform::time::sleep;
 use yew::prelude::*;
 
 use super::board::{Board, GuileField, Piles, Table, seat_name};
 use super::card::card_static;
+use super::computer::Thinking;
 use super::hand::{Hand, OpponentHand};
-use super::jobs::ComputerMove;
+use super::jobs::{ComputerThink, SHARE};
 use super::state::{
     self, Action, BattleSave, BattleState, KEY_LEVEL, KEY_SAVE, Mode, Notice, Place, SAVE_VERSION,
 };
@@ -27,20 +25,12 @@ use crate::ctx::{Ctx, use_ctx};
 use crate::i18n::T;
 use crate::keys;
 use crate::storage;
-use crate::worker;
-
-/// Least time between two computer commands, so the human can follow its turn.
-const BOT_DELAY_MS: f64 = 350.0;
 
 /// The saved computer level, or `normal`.
 fn saved_level() -> Level {
     storage::get(KEY_LEVEL)
         .and_then(|code| Level::from_code(&code))
         .unwrap_or_default()
-}
-
-fn now_ms() -> f64 {
-    js_sys::Date::now()
 }
 
 /// The `seed` of the hash query (`#/battle-line?seed=42`); anything malformed is ignored.
@@ -71,8 +61,10 @@ pub fn battle_line_page() -> Html {
     let selected = use_state(|| None::<Card>);
     let address_seed_used = use_mut_ref(|| false);
     let level = use_state(saved_level);
-    // Whether the computer is thinking about its next command.
-    let thinking = use_state(|| false);
+    // Whether the computer is thinking about its next command: work units done and
+    // planned ((0, 0) before the first share is done).
+    let thinking = use_state(|| None::<(usize, usize)>);
+    let computer = use_memo((), |_| Thinking::default());
     let root = use_node_ref();
     // Whether the player last used the keyboard (rather than a pointer) on this page.
     let keyboard = use_mut_ref(|| false);
@@ -136,56 +128,46 @@ pub fn battle_line_page() -> Html {
         });
     }
 
-    // The computer's commands, computed in the worker. A newer position (or level)
-    // drops the job in progress, and with it its answer.
+    // The computer's commands, thought out in the worker a share at a time. A newer
+    // position (or level) drops the turn in progress, and with it its answers.
     {
         let state = state.clone();
         let thinking = thinking.clone();
+        let computer = computer.clone();
         use_effect_with((state.version, *level), move |&(version, level)| {
-            let job = match (state.mode, &state.game) {
-                (Some(Mode::Cpu), Some(game))
-                    if game.current() == Player::P1 && !game.is_over() =>
-                {
-                    let dispatcher = state.dispatcher();
-                    let started = now_ms();
-                    // Seeded from the game and the move number: a reload replays the
-                    // same choices.
-                    let task = ComputerMove {
-                        game: game.clone(),
-                        level,
-                        seed: move_seed(game.seed(), game.log().len()),
-                    };
-                    thinking.set(true);
-                    let done_thinking = thinking.clone();
-                    let fallback = task.clone();
-                    Some(worker::run(&task, move |answer| {
-                        let command = match answer {
-                            Ok(done) => done.value,
-                            // Both sides are this crate, so only a bug gets here; the
-                            // same search on the page gives the same command.
-                            Err(_) => battle_line::bot::choose(
-                                &fallback.game,
-                                fallback.level,
-                                fallback.seed,
-                            ),
-                        };
-                        // The least time between two computer commands, so the
-                        // human can follow its turn.
-                        let wait = (BOT_DELAY_MS - (now_ms() - started)).max(0.0);
-                        spawn_local(async move {
-                            sleep(Duration::from_millis(wait as u64)).await;
-                            done_thinking.set(false);
-                            if let Some(command) = command {
-                                dispatcher.dispatch(Action::BotApply { version, command });
-                            }
-                        });
-                    }))
-                }
-                _ => None,
-            };
+            if let (Some(Mode::Cpu), Some(game)) = (state.mode, &state.game)
+                && game.current() == Player::P1
+                && !game.is_over()
+            {
+                let dispatcher = state.dispatcher();
+                // Seeded from the game and the move number: a reload replays the same
+                // choices.
+                let task = ComputerThink {
+                    game: game.clone(),
+                    level,
+                    seed: move_seed(game.seed(), game.log().len()),
+                    snapshot: None,
+                    work: SHARE,
+                };
+                thinking.set(Some((0, 0)));
+                let on_progress = {
+                    let thinking = thinking.clone();
+                    Callback::from(move |p: (usize, usize)| thinking.set(Some(p)))
+                };
+                let on_move = {
+                    let thinking = thinking.clone();
+                    Callback::from(move |command: Option<Command>| {
+                        thinking.set(None);
+                        if let Some(command) = command {
+                            dispatcher.dispatch(Action::BotApply { version, command });
+                        }
+                    })
+                };
+                computer.start(task, on_progress, on_move);
+            }
             move || {
-                drop(job);
-                thinking.set(false);
+                computer.stop();
+                thinking.set(None);
             }
         });
     }
@@ -376,6 +358,10 @@ pub fn battle_line_page() -> Html {
     let can_pass = legal.contains(&Command::Pass);
     let can_end = legal.contains(&Command::EndTurn);
     let on_pass = apply.reform(|_: MouseEvent| Command::Pass);
+    let on_move_now = {
+        let computer = computer.clone();
+        Callback::from(move |_: MouseEvent| computer.move_now())
+    };
     let on_end = apply.reform(|_: MouseEvent| Command::EndTurn);
 
     let guide = match game.phase() {
@@ -388,11 +374,19 @@ pub fn battle_line_page() -> Html {
         _ if !game.is_over() && vs_cpu => html! {
             <p class="bl-guide" data-testid="prompt">
                 { ctx.t(T::BlCpuThinking) }
-                if *thinking {
+                if let Some((done, total)) = *thinking {
                     <span class="bl-thinking" data-testid="bl-thinking" role="status">
                         { text::thinking(ctx.lang) }
-                        <progress></progress>
+                        if total > 0 {
+                            <progress value={done.min(total).to_string()} max={total.to_string()}></progress>
+                        } else {
+                            <progress></progress>
+                        }
                     </span>
+                    <button type="button" class="btn" data-testid="bl-move-now" onclick={on_move_now}
+                        title={text::move_now_hint(ctx.lang)}>
+                        { text::move_now(ctx.lang) }
+                    </button>
                 }
             </p>
         },

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 /// localStorage key of the Battle Line autosave.
 pub const KEY_SAVE: &str = "games.battle-line.save";
-/// localStorage key of the computer's level (`easy`, `normal`, `hard`).
+/// localStorage key of the computer's level (`easy`, `normal`, `hard`, `expert`).
 pub const KEY_LEVEL: &str = "games.battle-line.level";
 /// Bumped whenever the save format changes; an older save is discarded, not migrated.
 pub const SAVE_VERSION: u32 = 1;

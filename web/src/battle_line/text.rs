@@ -25,13 +25,27 @@ fn color_ja(c: Color) -> &'static str {
     }
 }
 
-/// The computer's levels: 「やさしい」「ふつう」「つよい」.
+/// The computer's levels: 「やさしい」「ふつう」「つよい」「達人」.
 pub fn level(l: Level, lang: Lang) -> &'static str {
     match l {
         Level::Easy => lang.pick("やさしい", "Easy"),
         Level::Normal => lang.pick("ふつう", "Normal"),
         Level::Hard => lang.pick("つよい", "Hard"),
+        Level::Expert => lang.pick("達人", "Expert"),
     }
+}
+
+/// The button that makes the computer play the best move it has found so far.
+pub fn move_now(lang: Lang) -> &'static str {
+    lang.pick("すぐ決める", "Move now")
+}
+
+/// What "move now" does, as its tooltip.
+pub fn move_now_hint(lang: Lang) -> &'static str {
+    lang.pick(
+        "考えるのをやめて、ここまでで一番よい手を選ばせます",
+        "Stop the search and play the best move found so far",
+    )
 }
 
 /// The label of the level control.

@@ -1,14 +1,17 @@
-//! Computer opponents at three levels, and the players and matches the harness measures them with.
+//! Computer opponents at four levels, and the players and matches the harness measures them with.
 //!
 //! - `easy` is the original one-ply bot ([`Bot`]).
-//! - `normal` and `hard` search: they rank the legal moves with an evaluation built on
-//!   exact completion odds and flag positions, then try the best few in random deals of
-//!   the cards they cannot see, played out to the end by a fast policy ([`Thinker`]).
+//! - `normal`, `hard` and `expert` search: they rank the legal moves with an evaluation
+//!   built on exact completion odds and flag positions, then try the best few in random
+//!   deals of the cards they cannot see, played out to the end by a fast policy
+//!   ([`Thinker`]); they differ in how much they try.
 //!
 //! Every level reads only what its seat may know (its hand, the table, the discards,
 //! the cards it put back with Scout, and counts), and is deterministic given its seed.
 //! A [`Thinker`] does its work in small steps so a page can spread it over many frames;
-//! the move does not depend on how the work was split.
+//! the move does not depend on how the work was split, nor on whether it was carried
+//! elsewhere in between ([`Snapshot`]). [`Thinker::move_now`] answers at once with the
+//! best move found so far.
 
 mod easy;
 mod eval;
@@ -23,7 +26,7 @@ pub use easy::Bot;
 pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player, Settings};
-use search::{Config, Policy, Progress, Search};
+use search::{Config, Policy, Progress, Run, Search};
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -40,17 +43,22 @@ pub enum Level {
     Normal,
     /// A wider, longer search: 8 candidates, 900 playouts (under 1 s in a browser).
     Hard,
+    /// The hard search with twice the playouts over 10 candidates: 1,800 playouts
+    /// (about 3 s at most in a browser, which the page also enforces; it can be told to
+    /// move now).
+    Expert,
 }
 
 impl Level {
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Normal, Level::Hard, Level::Expert];
 
-    /// A stable name for storage and addresses: `easy`, `normal`, `hard`.
+    /// A stable name for storage and addresses: `easy`, `normal`, `hard`, `expert`.
     pub fn code(self) -> &'static str {
         match self {
             Level::Easy => "easy",
             Level::Normal => "normal",
             Level::Hard => "hard",
+            Level::Expert => "expert",
         }
     }
 
@@ -73,6 +81,14 @@ impl Level {
             Level::Hard => Some(Config {
                 width: 8,
                 rollouts: 900,
+                depth: FULL,
+                params: policy.params,
+                policy,
+                playout: playout::Playout::default(),
+            }),
+            Level::Expert => Some(Config {
+                width: 10,
+                rollouts: 1800,
                 depth: FULL,
                 params: policy.params,
                 policy,
@@ -117,6 +133,10 @@ pub enum Thought {
 #[derive(Debug, Clone)]
 pub struct Thinker {
     state: State,
+    /// What it was started with, so that a [`Snapshot`] is only resumed on its position.
+    level: Level,
+    seed: u64,
+    ply: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -136,7 +156,70 @@ impl Thinker {
                 Progress::Decided(c) => State::Done(c),
             },
         };
-        Thinker { state }
+        Thinker {
+            state,
+            level,
+            seed,
+            ply: game.log().len(),
+        }
+    }
+
+    /// What the thinker has done so far, as data (it serializes): a page can send it to
+    /// a worker, which resumes it with [`Thinker::resume`], does some more work and sends
+    /// it back. The move does not depend on how often that happens.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            level: self.level,
+            seed: self.seed,
+            ply: self.ply,
+            work: match &self.state {
+                State::Searching(s) => Work::Searching(Box::new(s.run().clone())),
+                State::Done(c) => Work::Done(*c),
+            },
+        }
+    }
+
+    /// Carries on from `snapshot`, taken of a thinker started on `game` (the same
+    /// position: its seed, level and move number must match).
+    pub fn resume(game: &Game, snapshot: Snapshot) -> Result<Thinker, ResumeError> {
+        let Snapshot {
+            level,
+            seed,
+            ply,
+            work,
+        } = snapshot;
+        if ply != game.log().len() || game.is_over() {
+            return Err(ResumeError::OtherPosition);
+        }
+        let state = match (work, level.config()) {
+            (Work::Done(c), _) => {
+                if c.is_some_and(|c| !game.legal_commands().contains(&c)) {
+                    return Err(ResumeError::Inconsistent);
+                }
+                State::Done(c)
+            }
+            (Work::Searching(run), Some(config)) => State::Searching(
+                Search::resume(game, seed, config, *run).ok_or(ResumeError::Inconsistent)?,
+            ),
+            (Work::Searching(_), None) => return Err(ResumeError::Inconsistent),
+        };
+        Ok(Thinker {
+            state,
+            level,
+            seed,
+            ply,
+        })
+    }
+
+    /// The best command found so far, at once (a legal one whenever the game is not
+    /// over): the search's chosen one if it is done, otherwise the candidate with the
+    /// best share of won playouts so far. Before the first playout (the ranking of the
+    /// moves, one evaluation each, is finished if need be) it is the best-ranked move.
+    pub fn move_now(self) -> Option<Command> {
+        match self.state {
+            State::Searching(s) => s.move_now(),
+            State::Done(c) => c,
+        }
     }
 
     /// Does up to `work` units (one unit is one playout, well under a millisecond
@@ -173,6 +256,56 @@ impl Thinker {
         }
     }
 }
+
+/// A [`Thinker`]'s work so far, to resume elsewhere ([`Thinker::snapshot`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    level: Level,
+    seed: u64,
+    ply: usize,
+    work: Work,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Work {
+    Searching(Box<Run>),
+    Done(Option<Command>),
+}
+
+impl Snapshot {
+    /// The level the thinker plays at.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Work units done and planned, or `None` once decided.
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        match &self.work {
+            Work::Searching(run) => Some(run.progress()),
+            Work::Done(_) => None,
+        }
+    }
+}
+
+/// Why a [`Snapshot`] cannot be resumed on a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResumeError {
+    /// It was taken at another move number, or the game is over.
+    OtherPosition,
+    /// It names a move this position does not allow, or its bookkeeping does not add up.
+    Inconsistent,
+}
+
+impl std::fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ResumeError::OtherPosition => "the search was started in another position",
+            ResumeError::Inconsistent => "the search's record does not fit this position",
+        })
+    }
+}
+
+impl std::error::Error for ResumeError {}
 
 /// The command `level` picks for the player to move (the whole search at once).
 pub fn choose(game: &Game, level: Level, seed: u64) -> Option<Command> {
@@ -305,38 +438,119 @@ pub fn play_match(seed: u64, seats: [Contender; 2], max_commands: usize) -> Opti
 mod tests {
     use super::*;
 
+    /// A whole game from `seed` where `level` decides every `every`-th command (the
+    /// searching levels are slow in unoptimized test builds) and the easy bot the rest;
+    /// every command is checked against the legal ones. Returns the game's log.
+    fn whole_game(level: Level, seed: u64, every: usize) -> Vec<Command> {
+        let mut game = Game::new(seed, Settings::default());
+        for ply in 0..400 {
+            let chooser = if ply % every == 0 { level } else { Level::Easy };
+            let Some(cmd) = choose(&game, chooser, move_seed(seed, ply)) else {
+                break;
+            };
+            assert!(game.legal_commands().contains(&cmd), "{level:?}: {cmd:?}");
+            game.apply(cmd).expect("legal");
+        }
+        assert!(game.is_over(), "{level:?} finished the game");
+        game.log().to_vec()
+    }
+
     #[test]
-    fn every_level_returns_legal_commands_through_a_whole_game() {
+    fn every_level_plays_legal_commands_through_a_whole_game_and_the_same_again_from_its_seed() {
         for level in Level::ALL {
-            let mut game = Game::new(3, Settings::default());
-            for ply in 0..400 {
-                // The searching levels decide every seventh command (they are slow in
-                // unoptimized test builds); the easy bot plays the rest.
-                let chooser = if ply % 7 == 0 { level } else { Level::Easy };
-                let Some(cmd) = choose(&game, chooser, ply) else {
-                    break;
-                };
-                assert!(game.legal_commands().contains(&cmd), "{level:?}: {cmd:?}");
-                game.apply(cmd).expect("legal");
+            // The expert's search is about twice the hard one's: it decides less often.
+            let every = if level == Level::Expert { 15 } else { 7 };
+            let first = whole_game(level, 3, every);
+            assert_eq!(first, whole_game(level, 3, every), "{level:?}");
+        }
+    }
+
+    /// Positions where the player to move has a real choice to search (a card to play),
+    /// reached by the easy bot from `seed`.
+    fn searched_positions(seed: u64, count: usize) -> Vec<Game> {
+        let mut game = Game::new(seed, Settings::default());
+        let mut found = Vec::new();
+        let mut bot = Bot::new(seed);
+        for ply in 0..400 {
+            if found.len() == count || game.is_over() {
+                break;
             }
-            assert!(game.is_over(), "{level:?} finished the game");
+            if ply % 9 == 4 && matches!(game.phase(), crate::game::Phase::Play) {
+                found.push(game.clone());
+            }
+            let cmd = bot.choose(&game).expect("a move");
+            game.apply(cmd).expect("legal");
+        }
+        found
+    }
+
+    #[test]
+    fn expert_moves_now_with_a_legal_command_at_any_point_of_its_search() {
+        for (i, game) in searched_positions(5, 2).into_iter().enumerate() {
+            let legal = game.legal_commands();
+            let mut thinker = Thinker::new(&game, Level::Expert, i as u64);
+            // At the start (ranking not done), then after every slice of work.
+            assert!(legal.contains(&thinker.clone().move_now().expect("a move")));
+            let mut slices = 0;
+            while let Thought::Thinking { .. } = thinker.step(400) {
+                let now = thinker.clone().move_now().expect("a move");
+                assert!(legal.contains(&now), "{now:?}");
+                slices += 1;
+            }
+            assert!(
+                slices >= 5,
+                "the expert's search is long enough to interrupt"
+            );
+            let Thought::Done(chosen) = thinker.thought() else {
+                unreachable!("the loop ends when the search is done")
+            };
+            assert_eq!(
+                thinker.move_now(),
+                chosen,
+                "once done, moving now is the choice"
+            );
         }
     }
 
     #[test]
-    fn the_move_does_not_depend_on_how_the_work_is_sliced() {
-        let mut game = Game::new(21, Settings::default());
-        for ply in 0..8 {
-            let whole = choose(&game, Level::Normal, ply);
-            let mut thinker = Thinker::new(&game, Level::Normal, ply);
-            let sliced = loop {
-                if let Thought::Done(c) = thinker.step(1 + (ply as usize % 3)) {
+    fn a_search_carried_through_serialized_snapshots_chooses_the_same_move() {
+        for (i, game) in searched_positions(8, 2).into_iter().enumerate() {
+            let seed = 100 + i as u64;
+            let whole = choose(&game, Level::Hard, seed);
+            let mut snapshot = Thinker::new(&game, Level::Hard, seed).snapshot();
+            let resumed = loop {
+                let json = serde_json::to_string(&snapshot).expect("serializes");
+                let back: Snapshot = serde_json::from_str(&json).expect("deserializes");
+                assert_eq!(back, snapshot, "a snapshot survives its JSON round trip");
+                let mut thinker = Thinker::resume(&game, back).expect("same position");
+                if let Thought::Done(c) = thinker.step(97) {
                     break c;
                 }
+                snapshot = thinker.snapshot();
             };
-            assert_eq!(whole, sliced);
-            game.apply(whole.expect("a move")).expect("legal");
+            assert_eq!(resumed, whole);
         }
+    }
+
+    #[test]
+    fn a_snapshot_is_refused_on_another_position() {
+        let games = searched_positions(8, 2);
+        let snapshot = Thinker::new(&games[0], Level::Hard, 1).snapshot();
+        assert_eq!(
+            Thinker::resume(&games[1], snapshot.clone()).err(),
+            Some(ResumeError::OtherPosition)
+        );
+        // A record whose bookkeeping does not add up is refused, not trusted.
+        let mut thinker = Thinker::new(&games[0], Level::Hard, 1);
+        thinker.step(200);
+        let mut json: serde_json::Value =
+            serde_json::to_value(thinker.snapshot()).expect("serializes");
+        json["work"]["Searching"]["alive"] = serde_json::json!([0, 99]);
+        let garbled: Snapshot = serde_json::from_value(json).expect("still a snapshot");
+        assert_eq!(
+            Thinker::resume(&games[0], garbled).err(),
+            Some(ResumeError::Inconsistent)
+        );
     }
 
     #[test]
@@ -344,7 +558,8 @@ mod tests {
         for level in Level::ALL {
             assert_eq!(Level::from_code(level.code()), Some(level));
         }
-        assert_eq!(Level::from_code("expert"), None);
+        assert_eq!(Level::from_code("expert"), Some(Level::Expert));
+        assert_eq!(Level::from_code("master"), None);
         assert_eq!(Level::default(), Level::Normal);
     }
 }

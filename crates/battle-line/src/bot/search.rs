@@ -14,6 +14,7 @@ use super::playout::Playout;
 use crate::card::{Card, Tactic, TacticKind};
 use crate::game::{Command, Deck, Game, Phase, Player, Target};
 use seeded_rng::Rng;
+use serde::{Deserialize, Serialize};
 
 /// How hard one level searches.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,10 +163,12 @@ impl Policy {
 }
 
 /// One candidate decision: the command, or a guile card and its resolution.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Candidate {
     commands: Vec<Command>,
+    #[serde(with = "bits")]
     prior: f64,
+    #[serde(with = "bits")]
     total: f64,
     tries: u32,
 }
@@ -180,15 +183,24 @@ impl Candidate {
     }
 }
 
-/// A search in progress.
-#[derive(Debug, Clone)]
-pub(crate) struct Search {
-    know: Knowledge,
-    seed: u64,
-    config: Config,
-    /// A deal of the hidden cards used to rank the moves (only public parts and the
-    /// unseen pool as a whole are read, which are the same in every deal).
-    world: Game,
+/// Floats travel as their bits, so a search resumed elsewhere compares exactly the same
+/// numbers (a decimal round trip could move the last digit and change a close call).
+mod bits {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(value.to_bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        u64::deserialize(d).map(f64::from_bits)
+    }
+}
+
+/// What a search has done so far, as plain data: with the position, the seed and the
+/// level it was started with, [`Search::resume`] carries on exactly where it stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Run {
     /// Decisions still to rank, one unit of work each (a guile card first lists its
     /// resolutions as further decisions).
     unranked: Vec<Vec<Command>>,
@@ -207,6 +219,25 @@ pub(crate) struct Search {
     deal_base: usize,
     done: usize,
     total: usize,
+}
+
+impl Run {
+    /// Work units done and planned.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done, self.total)
+    }
+}
+
+/// A search in progress.
+#[derive(Debug, Clone)]
+pub(crate) struct Search {
+    know: Knowledge,
+    seed: u64,
+    config: Config,
+    /// A deal of the hidden cards used to rank the moves (only public parts and the
+    /// unseen pool as a whole are read, which are the same in every deal).
+    world: Game,
+    run: Run,
 }
 
 /// A fresh stream for deal `i` of a search seeded with `seed`.
@@ -257,26 +288,99 @@ impl Search {
             seed,
             config,
             world,
-            unranked,
-            fallback,
-            candidates: Vec::new(),
-            alive: Vec::new(),
-            per: 0,
-            rounds_left: 0,
-            deal: 0,
-            pos: 0,
-            deal_base: 0,
-            done: 0,
-            total,
+            run: Run {
+                unranked,
+                fallback,
+                candidates: Vec::new(),
+                alive: Vec::new(),
+                per: 0,
+                rounds_left: 0,
+                deal: 0,
+                pos: 0,
+                deal_base: 0,
+                done: 0,
+                total,
+            },
         }))
+    }
+
+    /// What the search has done so far, as data for [`Search::resume`].
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    /// Carries on a search of `game`'s next command started with `seed` and `config`
+    /// from what `run` says it had done. `None` when `run` cannot come from such a
+    /// search (an index out of range, or a move this position does not allow).
+    pub fn resume(game: &Game, seed: u64, config: Config, run: Run) -> Option<Box<Search>> {
+        if game.is_over() {
+            return None;
+        }
+        let know = Knowledge::of(game, game.current());
+        let world = know.sample(&mut Rng::new(seed));
+        let legal = world.legal_commands();
+        let allowed = |commands: &[Command]| commands.first().is_some_and(|c| legal.contains(c));
+        let n = run.candidates.len();
+        let mut seen = vec![false; n];
+        let distinct = run
+            .alive
+            .iter()
+            .all(|&i| i < n && !std::mem::replace(&mut seen[i], true));
+        let consistent = distinct
+            && (run.alive.len() <= 1 || (run.pos < run.alive.len() && run.per >= 1))
+            && run.done <= run.total
+            && run.unranked.iter().all(|c| allowed(c))
+            && run.candidates.iter().all(|c| allowed(&c.commands))
+            && run.fallback.is_none_or(|c| legal.contains(&c));
+        consistent.then(|| {
+            Box::new(Search {
+                know,
+                seed,
+                config,
+                world,
+                run,
+            })
+        })
+    }
+
+    /// The best move found so far, at once: the ranking is finished first if it is not
+    /// (one evaluation per legal move), then the candidate with the best share of won
+    /// rollouts among those still in the running (its ranking value before any rollout).
+    pub fn move_now(mut self: Box<Self>) -> Option<Command> {
+        while let Some(commands) = self.run.unranked.pop() {
+            self.rank(commands);
+            self.run.done += 1;
+            if self.run.unranked.is_empty() {
+                self.plan();
+            }
+        }
+        let cands = &self.run.candidates;
+        // Best first; among equals the earlier one (the better ranked).
+        let best = self
+            .run
+            .alive
+            .iter()
+            .copied()
+            .reduce(|a, b| {
+                if cands[b].mean() > cands[a].mean() {
+                    b
+                } else {
+                    a
+                }
+            })
+            .or((!cands.is_empty()).then_some(0));
+        best.and_then(|i| cands[i].commands.first().copied())
+            .or(self.run.fallback)
     }
 
     /// All moves ranked: keep the best few and plan the rollouts.
     fn plan(&mut self) {
-        self.candidates.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+        self.run
+            .candidates
+            .sort_by(|a, b| b.prior.total_cmp(&a.prior));
         // At most the best three resolutions of each guile card.
         let mut seen: Vec<(Command, usize)> = Vec::new();
-        self.candidates.retain(|c| {
+        self.run.candidates.retain(|c| {
             if c.commands.len() < 2 {
                 return true;
             }
@@ -297,29 +401,29 @@ impl Search {
         } else {
             self.config.width.max(1)
         };
-        self.candidates.truncate(width);
-        self.alive = (0..self.candidates.len()).collect();
-        let n = self.alive.len();
-        self.rounds_left = if n > 1 {
+        self.run.candidates.truncate(width);
+        self.run.alive = (0..self.run.candidates.len()).collect();
+        let n = self.run.alive.len();
+        self.run.rounds_left = if n > 1 {
             (usize::BITS - (n - 1).leading_zeros()) as usize
         } else {
             0
         };
-        self.per = self.round_size(n);
-        self.total = self.done + self.planned();
+        self.run.per = self.round_size(n);
+        self.run.total = self.run.done + self.planned();
     }
 
     /// Rollouts per candidate for a round with `alive` candidates.
     fn round_size(&self, alive: usize) -> usize {
-        let rounds = self.rounds_left.max(1);
+        let rounds = self.run.rounds_left.max(1);
         (self.config.rollouts / rounds / alive.max(1)).max(1)
     }
 
     /// Total rollouts of the whole schedule.
     fn planned(&self) -> usize {
-        let mut alive = self.alive.len();
+        let mut alive = self.run.alive.len();
         let mut total = 0;
-        let mut left = self.rounds_left;
+        let mut left = self.run.rounds_left;
         while alive > 1 && left > 0 {
             let per = (self.config.rollouts / left / alive).max(1);
             total += per * alive;
@@ -331,7 +435,7 @@ impl Search {
 
     /// Work units done and planned.
     pub fn progress(&self) -> (usize, usize) {
-        (self.done, self.total)
+        (self.run.done, self.run.total)
     }
 
     /// Ranks one decision by its one-ply value. A guile card is not valued by itself:
@@ -370,8 +474,8 @@ impl Search {
                             | Command::ResolveDeserter { .. }
                             | Command::ResolveTraitor { .. }
                     ) {
-                        self.unranked.push(vec![*play, r]);
-                        self.total += 1;
+                        self.run.unranked.push(vec![*play, r]);
+                        self.run.total += 1;
                     }
                 }
                 return;
@@ -385,7 +489,7 @@ impl Search {
                 prior += value(&g, me, params);
             }
         }
-        self.candidates.push(Candidate {
+        self.run.candidates.push(Candidate {
             commands,
             prior,
             total: 0.0,
@@ -396,60 +500,62 @@ impl Search {
     /// Does up to `work` rollouts. `Decided` once the schedule is complete.
     pub fn step(mut self: Box<Self>, work: usize) -> Progress {
         for _ in 0..work {
-            if let Some(commands) = self.unranked.pop() {
+            if let Some(commands) = self.run.unranked.pop() {
                 self.rank(commands);
-                self.done += 1;
-                if self.unranked.is_empty() {
+                self.run.done += 1;
+                if self.run.unranked.is_empty() {
                     self.plan();
                 }
                 continue;
             }
-            if self.alive.len() <= 1 {
+            if self.run.alive.len() <= 1 {
                 break;
             }
-            let index = self.alive[self.pos];
-            let deal = self.deal_base + self.deal;
+            let index = self.run.alive[self.run.pos];
+            let deal = self.run.deal_base + self.run.deal;
             let v = self.rollout(index, deal);
-            let c = &mut self.candidates[index];
+            let c = &mut self.run.candidates[index];
             c.total += v;
             c.tries += 1;
-            self.done += 1;
-            self.pos += 1;
-            if self.pos == self.alive.len() {
-                self.pos = 0;
-                self.deal += 1;
-                if self.deal == self.per {
+            self.run.done += 1;
+            self.run.pos += 1;
+            if self.run.pos == self.run.alive.len() {
+                self.run.pos = 0;
+                self.run.deal += 1;
+                if self.run.deal == self.run.per {
                     self.end_round();
                 }
             }
         }
-        if self.unranked.is_empty() && self.alive.len() <= 1 {
-            let best = self.alive.first().copied().unwrap_or(0);
+        if self.run.unranked.is_empty() && self.run.alive.len() <= 1 {
+            let best = self.run.alive.first().copied().unwrap_or(0);
             let chosen = self
+                .run
                 .candidates
                 .get(best)
                 .and_then(|c| c.commands.first().copied());
-            return Progress::Decided(chosen.or(self.fallback));
+            return Progress::Decided(chosen.or(self.run.fallback));
         }
         Progress::Searching(self)
     }
 
     fn end_round(&mut self) {
-        let cands = &self.candidates;
+        let cands = &self.run.candidates;
         // Stable sort: equal means keep the one-ply order.
-        self.alive
+        self.run
+            .alive
             .sort_by(|&a, &b| cands[b].mean().total_cmp(&cands[a].mean()));
-        self.rounds_left = self.rounds_left.saturating_sub(1);
-        let keep = if self.rounds_left == 0 {
+        self.run.rounds_left = self.run.rounds_left.saturating_sub(1);
+        let keep = if self.run.rounds_left == 0 {
             1
         } else {
-            self.alive.len().div_ceil(2)
+            self.run.alive.len().div_ceil(2)
         };
-        self.alive.truncate(keep);
-        self.deal_base += self.per;
-        self.deal = 0;
-        self.pos = 0;
-        self.per = self.round_size(self.alive.len());
+        self.run.alive.truncate(keep);
+        self.run.deal_base += self.run.per;
+        self.run.deal = 0;
+        self.run.pos = 0;
+        self.run.per = self.round_size(self.run.alive.len());
     }
 
     /// Plays candidate `index` in deal `deal` and returns the bot's evaluation.
@@ -458,9 +564,9 @@ impl Search {
         let mut rng = deal_rng(self.seed, deal);
         let mut game = self.know.sample(&mut rng);
         let policy = &self.config.policy;
-        for &cmd in &self.candidates[index].commands {
+        for &cmd in &self.run.candidates[index].commands {
             if game.apply(cmd).is_err() {
-                return self.candidates[index].prior;
+                return self.run.candidates[index].prior;
             }
         }
         // The rest of this turn, then `depth` more turns.
