@@ -34,6 +34,9 @@ use tower_http::timeout::TimeoutLayer;
 
 pub use policy::{API_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES, SCRIPT_CSP};
 pub use quantum_gomoku::service::DEFAULT_MAX_GAMES;
+
+/// PostgreSQL connections one instance opens at most (`--db-pool`).
+pub const DEFAULT_DB_POOL: u32 = 8;
 pub use static_files::API_META;
 pub use store::{DEFAULT_DATABASE, DbSync, Storage};
 
@@ -54,6 +57,9 @@ pub struct ServerConfig {
     pub storage: Storage,
     /// When an SQLite commit counts as done (and its answer may leave).
     pub db_sync: DbSync,
+    /// Most PostgreSQL connections one instance opens at once (its pool), so
+    /// commands on different games do not wait for each other.
+    pub db_pool: u32,
     /// Most games kept; creating more evicts the least recently used.
     pub max_games: usize,
     /// Largest request body in bytes.
@@ -95,6 +101,7 @@ impl Default for ServerConfig {
         ServerConfig {
             storage: Storage::Memory,
             db_sync: DbSync::Full,
+            db_pool: DEFAULT_DB_POOL,
             max_games: DEFAULT_MAX_GAMES,
             body_limit: DEFAULT_BODY_LIMIT,
             static_dir: None,
@@ -128,6 +135,7 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         store::Store::open(
             &config.storage,
             config.db_sync,
+            config.db_pool,
             service_seed,
             config.max_games,
         )?,

@@ -26,6 +26,7 @@ Games
   --db-sync full|normal   full (default): each command is on disk (fsync) before its
                           answer; normal: in the OS's cache, still safe from the server's
                           crash or kill -9 but not from a power cut, many times faster
+  --db-pool N             most PostgreSQL connections of this instance (default 8)
   --max-games N           games kept; creating one more evicts (deletes) the least
                           recently used (default 1000)
   --create-burst N        games one client address may create at once (default 10)
@@ -96,6 +97,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 config.db_sync = DbSync::parse(&v)
                     .ok_or_else(|| format!("--db-sync {v:?} is neither full nor normal"))?;
             }
+            "--db-pool" => config.db_pool = number(&flag, &value()?)?,
             "--max-games" => config.max_games = number(&flag, &value()?)?,
             "--create-burst" => config.create_burst = number(&flag, &value()?)?,
             "--creates-per-minute" => config.creates_per_minute = number(&flag, &value()?)?,
@@ -111,8 +113,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if config.max_games == 0 || config.max_connections == 0 {
-        return Err("--max-games and --max-connections must be at least 1".to_owned());
+    if config.max_games == 0 || config.max_connections == 0 || config.db_pool == 0 {
+        return Err("--max-games, --max-connections and --db-pool must be at least 1".to_owned());
     }
     let ip = bind
         .parse()

@@ -6,13 +6,16 @@
 //! writers on different instances are serialized by the database and the loser
 //! starts over from the new state. Uses are counted by a sequence. Each accepted
 //! write also sends `NOTIFY qg_games, '<id> <version>'`, which other instances
-//! may listen to for their live streams.
+//! may listen to for their live streams. Each instance keeps a pool of
+//! connections (`r2d2`), so its commands on different games run at once.
 
 use crate::events::{Hub, Update};
 use crate::seats::{Seats, TokenHash};
 use crate::store::{GameRepo, Record, Store, StoreError, bad_seat, seat_column};
 use futures_util::StreamExt;
-use postgres::{Client, NoTls};
+use postgres::NoTls;
+use r2d2_postgres::PostgresConnectionManager;
+use r2d2_postgres::r2d2::{Pool, PooledConnection};
 use quantum_gomoku::{GameId, Player};
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,46 +46,78 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
-/// One connection to the database (the store's commands take turns on it).
-pub(crate) struct PgRepo {
+/// The pool's kind of connection.
+type Manager = PostgresConnectionManager<NoTls>;
+
+/// How long a command waits for a free connection before it is answered 503.
+const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The instance's connections to the database (`r2d2`): a command takes one
+/// for its duration, so commands on different games run at once.
+pub(crate) struct PgPool {
     /// Always `Some` until dropped.
-    client: Option<Client>,
+    pool: Option<Pool<Manager>>,
 }
 
-impl Drop for PgRepo {
+impl Drop for PgPool {
     fn drop(&mut self) {
-        // The synchronous client runs its own runtime to close the connection,
+        // The synchronous client runs its own runtime to close a connection,
         // which must not happen on a thread that drives the server's tasks.
-        if let Some(client) = self.client.take() {
-            let _ = std::thread::spawn(move || drop(client));
+        if let Some(pool) = self.pool.take() {
+            let _ = std::thread::spawn(move || drop(pool));
         }
     }
 }
 
-impl std::fmt::Debug for PgRepo {
+impl std::fmt::Debug for PgPool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PgRepo").finish_non_exhaustive()
+        f.debug_struct("PgPool").finish_non_exhaustive()
     }
 }
 
-impl PgRepo {
-    /// Connects to `url` and creates the schema if it is missing.
-    pub(crate) fn connect(url: &str) -> Result<PgRepo, StoreError> {
-        let mut client = Client::connect(url, NoTls)?;
+impl PgPool {
+    /// Creates the schema at `url` if it is missing and opens a pool of at most
+    /// `size` connections (one at first, more as commands overlap). Call it
+    /// from a thread that drives no tasks.
+    pub(crate) fn connect(url: &str, size: u32) -> Result<PgPool, StoreError> {
+        let config: postgres::Config = url.parse()?;
+        let mut client = config.connect(NoTls)?;
         // Two instances starting at once may both try to create the schema.
         let mut tx = client.transaction()?;
         tx.execute("SELECT pg_advisory_xact_lock(2424)", &[])?;
         tx.batch_execute(SCHEMA)?;
         tx.commit()?;
-        Ok(PgRepo {
-            client: Some(client),
-        })
+        drop(client);
+        let pool = Pool::builder()
+            .max_size(size.max(1))
+            .min_idle(Some(1))
+            .connection_timeout(CHECKOUT_TIMEOUT)
+            .build(PostgresConnectionManager::new(config, NoTls))
+            .map_err(|e| StoreError::Database(e.to_string()))?;
+        Ok(PgPool { pool: Some(pool) })
     }
 
-    fn client(&mut self) -> Result<&mut Client, StoreError> {
-        self.client
-            .as_mut()
-            .ok_or_else(|| StoreError::Database("the connection is closed".to_owned()))
+    /// A connection for one command.
+    pub(crate) fn get(&self) -> Result<PgRepo, StoreError> {
+        let pool = self
+            .pool
+            .as_ref()
+            .ok_or_else(|| StoreError::Database("the pool is closed".to_owned()))?;
+        let client = pool
+            .get()
+            .map_err(|e| StoreError::Database(format!("no free database connection: {e}")))?;
+        Ok(PgRepo { client })
+    }
+}
+
+/// One pooled connection, given back to the pool when dropped.
+pub(crate) struct PgRepo {
+    client: PooledConnection<Manager>,
+}
+
+impl std::fmt::Debug for PgRepo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgRepo").finish_non_exhaustive()
     }
 }
 
@@ -94,7 +129,7 @@ fn hash(value: Option<Vec<u8>>) -> Result<Option<TokenHash>, ()> {
 
 impl GameRepo for PgRepo {
     fn load(&mut self, id: &GameId) -> Result<Option<Record>, StoreError> {
-        let row = self.client()?.query_opt(
+        let row = self.client.query_opt(
             "UPDATE games SET last_used = nextval('qg_game_use') WHERE id = $1
              RETURNING version, state",
             &[&id.to_string()],
@@ -118,7 +153,7 @@ impl GameRepo for PgRepo {
     ) -> Result<bool, StoreError> {
         let key = id.to_string();
         let keep = i64::try_from(max_games.max(1)).unwrap_or(i64::MAX);
-        let mut tx = self.client()?.transaction()?;
+        let mut tx = self.client.transaction()?;
         let inserted = tx.execute(
             "INSERT INTO games (id, version, last_used, state)
              VALUES ($1, 1, nextval('qg_game_use'), $2) ON CONFLICT (id) DO NOTHING",
@@ -157,7 +192,7 @@ impl GameRepo for PgRepo {
         })?;
         // The write and its notification are one statement, so one transaction:
         // a committed move is never answered as a failure for want of its NOTIFY.
-        let rows = self.client()?.query(
+        let rows = self.client.query(
             "WITH written AS (
                  UPDATE games SET state = $3, version = version + 1,
                      last_used = nextval('qg_game_use')
@@ -170,7 +205,7 @@ impl GameRepo for PgRepo {
     }
 
     fn delete(&mut self, id: &GameId) -> Result<bool, StoreError> {
-        let rows = self.client()?.query(
+        let rows = self.client.query(
             "WITH gone AS (DELETE FROM games WHERE id = $1 RETURNING id)
              SELECT pg_notify($2, id || ' 0') FROM gone",
             &[&id.to_string(), &CHANNEL],
@@ -179,7 +214,7 @@ impl GameRepo for PgRepo {
     }
 
     fn seats(&mut self, id: &GameId) -> Result<Option<Seats>, StoreError> {
-        let row = self.client()?.query_opt(
+        let row = self.client.query_opt(
             "SELECT black, white FROM seats WHERE game_id = $1",
             &[&id.to_string()],
         )?;
@@ -194,7 +229,7 @@ impl GameRepo for PgRepo {
 
     fn claim(&mut self, id: &GameId, player: Player, hash: &TokenHash) -> Result<bool, StoreError> {
         let column = seat_column(player);
-        let changed = self.client()?.execute(
+        let changed = self.client.execute(
             &format!("UPDATE seats SET {column} = $2 WHERE game_id = $1 AND {column} IS NULL"),
             &[&id.to_string(), &hash.to_vec()],
         )?;

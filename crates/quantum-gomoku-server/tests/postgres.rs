@@ -173,3 +173,60 @@ async fn a_game_on_postgres_survives_kill_9_of_the_server() {
     assert_eq!(state["turnCount"], 3, "an acknowledged move was lost");
     assert_eq!(place(addr, &id, "WHITE", 3, 0).await.status, 200);
 }
+
+#[tokio::test]
+async fn a_command_waiting_on_one_game_does_not_hold_up_another_game_on_the_same_instance() {
+    let config = ServerConfig {
+        // The held command waits for as long as the test holds the row.
+        request_timeout: PATIENCE,
+        ..pg_config()
+    };
+    let Storage::Postgres(url) = config.storage.clone() else {
+        unreachable!("pg_config checked it");
+    };
+    let server = start(config).await;
+    let addr = server.addr;
+    let (held, other) = (create(addr).await, create(addr).await);
+    // Another session locks the first game's row, so a command on it waits.
+    let (outside, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("the test connects to the database");
+    tokio::spawn(connection);
+    outside.batch_execute("BEGIN").await.expect("begin");
+    outside
+        .execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&held])
+        .await
+        .expect("the row is locked");
+    let waiting = {
+        let held = held.clone();
+        tokio::spawn(async move { place(addr, &held, "BLACK", 0, 0).await })
+    };
+    // Until the server's command is seen waiting for that lock.
+    let until = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let row = outside
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                &[],
+            )
+            .await
+            .expect("pg_stat_activity");
+        if row.get::<_, i64>(0) > 0 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < until,
+            "the command on the locked game never waited for its row"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // With one connection for the instance this move would queue behind it.
+    assert_eq!(place(addr, &other, "BLACK", 0, 0).await.status, 200);
+    assert!(
+        !waiting.is_finished(),
+        "the held game's command went on while its row was locked"
+    );
+    outside.batch_execute("COMMIT").await.expect("commit");
+    assert_eq!(waiting.await.expect("the request task").status, 200);
+}
