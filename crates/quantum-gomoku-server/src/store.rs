@@ -641,11 +641,7 @@ impl Durable {
     ) -> Result<DeleteResponse, Refusal> {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
         let mut repo = self.repo()?;
-        seats::authorize(
-            repo.seats(&gid)?.as_ref(),
-            ActsFor::AnySeat,
-            token.as_ref(),
-        )?;
+        seats::authorize(repo.seats(&gid)?.as_ref(), ActsFor::AnySeat, token.as_ref())?;
         if repo.delete(&gid)? {
             Ok(DeleteResponse { success: true })
         } else {
@@ -663,9 +659,7 @@ impl Durable {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
         let mut repo = self.repo()?;
         repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
-        let seats = repo
-            .seats(&gid)?
-            .ok_or_else(|| seats::no_seats(&gid))?;
+        let seats = repo.seats(&gid)?.ok_or_else(|| seats::no_seats(&gid))?;
         let player = wanted
             .or_else(|| seats.open())
             .ok_or_else(|| seats::seat_taken(&gid, None))?;
