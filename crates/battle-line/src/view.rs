@@ -43,8 +43,6 @@ pub struct PlayerView {
 impl Game {
     /// The game as `viewer` may see it: the other hand and both deck orders hidden.
     pub fn view(&self, viewer: Player) -> PlayerView {
-        let other = self.hand(viewer.opponent());
-        let tactics = other.iter().filter(|c| c.tactic().is_some()).count();
         PlayerView {
             viewer,
             current: self.current(),
@@ -52,10 +50,7 @@ impl Game {
             prompt: self.prompt(),
             settings: self.settings(),
             hand: self.hand(viewer).to_vec(),
-            opponent_hand: HiddenHand {
-                troops: other.len() - tactics,
-                tactics,
-            },
+            opponent_hand: hidden(self.hand(viewer.opponent())),
             troop_deck: self.troop_deck_len(),
             tactic_deck: self.tactic_deck_len(),
             flags: self.flags().to_vec(),
@@ -81,6 +76,69 @@ impl Game {
             } else {
                 Vec::new()
             },
+            winner: self.winner(),
+        }
+    }
+}
+
+/// The table as someone who holds no seat may see it (a watcher online): both hands
+/// as counts, no legal commands, no hints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableView {
+    pub current: Player,
+    pub phase: Phase,
+    pub settings: Settings,
+    /// The face-down hands of P0 and P1.
+    pub hands: [HiddenHand; 2],
+    pub troop_deck: usize,
+    pub tactic_deck: usize,
+    pub flags: Vec<Flag>,
+    /// The guile area of each player (P0, P1).
+    pub field: [Vec<Tactic>; 2],
+    pub troop_discard: Vec<Troop>,
+    pub tactic_discard: Vec<Tactic>,
+    #[serde(rename = "cardsPlayedThisTurn")]
+    pub cards_played_this_turn: Vec<Card>,
+    #[serde(rename = "activeGuileTactic")]
+    pub active_guile_tactic: Option<Tactic>,
+    pub tactics_played: [u8; 2],
+    pub winner: Option<Player>,
+}
+
+fn hidden(hand: &[Card]) -> HiddenHand {
+    let tactics = hand.iter().filter(|c| c.tactic().is_some()).count();
+    HiddenHand {
+        troops: hand.len() - tactics,
+        tactics,
+    }
+}
+
+impl Game {
+    /// The table without either hand or deck order, for a watcher.
+    pub fn table_view(&self) -> TableView {
+        TableView {
+            current: self.current(),
+            phase: self.phase(),
+            settings: self.settings(),
+            hands: [
+                hidden(self.hand(Player::P0)),
+                hidden(self.hand(Player::P1)),
+            ],
+            troop_deck: self.troop_deck_len(),
+            tactic_deck: self.tactic_deck_len(),
+            flags: self.flags().to_vec(),
+            field: [
+                self.field(Player::P0).to_vec(),
+                self.field(Player::P1).to_vec(),
+            ],
+            troop_discard: self.troop_discard().to_vec(),
+            tactic_discard: self.tactic_discard().to_vec(),
+            cards_played_this_turn: self.cards_played_this_turn().to_vec(),
+            active_guile_tactic: self.active_guile_tactic(),
+            tactics_played: [
+                self.tactics_played(Player::P0),
+                self.tactics_played(Player::P1),
+            ],
             winner: self.winner(),
         }
     }
@@ -117,5 +175,25 @@ mod tests {
             !json.contains("troop_deck\":["),
             "deck order must not be serialized"
         );
+    }
+
+    #[test]
+    fn the_table_view_shows_neither_hand() {
+        let g = Game::new(9, Settings::default());
+        let v = g.table_view();
+        let seven = HiddenHand {
+            troops: 7,
+            tactics: 0,
+        };
+        assert_eq!(v.hands, [seven, seven]);
+        assert_eq!((v.troop_deck, v.tactic_deck), (46, 10));
+        let json = serde_json::to_string(&v).expect("views serialize");
+        for player in Player::BOTH {
+            for card in g.hand(player) {
+                let Card::Troop(t) = card else { continue };
+                let needle = serde_json::to_string(t).expect("troops serialize");
+                assert!(!json.contains(&needle), "{t} of {player:?} leaked");
+            }
+        }
     }
 }
