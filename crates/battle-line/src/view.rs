@@ -120,10 +120,7 @@ impl Game {
             current: self.current(),
             phase: self.phase(),
             settings: self.settings(),
-            hands: [
-                hidden(self.hand(Player::P0)),
-                hidden(self.hand(Player::P1)),
-            ],
+            hands: [hidden(self.hand(Player::P0)), hidden(self.hand(Player::P1))],
             troop_deck: self.troop_deck_len(),
             tactic_deck: self.tactic_deck_len(),
             flags: self.flags().to_vec(),

@@ -9,6 +9,8 @@
 //! may listen to for their live streams. Each instance keeps a pool of
 //! connections (`r2d2`), so its commands on different games run at once.
 
+use crate::battle_line::store::{RoomRepo, Row};
+use crate::battle_line::{RoomHub, RoomUpdate};
 use crate::events::{Hub, Update};
 use crate::seats::{Seats, TokenHash};
 use crate::store::{GameRepo, Record, Store, StoreError, bad_seat, seat_column};
@@ -38,7 +40,18 @@ const SCHEMA: &str = "
         game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         black BYTEA,
         white BYTEA
-    );";
+    );
+    CREATE TABLE IF NOT EXISTS bl_rooms (
+        id TEXT PRIMARY KEY,
+        version BIGINT NOT NULL,
+        listed BOOLEAN NOT NULL,
+        touched BIGINT NOT NULL,
+        state TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS bl_rooms_by_touch ON bl_rooms (touched);";
+
+/// The channel of the notifications sent after each write of a Battle Line room.
+pub(crate) const ROOM_CHANNEL: &str = "bl_rooms";
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
@@ -237,14 +250,101 @@ impl GameRepo for PgRepo {
     }
 }
 
+impl RoomRepo for PgRepo {
+    fn load(&mut self, id: &str) -> Result<Option<Row>, StoreError> {
+        let row = self
+            .client
+            .query_opt("SELECT version, state FROM bl_rooms WHERE id = $1", &[&id])?;
+        row.map(|r| {
+            let version: i64 = r.try_get(0)?;
+            Ok(Row {
+                version: u64::try_from(version)
+                    .map_err(|_| StoreError::Database("a negative version".to_owned()))?,
+                state: r.try_get(1)?,
+            })
+        })
+        .transpose()
+    }
+
+    fn insert(
+        &mut self,
+        id: &str,
+        state: &str,
+        listed: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let rows = self.client.query(
+            "WITH made AS (
+                 INSERT INTO bl_rooms (id, version, listed, touched, state)
+                 VALUES ($1, 1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id)
+             SELECT pg_notify($5, id || ' 1') FROM made",
+            &[&id, &listed, &now, &state, &ROOM_CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
+    }
+
+    fn replace(
+        &mut self,
+        id: &str,
+        version: u64,
+        state: &str,
+        listed: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let version = i64::try_from(version)
+            .map_err(|_| StoreError::Database("version out of range".to_owned()))?;
+        // The write and its notification are one statement (see `replace` of games).
+        let rows = self.client.query(
+            "WITH written AS (
+                 UPDATE bl_rooms SET version = version + 1, listed = $3, touched = $4, state = $5
+                 WHERE id = $1 AND version = $2 RETURNING version)
+             SELECT pg_notify($6, $1 || ' ' || version) FROM written",
+            &[&id, &version, &listed, &now, &state, &ROOM_CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
+    }
+
+    fn delete(&mut self, id: &str) -> Result<bool, StoreError> {
+        let rows = self.client.query(
+            "WITH gone AS (DELETE FROM bl_rooms WHERE id = $1 RETURNING id)
+             SELECT pg_notify($2, id || ' 0') FROM gone",
+            &[&id, &ROOM_CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
+    }
+
+    fn listed(&mut self, limit: usize) -> Result<Vec<(String, String)>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self.client.query(
+            "SELECT id, state FROM bl_rooms WHERE listed ORDER BY touched DESC, id LIMIT $1",
+            &[&limit],
+        )?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect()
+    }
+
+    fn sweep(&mut self, before: i64) -> Result<usize, StoreError> {
+        let n = self
+            .client
+            .execute("DELETE FROM bl_rooms WHERE touched < $1", &[&before])?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+}
+
 /// Feeds the live streams of this instance with the writes of every instance:
 /// listens on [`CHANNEL`] and, for each game someone here watches, reads the
 /// game and publishes it (the streams skip versions they already sent).
 /// Reconnects after a lost connection.
-pub(crate) fn spawn_listener(url: String, store: Store, hub: Arc<Hub>) -> JoinHandle<()> {
+pub(crate) fn spawn_listener(
+    url: String,
+    store: Store,
+    hub: Arc<Hub>,
+    rooms: Arc<RoomHub>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         loop {
-            if let Err(e) = listen(&url, &store, &hub).await {
+            if let Err(e) = listen(&url, &store, &hub, &rooms).await {
                 tracing::warn!("listening for other instances' writes failed: {e}");
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
@@ -252,15 +352,23 @@ pub(crate) fn spawn_listener(url: String, store: Store, hub: Arc<Hub>) -> JoinHa
     })
 }
 
-async fn listen(url: &str, store: &Store, hub: &Hub) -> Result<(), tokio_postgres::Error> {
+async fn listen(
+    url: &str,
+    store: &Store,
+    hub: &Hub,
+    rooms: &RoomHub,
+) -> Result<(), tokio_postgres::Error> {
     let (client, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(String, String)>();
     let driver = tokio::spawn(async move {
         let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
         while let Some(message) = messages.next().await {
             match message {
                 Ok(AsyncMessage::Notification(n)) => {
-                    if tx.send(n.payload().to_owned()).is_err() {
+                    if tx
+                        .send((n.channel().to_owned(), n.payload().to_owned()))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -269,11 +377,28 @@ async fn listen(url: &str, store: &Store, hub: &Hub) -> Result<(), tokio_postgre
             }
         }
     });
-    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
-    while let Some(payload) = rx.recv().await {
+    client
+        .batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {ROOM_CHANNEL}"))
+        .await?;
+    while let Some((channel, payload)) = rx.recv().await {
         let Some((id, version)) = payload.split_once(' ') else {
             continue;
         };
+        if channel == ROOM_CHANNEL {
+            // A room's stream carries only its version: publish it as it is.
+            let Ok(version) = version.parse::<u64>() else {
+                continue;
+            };
+            if rooms.is_watched(id) {
+                let update = if version == 0 {
+                    RoomUpdate::Deleted
+                } else {
+                    RoomUpdate::Version(version)
+                };
+                rooms.publish(id, update);
+            }
+            continue;
+        }
         let (Ok(gid), Ok(version)) = (GameId::parse(id), version.parse::<u64>()) else {
             continue;
         };

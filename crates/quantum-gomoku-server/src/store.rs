@@ -412,7 +412,7 @@ enum Repos {
     One(Mutex<Box<dyn GameRepo>>),
     /// A pool of PostgreSQL connections: commands on different games run at
     /// once, commands on one game are still serialized by its version.
-    Pool(crate::pg::PgPool),
+    Pool(Arc<crate::pg::PgPool>),
 }
 
 /// One command's connection, given back when dropped.
@@ -451,7 +451,7 @@ impl Durable {
     }
 
     /// A store on a PostgreSQL pool.
-    pub(crate) fn pooled(pool: crate::pg::PgPool, seed: u64, max_games: usize) -> Durable {
+    pub(crate) fn pooled(pool: Arc<crate::pg::PgPool>, seed: u64, max_games: usize) -> Durable {
         Durable {
             repos: Repos::Pool(pool),
             rng: Mutex::new(Rng::new(seed)),
@@ -853,7 +853,7 @@ impl Store {
                     .join()
                     .map_err(|_| std::io::Error::other("the database connection failed"))?
                     .map_err(|e| std::io::Error::other(format!("database: {e}")))?;
-                Store::Durable(Arc::new(Durable::pooled(pool, seed, max_games)))
+                Store::Durable(Arc::new(Durable::pooled(Arc::new(pool), seed, max_games)))
             }
         })
     }
@@ -885,6 +885,17 @@ impl Store {
                         ))
                     })
             }
+        }
+    }
+
+    /// The PostgreSQL pool, when the games are there (the rooms share it).
+    pub(crate) fn pg_pool(&self) -> Option<Arc<crate::pg::PgPool>> {
+        match self {
+            Store::Durable(d) => match &d.repos {
+                Repos::Pool(pool) => Some(Arc::clone(pool)),
+                Repos::One(_) => None,
+            },
+            Store::Memory(_) => None,
         }
     }
 
