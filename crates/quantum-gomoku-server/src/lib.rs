@@ -72,7 +72,8 @@ pub struct ServerConfig {
     /// `Some(seed)`: the games' generators, and so the collapses of
     /// observations sent without a seed, follow from `seed` (reproducible
     /// runs for tests). `None`: every unseeded observation takes a fresh seed
-    /// from the OS. Ids come from the OS either way.
+    /// from the OS. Ids come from the OS either way. Battle Line matches are then
+    /// all dealt from `seed` too (so tests can replay them locally).
     pub seed: Option<u64>,
     /// Accept the `seed` field of observations (off: it is refused with 400,
     /// since a client that picks the seed picks the outcome).
@@ -171,6 +172,7 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
     let rooms = battle_line::BlState {
         rooms: Arc::new(open_rooms(config, &state.parts().0)?),
         hub: Arc::new(battle_line::RoomHub::default()),
+        deal_seed: config.seed,
     };
     let listen = match &config.storage {
         store::Storage::Postgres(url) => {

@@ -230,3 +230,68 @@ async fn a_command_waiting_on_one_game_does_not_hold_up_another_game_on_the_same
     outside.batch_execute("COMMIT").await.expect("commit");
     assert_eq!(waiting.await.expect("the request task").status, 200);
 }
+
+#[tokio::test]
+async fn a_battle_line_room_is_served_by_either_instance_and_its_stream_crosses_instances() {
+    let config = pg_config();
+    let a = start(config.clone()).await.addr;
+    let b = start(config).await.addr;
+    let made = post_json(
+        a,
+        "/api/battle-line/rooms",
+        &serde_json::json!({"name": "r", "nickname": "h"}),
+    )
+    .await;
+    assert_eq!(made.status, 201);
+    let made = made.json();
+    let id = made["roomId"].as_str().expect("an id").to_owned();
+    let host = made["token"].as_str().expect("a token").to_owned();
+    let mut on_b = TcpStream::connect(b).await.expect("server accepts");
+    let head = format!("GET /api/battle-line/rooms/{id}/events HTTP/1.0\r\nHost: {b}\r\n\r\n");
+    on_b.write_all(head.as_bytes()).await.expect("write");
+    assert!(
+        wait_for_event(&mut on_b, 1).await,
+        "the room's first version"
+    );
+    let joined = post_json(
+        a,
+        &format!("/api/battle-line/rooms/{id}/seats"),
+        &serde_json::json!({"nickname": "g"}),
+    )
+    .await;
+    assert_eq!(joined.status, 201);
+    assert!(
+        wait_for_event(&mut on_b, 2).await,
+        "the join through A reached the stream on B"
+    );
+    // The same seat sends two different commands for version 2, one through each
+    // instance: one is applied, the other is refused as stale with the new state.
+    let auth = format!("Bearer {host}");
+    let send = |addr, index: u8| {
+        let auth = auth.clone();
+        let path = format!("/api/battle-line/rooms/{id}/commands");
+        async move {
+            let body = serde_json::json!({"version": 2, "key": format!("k{index}"),
+                "command": {"type": "pickCard", "index": index}})
+            .to_string();
+            raw(
+                addr,
+                "POST",
+                &path,
+                &[
+                    ("Content-Type", "application/json"),
+                    ("Authorization", &auth),
+                ],
+                body.as_bytes(),
+            )
+            .await
+        }
+    };
+    let (one, two) = tokio::join!(send(a, 0), send(b, 1));
+    let mut statuses = [one.status, two.status];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 409]);
+    let refused = if one.status == 409 { one } else { two };
+    assert_eq!(refused.json()["code"], "STALE_VERSION");
+    assert_eq!(refused.json()["details"]["version"], 3);
+}

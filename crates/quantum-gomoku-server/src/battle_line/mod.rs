@@ -112,6 +112,9 @@ impl RoomHub {
 pub(crate) struct BlState {
     pub(crate) rooms: Arc<Rooms>,
     pub(crate) hub: Arc<RoomHub>,
+    /// For tests only (`--seed`): every match is dealt from this seed, so a test can
+    /// play the same commands locally. `None`: each deal's seed comes from the OS.
+    pub(crate) deal_seed: Option<u64>,
 }
 
 fn now_ms() -> i64 {
@@ -534,7 +537,10 @@ async fn command(
             );
         }
         let token = seats::bearer(&headers);
-        let seed = entropy::seed()?;
+        let seed = match state.deal_seed {
+            Some(seed) => seed,
+            None => entropy::seed()?,
+        };
         let rooms = Arc::clone(&state.rooms);
         let key = id.clone();
         let ((view, replayed), version, _) = blocking(move || {
