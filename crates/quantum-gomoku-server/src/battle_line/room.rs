@@ -200,14 +200,6 @@ pub(crate) struct FirstCards {
     pub(crate) winner: Option<Side>,
 }
 
-/// The match as one person sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub(crate) enum MatchView {
-    Seat(Box<PlayerView>),
-    Table(Box<TableView>),
-}
-
 /// What a seat (or a watcher) sees of a room.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -223,9 +215,11 @@ pub(crate) struct RoomView {
     /// `firstPlayer`, `choosing`, `playing` or `abandoned`.
     pub(crate) stage: &'static str,
     pub(crate) first: Option<FirstCards>,
-    /// The match, from this seat (its hand, the other as a count) or the table only.
+    /// The match from this seat: its hand, the other as a count, its legal commands.
     #[serde(rename = "match")]
-    pub(crate) game: Option<MatchView>,
+    pub(crate) game: Option<Box<PlayerView>>,
+    /// The match for a watcher: the table only (`match` is then `null`).
+    pub(crate) table: Option<Box<TableView>>,
     /// The seat that left, if one did.
     pub(crate) left: Option<Side>,
 }
@@ -423,7 +417,7 @@ impl Room {
                 host.opponent()
             }
         };
-        let (stage, first, game, seat, left) = match &self.stage {
+        let (stage, first, views, seat, left) = match &self.stage {
             Stage::FirstPlayer { picks, .. } => (
                 "firstPlayer",
                 Some(FirstCards {
@@ -431,7 +425,7 @@ impl Room {
                     picks: *picks,
                     winner: None,
                 }),
-                None,
+                (None, None),
                 None,
                 None,
             ),
@@ -446,7 +440,7 @@ impl Room {
                     picks: picks.map(Some),
                     winner: Some(*winner),
                 }),
-                None,
+                (None, None),
                 None,
                 None,
             ),
@@ -454,8 +448,8 @@ impl Room {
                 let g = Room::game(record)?;
                 let seat = you.map(|s| player_of(*host, s));
                 let view = match seat {
-                    Some(p) => MatchView::Seat(Box::new(g.view(p))),
-                    None => MatchView::Table(Box::new(g.table_view())),
+                    Some(p) => (Some(Box::new(g.view(p))), None),
+                    None => (None, Some(Box::new(g.table_view()))),
                 };
                 let left = match &self.stage {
                     Stage::Abandoned { by, .. } => Some(*by),
@@ -466,7 +460,7 @@ impl Room {
                 } else {
                     "playing"
                 };
-                (stage, None, Some(view), seat, left)
+                (stage, None, view, seat, left)
             }
         };
         Ok(RoomView {
@@ -483,7 +477,8 @@ impl Room {
             .to_owned(),
             stage,
             first,
-            game,
+            game: views.0,
+            table: views.1,
             left,
         })
     }
