@@ -890,7 +890,9 @@ fn seat_table(
     };
     html! {
         <div data-testid="board">
-            <p role="status" data-testid="prompt">{ status }</p>
+            <p role="status" data-testid="prompt"
+                data-value={if v.winner.is_some() || room.stage == "abandoned" { "over" } else if my_turn { "mine" } else { "theirs" }}>
+                { status }</p>
             if let Some(w) = v.winner {
                 <p data-testid="winner" data-value={if w == Player::P0 { "P0" } else { "P1" }}>{ status }</p>
             }
