@@ -1,7 +1,7 @@
 //! What one player may see: their own hand, the table, and only counts of hidden cards.
 
 use crate::card::{Card, Tactic, Troop};
-use crate::game::{Command, Flag, Game, Phase, Player, Prompt, Settings};
+use crate::game::{Command, Flag, Game, GameRecord, Phase, Player, Prompt, Settings};
 use serde::{Deserialize, Serialize};
 
 /// The face-down cards of the other hand: troops and tactics have different backs.
@@ -141,6 +141,47 @@ impl Game {
     }
 }
 
+impl Game {
+    /// The cards of the other hand that `viewer` has seen: cards it put back on top of
+    /// a deck with Scout that the other player then drew (and still holds). A seat may
+    /// be shown these; everything else of the other hand stays a count.
+    pub fn seen_in_other_hand(&self, viewer: Player) -> Vec<Card> {
+        let record = self.record();
+        let start = GameRecord {
+            log: Vec::new(),
+            ..record.clone()
+        };
+        let Ok(mut game) = Game::replay(&start) else {
+            return Vec::new();
+        };
+        let other = viewer.opponent();
+        let (mut returned, mut seen) = (Vec::new(), Vec::new());
+        for command in &record.log {
+            let before = game.hand(other).to_vec();
+            let mover = game.current();
+            if game.apply(*command).is_err() {
+                // A log this game accepted replays: nothing to report otherwise.
+                return Vec::new();
+            }
+            if let Command::ScoutReturn { card } = command
+                && mover == viewer
+            {
+                returned.push(*card);
+            }
+            let after = game.hand(other);
+            seen.extend(
+                after
+                    .iter()
+                    .filter(|c| !before.contains(c) && returned.contains(c)),
+            );
+            // Played or discarded cards are public now; drawn back by the viewer, its own.
+            seen.retain(|c| after.contains(c));
+            returned.retain(|c| !game.hand(viewer).contains(c) && !after.contains(c));
+        }
+        seen
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,5 +233,54 @@ mod tests {
                 assert!(!json.contains(&needle), "{t} of {player:?} leaked");
             }
         }
+    }
+
+    /// A small generator for the random games of the test below.
+    fn next(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        *state >> 33
+    }
+
+    #[test]
+    fn a_seat_sees_exactly_the_cards_it_scouted_back_that_the_other_then_drew() {
+        let mut occurrences = 0;
+        for seed in 0..150u64 {
+            let mut g = Game::new(seed, Settings::default());
+            let mut chooser = seed ^ 0x5eed;
+            let mut returned: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
+            for _ in 0..200 {
+                let legal = g.legal_commands();
+                if g.is_over() || legal.is_empty() {
+                    break;
+                }
+                let pick = usize::try_from(next(&mut chooser)).unwrap_or(0) % legal.len();
+                let command = legal[pick];
+                if let Command::ScoutReturn { card } = command {
+                    returned[g.current().index()].push(card);
+                }
+                g.apply(command).expect("a legal command applies");
+                for viewer in Player::BOTH {
+                    let seen = g.seen_in_other_hand(viewer);
+                    for card in &seen {
+                        assert!(g.hand(viewer.opponent()).contains(card), "seed {seed}");
+                        assert!(returned[viewer.index()].contains(card), "seed {seed}");
+                    }
+                    // A card reaches a hand only by a draw: one the viewer put back
+                    // and the other holds was drawn by the other, so it is seen.
+                    for card in g.hand(viewer.opponent()) {
+                        if returned[viewer.index()].contains(card) {
+                            assert!(seen.contains(card), "seed {seed}: {card:?} unseen");
+                        }
+                    }
+                    occurrences += seen.len();
+                }
+            }
+        }
+        assert!(
+            occurrences > 0,
+            "no game had a scouted card drawn by the other"
+        );
     }
 }

@@ -222,6 +222,9 @@ pub(crate) struct RoomView {
     pub(crate) table: Option<Box<TableView>>,
     /// The seat that left, if one did.
     pub(crate) left: Option<Side>,
+    /// Cards of the other hand this seat has seen (put back with Scout, then drawn by
+    /// the other); empty for a watcher.
+    pub(crate) seen: Vec<::battle_line::Card>,
 }
 
 impl Room {
@@ -417,6 +420,7 @@ impl Room {
                 host.opponent()
             }
         };
+        let mut seen = Vec::new();
         let (stage, first, views, seat, left) = match &self.stage {
             Stage::FirstPlayer { picks, .. } => (
                 "firstPlayer",
@@ -451,6 +455,7 @@ impl Room {
                     Some(p) => (Some(Box::new(g.view(p))), None),
                     None => (None, Some(Box::new(g.table_view()))),
                 };
+                seen = seat.map(|p| g.seen_in_other_hand(p)).unwrap_or_default();
                 let left = match &self.stage {
                     Stage::Abandoned { by, .. } => Some(*by),
                     _ => None,
@@ -480,6 +485,7 @@ impl Room {
             game: views.0,
             table: views.1,
             left,
+            seen,
         })
     }
 }
