@@ -339,10 +339,14 @@ async fn random_legal_games_through_the_api_end_as_the_same_commands_played_loca
             step += 1;
         }
         for (token, seat) in [(&host, host_seat), (&guest, host_seat.opponent())] {
-            let served = view(addr, &id, Some(token)).await["view"]["match"].clone();
+            let served = view(addr, &id, Some(token)).await["view"].clone();
             assert_eq!(
-                served,
+                served["match"],
                 serde_json::to_value(local.view(seat)).expect("a view")
+            );
+            assert_eq!(
+                served["seen"],
+                serde_json::to_value(local.seen_in_other_hand(seat)).expect("cards")
             );
         }
     }
