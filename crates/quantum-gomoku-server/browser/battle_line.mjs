@@ -68,9 +68,12 @@ const handTroops = (page) => page.$$eval('[data-testid=hand-card]', (cards) => c
   .filter(Boolean)
   .map(([, color, v]) => ({ id: `${color}-${v}`, json: `{"color":"${color[0].toUpperCase()}${color.slice(1)}","value":${v}}` })));
 
-// Neither the DOM nor any answer `page` received holds a troop of `other`'s hand.
+// Neither the DOM nor any answer `page` received holds a troop of `other`'s hand
+// (except one it has seen: put back with Scout, then drawn by the other).
 async function checkHidden(page, other, label) {
-  const theirs = await handTroops(other);
+  // Cards the page's seat put back with Scout and the other drew are shown as seen.
+  const seen = await page.$$eval('[data-testid=seen-card]', (cs) => cs.map((c) => c.dataset.cardId));
+  const theirs = (await handTroops(other)).filter((t) => !seen.includes(t.id));
   const html = await page.content();
   for (const t of theirs) {
     if (html.includes(`data-card-id="${t.id}"`)) fail(`${label}: the other hand's ${t.id} is in the DOM`);

@@ -180,6 +180,9 @@ pub struct RoomView {
     /// The match for a watcher: the table only.
     pub table: Option<Box<TableView>>,
     pub left: Option<String>,
+    /// Cards of the other hand this seat has seen (put back with Scout, then drawn).
+    #[serde(default)]
+    pub seen: Vec<Card>,
 }
 
 /// A public room of the lobby's list.

@@ -899,6 +899,10 @@ fn seat_table(
             <div data-testid="opponent-hand">
                 <span data-testid="opponent-hand-count">{ format!("{}{} / {}{}", pick(lang, "相手の手札 部隊 ", "their hand: troops "), v.opponent_hand.troops, pick(lang, "戦術 ", "tactics "), v.opponent_hand.tactics) }</span>
                 { format!(" · {}{} / {}{}", pick(lang, "山札 部隊 ", "decks: troops "), v.troop_deck, pick(lang, "戦術 ", "tactics "), v.tactic_deck) }
+                if !room.seen.is_empty() {
+                    <span>{ pick(lang, " 見たカード：", " seen: ") }</span>
+                    { for room.seen.iter().map(|c| card_static(*c, "seen-card", lang)) }
+                }
             </div>
             <ol style="list-style:none;padding:0;margin:.5rem 0">
                 { for v.flags.iter().zip(0u8..).map(|(flag, i)| {
