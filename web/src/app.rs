@@ -20,6 +20,7 @@ pub fn page_title(route: &Route) -> T {
         | Route::Stats { .. }
         | Route::DeckLab => T::Title,
         Route::BattleLine if cfg!(feature = "battle-line") => T::BattleLine,
+        Route::BattleLineOnline { .. } if cfg!(feature = "battle-line-online") => T::BattleLine,
         Route::QuantumGomoku { .. } if cfg!(feature = "quantum-gomoku") => T::QuantumGomoku,
         Route::Help { topic } if topic.bundle().compiled_in() => match topic {
             HelpTopic::Duel => T::Title,
@@ -28,6 +29,7 @@ pub fn page_title(route: &Route) -> T {
         },
         Route::Home
         | Route::BattleLine
+        | Route::BattleLineOnline { .. }
         | Route::QuantumGomoku { .. }
         | Route::Help { .. }
         | Route::NotFound { .. } => T::AppName,
@@ -42,7 +44,7 @@ pub fn help_topic(route: &Route) -> Option<HelpTopic> {
         | Route::Replay { .. }
         | Route::Stats { .. }
         | Route::DeckLab => Some(HelpTopic::Duel),
-        Route::BattleLine => Some(HelpTopic::BattleLine),
+        Route::BattleLine | Route::BattleLineOnline { .. } => Some(HelpTopic::BattleLine),
         Route::QuantumGomoku { .. } => Some(HelpTopic::QuantumGomoku),
         Route::Home | Route::Help { .. } | Route::NotFound { .. } => None,
     }
@@ -141,6 +143,10 @@ pub fn app() -> Html {
         Route::DeckLab => html! { <crate::duel::pages::deck_lab::DeckLab /> },
         #[cfg(feature = "battle-line")]
         Route::BattleLine => html! { <crate::battle_line::page::BattleLinePage /> },
+        #[cfg(feature = "battle-line-online")]
+        Route::BattleLineOnline { room } => {
+            html! { <crate::battle_line::online_page::OnlinePage room={room} /> }
+        }
         #[cfg(feature = "quantum-gomoku")]
         Route::QuantumGomoku { game_id } => {
             html! { <crate::quantum_gomoku::page::QuantumGomokuPage game_id={game_id} /> }

@@ -6,7 +6,7 @@
 extern crate self as web;
 
 pub mod app;
-#[cfg(feature = "battle-line")]
+#[cfg(any(feature = "battle-line", feature = "battle-line-online"))]
 pub mod battle_line;
 pub mod ctx;
 #[cfg(any(feature = "duel", feature = "duel-analysis", feature = "deck-lab"))]

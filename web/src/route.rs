@@ -27,6 +27,11 @@ pub enum Route {
     /// The deck lab: decks of the player's own.
     DeckLab,
     BattleLine,
+    /// Battle Line online: the lobby, or the room `room` (the raw `room` query
+    /// value; the page validates it).
+    BattleLineOnline {
+        room: Option<String>,
+    },
     /// `game_id` is the raw `gameId` query value; the page validates it.
     QuantumGomoku {
         game_id: Option<String>,
@@ -106,6 +111,9 @@ impl Route {
                 hands: query_number(hash_query, "hands"),
             },
             ["battle-line"] => Route::BattleLine,
+            ["battle-line", "online"] => Route::BattleLineOnline {
+                room: query_param(hash_query, "room").map(str::to_owned),
+            },
             ["deck-lab"] => Route::DeckLab,
             ["help", topic] => match HelpTopic::from_slug(topic) {
                 Some(topic) => Route::Help { topic },
@@ -147,6 +155,10 @@ impl fmt::Display for Route {
                 hands: Some(hands),
             } => write!(f, "/stats/{deck}?hands={hands}"),
             Route::BattleLine => write!(f, "/battle-line"),
+            Route::BattleLineOnline { room: None } => write!(f, "/battle-line/online"),
+            Route::BattleLineOnline { room: Some(room) } => {
+                write!(f, "/battle-line/online?room={room}")
+            }
             Route::DeckLab => write!(f, "/deck-lab"),
             Route::QuantumGomoku { game_id: None } => write!(f, "/quantum-gomoku"),
             Route::QuantumGomoku { game_id: Some(id) } => write!(f, "/quantum-gomoku?gameId={id}"),
@@ -165,6 +177,7 @@ pub enum Bundle {
     DuelAnalysis,
     DeckLab,
     BattleLine,
+    BattleLineOnline,
     QuantumGomoku,
 }
 
@@ -176,6 +189,7 @@ impl Bundle {
             Bundle::DuelAnalysis => "duel-analysis/",
             Bundle::DeckLab => "deck-lab/",
             Bundle::BattleLine => "battle-line/",
+            Bundle::BattleLineOnline => "battle-line-online/",
             Bundle::QuantumGomoku => "quantum-gomoku/",
         }
     }
@@ -187,6 +201,7 @@ impl Bundle {
             Bundle::DuelAnalysis => cfg!(feature = "duel-analysis"),
             Bundle::DeckLab => cfg!(feature = "deck-lab"),
             Bundle::BattleLine => cfg!(feature = "battle-line"),
+            Bundle::BattleLineOnline => cfg!(feature = "battle-line-online"),
             Bundle::QuantumGomoku => cfg!(feature = "quantum-gomoku"),
         }
     }
@@ -200,6 +215,7 @@ impl Route {
             Route::Replay { .. } | Route::Stats { .. } => Some(Bundle::DuelAnalysis),
             Route::DeckLab => Some(Bundle::DeckLab),
             Route::BattleLine => Some(Bundle::BattleLine),
+            Route::BattleLineOnline { .. } => Some(Bundle::BattleLineOnline),
             Route::QuantumGomoku { .. } => Some(Bundle::QuantumGomoku),
             Route::Help { topic } => Some(topic.bundle()),
             Route::NotFound { .. } => None,
@@ -263,6 +279,7 @@ mod tests {
         assert_eq!(Route::BattleLine.href(), "#/battle-line");
         assert_eq!(Route::Home.href(), "#/");
         assert_eq!(Bundle::BattleLine.folder(), "battle-line/");
+        assert_eq!(Bundle::BattleLineOnline.folder(), "battle-line-online/");
         assert_eq!(
             Route::Replay {
                 code: "AQAB".into()
@@ -303,6 +320,18 @@ mod tests {
             }
         );
         assert_eq!(Route::parse("#/battle-line", ""), Route::BattleLine);
+        assert_eq!(
+            Route::parse("#/battle-line/online", ""),
+            Route::BattleLineOnline { room: None }
+        );
+        let room = Route::parse("#/battle-line/online?room=0123456789ab", "");
+        assert_eq!(
+            room,
+            Route::BattleLineOnline {
+                room: Some("0123456789ab".to_owned())
+            }
+        );
+        assert_eq!(room.to_hash(), "#/battle-line/online?room=0123456789ab");
         assert_eq!(
             Route::parse("#/quantum-gomoku", ""),
             Route::QuantumGomoku { game_id: None }

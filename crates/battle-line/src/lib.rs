@@ -14,5 +14,5 @@ pub use game::{
     ClaimTiming, Command, Deal, DealError, Deck, Destination, Event, FLAGS, Flag, Game, GameRecord,
     HAND_SIZE, Phase, Player, Prompt, Settings, TOTAL_CARDS, Target, Victory, command_card,
 };
-pub use view::{HiddenHand, PlayerView};
+pub use view::{HiddenHand, PlayerView, TableView};
 pub mod bot;

@@ -6,7 +6,9 @@
 // page, and by the server when sent anyway). Then the first page reloads and keeps
 // its seat; the server is killed (`qg-connection` leaves `connected`) and started again
 // on its database, the game changes meanwhile, and the page catches up on reconnect.
-// Prints the time from one page's click to the other page showing the stone.
+// Then a game made without seats (seed 003's `POST /games`) is opened by its id in two
+// pages, which play it through the API (moves and an observation), each seeing the
+// other's. Prints the time from one page's click to the other page showing the stone.
 //
 // Usage (from the workspace root, after the release build of dist/; `scripts/dev test`
 // runs it):
@@ -184,6 +186,49 @@ try {
   await second.waitForSelector('[data-testid=qg-connection][data-state=connected]', { timeout: 30000 });
   await until(second, turnIs, 0);
   await until(second, stonesAre, 0);
+
+  // A game made without seats (seed 003's `POST /games`) opened by its id is played
+  // through the API as well: any browser with the id moves for the colour whose turn
+  // it is, no token, and each page sees the other's moves and observations live.
+  const made = await fetch(`${base}api/quantum-gomoku/games`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ boardSize: 5, winLength: 3 }),
+  });
+  if (made.status !== 201) fail(`POST /games got ${made.status}`);
+  const openId = (await made.json()).gameId;
+  const openLink = `${base}quantum-gomoku/#/quantum-gomoku?gameId=${openId}`;
+  const openA = await open(openLink, 'open game A');
+  const openB = await open(openLink, 'open game B');
+  for (const page of [openA, openB]) {
+    await page.waitForSelector('[data-testid=qg-seat][data-value=BLACK]', { timeout: 15000 });
+    await connected(page);
+    if ((await value(page, 'status-id')) !== openId) fail('a page shows another game than the one without seats');
+  }
+  const freeCell = (page) => page.$$eval('[data-testid^=cell-]', (cells) =>
+    cells.find((c) => !c.querySelector('[data-testid=stone]'))?.dataset.testid);
+  await openA.click(`[data-testid=${await freeCell(openA)}]`);
+  await until(openB, turnIs, 1);
+  await openB.waitForSelector('[data-testid=qg-seat][data-value=WHITE]', { timeout: 15000 });
+  await openB.click(`[data-testid=${await freeCell(openB)}]`);
+  await until(openA, turnIs, 2);
+  const observer = (await openA.$eval('[data-testid=observe]', (b) => !b.disabled)) ? openA
+    : ((await openB.$eval('[data-testid=observe]', (b) => !b.disabled)) ? openB : undefined);
+  if (observer === undefined) {
+    fail('neither page of the game without seats may observe after two moves');
+  } else {
+    const other = observer === openA ? openB : openA;
+    const before = await other.evaluate(() => document.querySelector('[data-testid=observation-result]')?.outerHTML ?? '');
+    await observer.click('[data-testid=observe]');
+    await until(other, (html) => (document.querySelector('[data-testid=observation-result]')?.outerHTML ?? '') !== html, before);
+  }
+  // The server holds what the pages show, and no seat token was handed out.
+  const held = await (await fetch(`${base}api/quantum-gomoku/games/${openId}`)).json();
+  if (held.gameState.turnCount !== 2) fail(`the server's game without seats has turn ${held.gameState.turnCount}, not 2`);
+  if ((await turn(openA)) !== 2 || (await turn(openB)) !== 2) fail('a page of the game without seats is not at turn 2');
+  const tokenKept = await openA.evaluate((id) => localStorage.getItem(`games.quantum-gomoku.seat.${id}`), openId);
+  if (tokenKept !== null) fail('a seat was saved for a game without seats');
+  console.log('game without seats: two pages played and observed it through the API');
 
   latencies.sort((a, b) => a - b);
   const median = latencies[Math.floor(latencies.length / 2)];

@@ -7,6 +7,9 @@
 //! in the system's temporary folder, and PostgreSQL at URL when given), creates a seated game, joins its other seat, opens
 //! its stream, then plays `--moves` moves one at a time on a kept-alive connection
 //! (the board is reset when full), and prints the median, p99 and max of both.
+//! With PostgreSQL it runs a second time with two instances on the database: the
+//! moves go through the first, the stream is read from the second (the event
+//! crosses instances by `NOTIFY` and one read of the game on the second).
 
 use quantum_gomoku_server::{DbSync, ServerConfig, Storage, serve};
 use serde_json::Value;
@@ -40,30 +43,43 @@ fn main() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let mut stores = vec![
-        ("memory", Storage::Memory, DbSync::Full),
+        ("memory", Storage::Memory, DbSync::Full, false),
         (
             "SQLite, --db-sync full",
             Storage::Sqlite(dir.join("full.sqlite3")),
             DbSync::Full,
+            false,
         ),
         (
             "SQLite, --db-sync normal",
             Storage::Sqlite(dir.join("normal.sqlite3")),
             DbSync::Normal,
+            false,
         ),
     ];
     if let Some(url) = postgres {
-        stores.push(("PostgreSQL", Storage::Postgres(url), DbSync::Full));
+        stores.push((
+            "PostgreSQL",
+            Storage::Postgres(url.clone()),
+            DbSync::Full,
+            false,
+        ));
+        stores.push((
+            "PostgreSQL, stream on another instance",
+            Storage::Postgres(url),
+            DbSync::Full,
+            true,
+        ));
     }
     println!("{moves} moves per store, one at a time, on loopback");
-    for (name, storage, db_sync) in stores {
+    for (name, storage, db_sync, two_instances) in stores {
         let config = ServerConfig {
             storage,
             db_sync,
             create_burst: 0,
             ..ServerConfig::default()
         };
-        match runtime.block_on(run(config, moves)) {
+        match runtime.block_on(run(config, moves, two_instances)) {
             Ok((round_trip, stream)) => println!(
                 "{name}: move round trip {}; move sent -> event on another client's stream {}",
                 summary(round_trip),
@@ -92,7 +108,17 @@ fn summary(mut us: Vec<u128>) -> String {
     )
 }
 
-async fn run(config: ServerConfig, moves: usize) -> Result<(Vec<u128>, Vec<u128>), String> {
+/// Starts a server in this process: its address, how to stop it, its task.
+async fn launch(
+    config: ServerConfig,
+) -> Result<
+    (
+        SocketAddr,
+        tokio::sync::oneshot::Sender<()>,
+        tokio::task::JoinHandle<std::io::Result<()>>,
+    ),
+    String,
+> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| e.to_string())?;
@@ -101,6 +127,23 @@ async fn run(config: ServerConfig, moves: usize) -> Result<(Vec<u128>, Vec<u128>
     let server = tokio::spawn(serve(listener, config, async move {
         let _ = stopped.await;
     }));
+    Ok((addr, stop, server))
+}
+
+/// Plays `moves` moves through one server; the stream is read from a second
+/// server on the same store when `two_instances`.
+async fn run(
+    config: ServerConfig,
+    moves: usize,
+    two_instances: bool,
+) -> Result<(Vec<u128>, Vec<u128>), String> {
+    let (addr, stop, server) = launch(config.clone()).await?;
+    let watcher = if two_instances {
+        Some(launch(config).await?)
+    } else {
+        None
+    };
+    let watched = watcher.as_ref().map_or(addr, |(a, _, _)| *a);
     let mut conn = None;
     let (_, created) = exchange(
         &mut conn,
@@ -130,7 +173,7 @@ async fn run(config: ServerConfig, moves: usize) -> Result<(Vec<u128>, Vec<u128>
     let white = joined["token"].as_str().ok_or("no token")?.to_owned();
 
     // The stream is read by its own task, which stamps each event as it arrives.
-    let mut events = Events::open(addr, &id).await?;
+    let mut events = Events::open(watched, &id).await?;
     let first = events.next().await?;
     let (tx, mut arrivals) = tokio::sync::mpsc::unbounded_channel::<(u64, Instant)>();
     let reader = tokio::spawn(async move {
@@ -203,6 +246,10 @@ async fn run(config: ServerConfig, moves: usize) -> Result<(Vec<u128>, Vec<u128>
     reader.abort();
     let _ = stop.send(());
     let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
+    if let Some((_, stop, server)) = watcher {
+        let _ = stop.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
+    }
     Ok((round_trip, stream))
 }
 

@@ -9,6 +9,7 @@
 //! writes from foreign pages are refused.
 
 mod api;
+mod battle_line;
 mod connections;
 mod entropy;
 mod error;
@@ -34,6 +35,9 @@ use tower_http::timeout::TimeoutLayer;
 
 pub use policy::{API_CSP, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_URI_BYTES, SCRIPT_CSP};
 pub use quantum_gomoku::service::DEFAULT_MAX_GAMES;
+
+/// PostgreSQL connections one instance opens at most (`--db-pool`).
+pub const DEFAULT_DB_POOL: u32 = 8;
 pub use static_files::API_META;
 pub use store::{DEFAULT_DATABASE, DbSync, Storage};
 
@@ -54,6 +58,11 @@ pub struct ServerConfig {
     pub storage: Storage,
     /// When an SQLite commit counts as done (and its answer may leave).
     pub db_sync: DbSync,
+    /// Most PostgreSQL connections one instance opens at once (its pool), so
+    /// commands on different games do not wait for each other.
+    pub db_pool: u32,
+    /// Battle Line rooms nobody changed for this long are removed.
+    pub room_idle: Duration,
     /// Most games kept; creating more evicts the least recently used.
     pub max_games: usize,
     /// Largest request body in bytes.
@@ -63,7 +72,8 @@ pub struct ServerConfig {
     /// `Some(seed)`: the games' generators, and so the collapses of
     /// observations sent without a seed, follow from `seed` (reproducible
     /// runs for tests). `None`: every unseeded observation takes a fresh seed
-    /// from the OS. Ids come from the OS either way.
+    /// from the OS. Ids come from the OS either way. Battle Line matches are then
+    /// all dealt from `seed` too (so tests can replay them locally).
     pub seed: Option<u64>,
     /// Accept the `seed` field of observations (off: it is refused with 400,
     /// since a client that picks the seed picks the outcome).
@@ -95,6 +105,8 @@ impl Default for ServerConfig {
         ServerConfig {
             storage: Storage::Memory,
             db_sync: DbSync::Full,
+            db_pool: DEFAULT_DB_POOL,
+            room_idle: Duration::from_secs(30 * 60),
             max_games: DEFAULT_MAX_GAMES,
             body_limit: DEFAULT_BODY_LIMIT,
             static_dir: None,
@@ -117,6 +129,28 @@ struct App {
     limit: Option<rate_limit::CreateLimit>,
     /// With Postgres: the database to listen to, and where its writes go.
     listen: Option<(String, store::Store, Arc<events::Hub>)>,
+    /// The Battle Line rooms and their live streams.
+    rooms: battle_line::BlState,
+}
+
+/// The Battle Line rooms, in the same store as the games.
+fn open_rooms(
+    config: &ServerConfig,
+    games: &store::Store,
+) -> std::io::Result<battle_line::store::Rooms> {
+    use battle_line::store::{MemoryRooms, Rooms, SqliteRooms};
+    Ok(match &config.storage {
+        store::Storage::Memory => Rooms::one(MemoryRooms::default()),
+        store::Storage::Sqlite(path) => Rooms::one(
+            SqliteRooms::open(path, config.db_sync == DbSync::Full)
+                .map_err(|e| std::io::Error::other(format!("database {}: {e}", path.display())))?,
+        ),
+        store::Storage::Postgres(_) => Rooms::Pool(
+            games
+                .pg_pool()
+                .ok_or_else(|| std::io::Error::other("the PostgreSQL store has no pool"))?,
+        ),
+    })
 }
 
 fn app(config: &ServerConfig) -> std::io::Result<App> {
@@ -128,12 +162,18 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         store::Store::open(
             &config.storage,
             config.db_sync,
+            config.db_pool,
             service_seed,
             config.max_games,
         )?,
         config.seed.is_some(),
         config.allow_client_seed,
     );
+    let rooms = battle_line::BlState {
+        rooms: Arc::new(open_rooms(config, &state.parts().0)?),
+        hub: Arc::new(battle_line::RoomHub::default()),
+        deal_seed: config.seed,
+    };
     let listen = match &config.storage {
         store::Storage::Postgres(url) => {
             let (store, hub) = state.parts();
@@ -156,6 +196,13 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         ));
     }
     let origins = Arc::new(policy::OriginPolicy::new(&config.allowed_origins));
+    let battle_line_api = battle_line::routes(rooms.clone(), limit.as_ref())
+        .route_layer(from_fn(policy::json_only))
+        .route_layer(from_fn_with_state(
+            Arc::clone(&origins),
+            policy::same_origin,
+        ))
+        .method_not_allowed_fallback(api::method_not_allowed);
     let api = Router::new()
         .route(&format!("{API_PREFIX}/games"), create)
         .route(&format!("{API_PREFIX}/seated-games"), create_seated)
@@ -198,6 +245,7 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         None => None,
     };
     let router = api
+        .merge(battle_line_api)
         .fallback(fallback)
         .with_state(files)
         .layer(DefaultBodyLimit::max(config.body_limit))
@@ -212,6 +260,7 @@ fn app(config: &ServerConfig) -> std::io::Result<App> {
         router,
         limit,
         listen,
+        rooms,
     })
 }
 
@@ -235,8 +284,11 @@ pub async fn serve(
         router,
         limit,
         listen,
+        rooms,
     } = app(&config)?;
-    let listener_task = listen.map(|(url, store, hub)| pg::spawn_listener(url, store, hub));
+    let listener_task =
+        listen.map(|(url, store, hub)| pg::spawn_listener(url, store, hub, Arc::clone(&rooms.hub)));
+    let room_cleanup = battle_line::spawn_cleanup(Arc::clone(&rooms.rooms), config.room_idle);
     let cleanup = limit
         .as_ref()
         .map(|l| rate_limit::spawn_cleanup(l, RATE_LIMIT_CLEANUP));
@@ -252,6 +304,7 @@ pub async fn serve(
     if let Some(task) = cleanup {
         task.abort();
     }
+    room_cleanup.abort();
     Ok(())
 }
 

@@ -26,6 +26,9 @@ Games
   --db-sync full|normal   full (default): each command is on disk (fsync) before its
                           answer; normal: in the OS's cache, still safe from the server's
                           crash or kill -9 but not from a power cut, many times faster
+  --db-pool N             most PostgreSQL connections of this instance (default 8)
+  --room-idle-minutes N   Battle Line rooms nobody changed for N minutes are removed
+                          (default 30)
   --max-games N           games kept; creating one more evicts (deletes) the least
                           recently used (default 1000)
   --create-burst N        games one client address may create at once (default 10)
@@ -96,6 +99,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 config.db_sync = DbSync::parse(&v)
                     .ok_or_else(|| format!("--db-sync {v:?} is neither full nor normal"))?;
             }
+            "--db-pool" => config.db_pool = number(&flag, &value()?)?,
+            "--room-idle-minutes" => {
+                let minutes: f64 = number(&flag, &value()?)?;
+                config.room_idle = Duration::try_from_secs_f64(minutes * 60.0)
+                    .ok()
+                    .filter(|d| !d.is_zero())
+                    .ok_or_else(|| {
+                        format!("--room-idle-minutes {minutes} is not a positive time")
+                    })?;
+            }
             "--max-games" => config.max_games = number(&flag, &value()?)?,
             "--create-burst" => config.create_burst = number(&flag, &value()?)?,
             "--creates-per-minute" => config.creates_per_minute = number(&flag, &value()?)?,
@@ -111,8 +124,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if config.max_games == 0 || config.max_connections == 0 {
-        return Err("--max-games and --max-connections must be at least 1".to_owned());
+    if config.max_games == 0 || config.max_connections == 0 || config.db_pool == 0 {
+        return Err("--max-games, --max-connections and --db-pool must be at least 1".to_owned());
     }
     let ip = bind
         .parse()
@@ -303,5 +316,14 @@ mod tests {
         assert!(parse(&["--db"]).is_err());
         assert!(parse(&["--db-sync", "off"]).is_err());
         assert_eq!(parse(&["--help"]).err().as_deref(), Some(""));
+    }
+
+    #[test]
+    fn the_room_idle_time_is_given_in_minutes_and_must_be_positive() {
+        let a = parse(&["--room-idle-minutes", "1.5"]).expect("valid");
+        assert_eq!(a.config.room_idle, Duration::from_secs(90));
+        assert!(parse(&["--room-idle-minutes", "0"]).is_err());
+        assert!(parse(&["--room-idle-minutes", "-1"]).is_err());
+        assert!(parse(&["--room-idle-minutes", "soon"]).is_err());
     }
 }

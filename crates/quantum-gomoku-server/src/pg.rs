@@ -6,14 +6,19 @@
 //! writers on different instances are serialized by the database and the loser
 //! starts over from the new state. Uses are counted by a sequence. Each accepted
 //! write also sends `NOTIFY qg_games, '<id> <version>'`, which other instances
-//! may listen to for their live streams.
+//! may listen to for their live streams. Each instance keeps a pool of
+//! connections (`r2d2`), so its commands on different games run at once.
 
+use crate::battle_line::store::{RoomRepo, Row};
+use crate::battle_line::{RoomHub, RoomUpdate};
 use crate::events::{Hub, Update};
 use crate::seats::{Seats, TokenHash};
 use crate::store::{GameRepo, Record, Store, StoreError, bad_seat, seat_column};
 use futures_util::StreamExt;
-use postgres::{Client, NoTls};
+use postgres::NoTls;
 use quantum_gomoku::{GameId, Player};
+use r2d2_postgres::PostgresConnectionManager;
+use r2d2_postgres::r2d2::{Pool, PooledConnection};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::task::JoinHandle;
@@ -35,7 +40,18 @@ const SCHEMA: &str = "
         game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         black BYTEA,
         white BYTEA
-    );";
+    );
+    CREATE TABLE IF NOT EXISTS bl_rooms (
+        id TEXT PRIMARY KEY,
+        version BIGINT NOT NULL,
+        listed BOOLEAN NOT NULL,
+        touched BIGINT NOT NULL,
+        state TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS bl_rooms_by_touch ON bl_rooms (touched);";
+
+/// The channel of the notifications sent after each write of a Battle Line room.
+pub(crate) const ROOM_CHANNEL: &str = "bl_rooms";
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
@@ -43,46 +59,78 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
-/// One connection to the database (the store's commands take turns on it).
-pub(crate) struct PgRepo {
+/// The pool's kind of connection.
+type Manager = PostgresConnectionManager<NoTls>;
+
+/// How long a command waits for a free connection before it is answered 503.
+const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The instance's connections to the database (`r2d2`): a command takes one
+/// for its duration, so commands on different games run at once.
+pub(crate) struct PgPool {
     /// Always `Some` until dropped.
-    client: Option<Client>,
+    pool: Option<Pool<Manager>>,
 }
 
-impl Drop for PgRepo {
+impl Drop for PgPool {
     fn drop(&mut self) {
-        // The synchronous client runs its own runtime to close the connection,
+        // The synchronous client runs its own runtime to close a connection,
         // which must not happen on a thread that drives the server's tasks.
-        if let Some(client) = self.client.take() {
-            let _ = std::thread::spawn(move || drop(client));
+        if let Some(pool) = self.pool.take() {
+            let _ = std::thread::spawn(move || drop(pool));
         }
     }
 }
 
-impl std::fmt::Debug for PgRepo {
+impl std::fmt::Debug for PgPool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PgRepo").finish_non_exhaustive()
+        f.debug_struct("PgPool").finish_non_exhaustive()
     }
 }
 
-impl PgRepo {
-    /// Connects to `url` and creates the schema if it is missing.
-    pub(crate) fn connect(url: &str) -> Result<PgRepo, StoreError> {
-        let mut client = Client::connect(url, NoTls)?;
+impl PgPool {
+    /// Creates the schema at `url` if it is missing and opens a pool of at most
+    /// `size` connections (one at first, more as commands overlap). Call it
+    /// from a thread that drives no tasks.
+    pub(crate) fn connect(url: &str, size: u32) -> Result<PgPool, StoreError> {
+        let config: postgres::Config = url.parse()?;
+        let mut client = config.connect(NoTls)?;
         // Two instances starting at once may both try to create the schema.
         let mut tx = client.transaction()?;
         tx.execute("SELECT pg_advisory_xact_lock(2424)", &[])?;
         tx.batch_execute(SCHEMA)?;
         tx.commit()?;
-        Ok(PgRepo {
-            client: Some(client),
-        })
+        drop(client);
+        let pool = Pool::builder()
+            .max_size(size.max(1))
+            .min_idle(Some(1))
+            .connection_timeout(CHECKOUT_TIMEOUT)
+            .build(PostgresConnectionManager::new(config, NoTls))
+            .map_err(|e| StoreError::Database(e.to_string()))?;
+        Ok(PgPool { pool: Some(pool) })
     }
 
-    fn client(&mut self) -> Result<&mut Client, StoreError> {
-        self.client
-            .as_mut()
-            .ok_or_else(|| StoreError::Database("the connection is closed".to_owned()))
+    /// A connection for one command.
+    pub(crate) fn get(&self) -> Result<PgRepo, StoreError> {
+        let pool = self
+            .pool
+            .as_ref()
+            .ok_or_else(|| StoreError::Database("the pool is closed".to_owned()))?;
+        let client = pool
+            .get()
+            .map_err(|e| StoreError::Database(format!("no free database connection: {e}")))?;
+        Ok(PgRepo { client })
+    }
+}
+
+/// One pooled connection, given back to the pool when dropped.
+pub(crate) struct PgRepo {
+    client: PooledConnection<Manager>,
+}
+
+impl std::fmt::Debug for PgRepo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgRepo").finish_non_exhaustive()
     }
 }
 
@@ -94,7 +142,7 @@ fn hash(value: Option<Vec<u8>>) -> Result<Option<TokenHash>, ()> {
 
 impl GameRepo for PgRepo {
     fn load(&mut self, id: &GameId) -> Result<Option<Record>, StoreError> {
-        let row = self.client()?.query_opt(
+        let row = self.client.query_opt(
             "UPDATE games SET last_used = nextval('qg_game_use') WHERE id = $1
              RETURNING version, state",
             &[&id.to_string()],
@@ -118,7 +166,7 @@ impl GameRepo for PgRepo {
     ) -> Result<bool, StoreError> {
         let key = id.to_string();
         let keep = i64::try_from(max_games.max(1)).unwrap_or(i64::MAX);
-        let mut tx = self.client()?.transaction()?;
+        let mut tx = self.client.transaction()?;
         let inserted = tx.execute(
             "INSERT INTO games (id, version, last_used, state)
              VALUES ($1, 1, nextval('qg_game_use'), $2) ON CONFLICT (id) DO NOTHING",
@@ -157,7 +205,7 @@ impl GameRepo for PgRepo {
         })?;
         // The write and its notification are one statement, so one transaction:
         // a committed move is never answered as a failure for want of its NOTIFY.
-        let rows = self.client()?.query(
+        let rows = self.client.query(
             "WITH written AS (
                  UPDATE games SET state = $3, version = version + 1,
                      last_used = nextval('qg_game_use')
@@ -170,7 +218,7 @@ impl GameRepo for PgRepo {
     }
 
     fn delete(&mut self, id: &GameId) -> Result<bool, StoreError> {
-        let rows = self.client()?.query(
+        let rows = self.client.query(
             "WITH gone AS (DELETE FROM games WHERE id = $1 RETURNING id)
              SELECT pg_notify($2, id || ' 0') FROM gone",
             &[&id.to_string(), &CHANNEL],
@@ -179,7 +227,7 @@ impl GameRepo for PgRepo {
     }
 
     fn seats(&mut self, id: &GameId) -> Result<Option<Seats>, StoreError> {
-        let row = self.client()?.query_opt(
+        let row = self.client.query_opt(
             "SELECT black, white FROM seats WHERE game_id = $1",
             &[&id.to_string()],
         )?;
@@ -194,7 +242,7 @@ impl GameRepo for PgRepo {
 
     fn claim(&mut self, id: &GameId, player: Player, hash: &TokenHash) -> Result<bool, StoreError> {
         let column = seat_column(player);
-        let changed = self.client()?.execute(
+        let changed = self.client.execute(
             &format!("UPDATE seats SET {column} = $2 WHERE game_id = $1 AND {column} IS NULL"),
             &[&id.to_string(), &hash.to_vec()],
         )?;
@@ -202,14 +250,101 @@ impl GameRepo for PgRepo {
     }
 }
 
+impl RoomRepo for PgRepo {
+    fn load(&mut self, id: &str) -> Result<Option<Row>, StoreError> {
+        let row = self
+            .client
+            .query_opt("SELECT version, state FROM bl_rooms WHERE id = $1", &[&id])?;
+        row.map(|r| {
+            let version: i64 = r.try_get(0)?;
+            Ok(Row {
+                version: u64::try_from(version)
+                    .map_err(|_| StoreError::Database("a negative version".to_owned()))?,
+                state: r.try_get(1)?,
+            })
+        })
+        .transpose()
+    }
+
+    fn insert(
+        &mut self,
+        id: &str,
+        state: &str,
+        listed: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let rows = self.client.query(
+            "WITH made AS (
+                 INSERT INTO bl_rooms (id, version, listed, touched, state)
+                 VALUES ($1, 1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id)
+             SELECT pg_notify($5, id || ' 1') FROM made",
+            &[&id, &listed, &now, &state, &ROOM_CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
+    }
+
+    fn replace(
+        &mut self,
+        id: &str,
+        version: u64,
+        state: &str,
+        listed: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let version = i64::try_from(version)
+            .map_err(|_| StoreError::Database("version out of range".to_owned()))?;
+        // The write and its notification are one statement (see `replace` of games).
+        let rows = self.client.query(
+            "WITH written AS (
+                 UPDATE bl_rooms SET version = version + 1, listed = $3, touched = $4, state = $5
+                 WHERE id = $1 AND version = $2 RETURNING version)
+             SELECT pg_notify($6, $1 || ' ' || version) FROM written",
+            &[&id, &version, &listed, &now, &state, &ROOM_CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
+    }
+
+    fn delete(&mut self, id: &str) -> Result<bool, StoreError> {
+        let rows = self.client.query(
+            "WITH gone AS (DELETE FROM bl_rooms WHERE id = $1 RETURNING id)
+             SELECT pg_notify($2, id || ' 0') FROM gone",
+            &[&id, &ROOM_CHANNEL],
+        )?;
+        Ok(rows.len() == 1)
+    }
+
+    fn listed(&mut self, limit: usize) -> Result<Vec<(String, String)>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self.client.query(
+            "SELECT id, state FROM bl_rooms WHERE listed ORDER BY touched DESC, id LIMIT $1",
+            &[&limit],
+        )?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect()
+    }
+
+    fn sweep(&mut self, before: i64) -> Result<usize, StoreError> {
+        let n = self
+            .client
+            .execute("DELETE FROM bl_rooms WHERE touched < $1", &[&before])?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+}
+
 /// Feeds the live streams of this instance with the writes of every instance:
 /// listens on [`CHANNEL`] and, for each game someone here watches, reads the
 /// game and publishes it (the streams skip versions they already sent).
 /// Reconnects after a lost connection.
-pub(crate) fn spawn_listener(url: String, store: Store, hub: Arc<Hub>) -> JoinHandle<()> {
+pub(crate) fn spawn_listener(
+    url: String,
+    store: Store,
+    hub: Arc<Hub>,
+    rooms: Arc<RoomHub>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         loop {
-            if let Err(e) = listen(&url, &store, &hub).await {
+            if let Err(e) = listen(&url, &store, &hub, &rooms).await {
                 tracing::warn!("listening for other instances' writes failed: {e}");
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
@@ -217,15 +352,23 @@ pub(crate) fn spawn_listener(url: String, store: Store, hub: Arc<Hub>) -> JoinHa
     })
 }
 
-async fn listen(url: &str, store: &Store, hub: &Hub) -> Result<(), tokio_postgres::Error> {
+async fn listen(
+    url: &str,
+    store: &Store,
+    hub: &Hub,
+    rooms: &RoomHub,
+) -> Result<(), tokio_postgres::Error> {
     let (client, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(String, String)>();
     let driver = tokio::spawn(async move {
         let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
         while let Some(message) = messages.next().await {
             match message {
                 Ok(AsyncMessage::Notification(n)) => {
-                    if tx.send(n.payload().to_owned()).is_err() {
+                    if tx
+                        .send((n.channel().to_owned(), n.payload().to_owned()))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -234,11 +377,28 @@ async fn listen(url: &str, store: &Store, hub: &Hub) -> Result<(), tokio_postgre
             }
         }
     });
-    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
-    while let Some(payload) = rx.recv().await {
+    client
+        .batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {ROOM_CHANNEL}"))
+        .await?;
+    while let Some((channel, payload)) = rx.recv().await {
         let Some((id, version)) = payload.split_once(' ') else {
             continue;
         };
+        if channel == ROOM_CHANNEL {
+            // A room's stream carries only its version: publish it as it is.
+            let Ok(version) = version.parse::<u64>() else {
+                continue;
+            };
+            if rooms.is_watched(id) {
+                let update = if version == 0 {
+                    RoomUpdate::Deleted
+                } else {
+                    RoomUpdate::Version(version)
+                };
+                rooms.publish(id, update);
+            }
+            continue;
+        }
         let (Ok(gid), Ok(version)) = (GameId::parse(id), version.parse::<u64>()) else {
             continue;
         };

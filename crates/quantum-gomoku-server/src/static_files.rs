@@ -199,9 +199,10 @@ impl StaticFiles {
 }
 
 /// What the server adds to every page it serves, so the page can tell that the
-/// API is on its own origin without a request (a page from a plain static host
+/// APIs (Quantum Gomoku's, Battle Line's) are on its own origin without a request (a page from a plain static host
 /// has no such tag and never looks for the API).
-pub const API_META: &str = "<meta name=\"quantum-gomoku-api\" content=\"/api/quantum-gomoku\">";
+pub const API_META: &str = "<meta name=\"quantum-gomoku-api\" content=\"/api/quantum-gomoku\">\
+                            <meta name=\"battle-line-api\" content=\"/api/battle-line\">";
 
 /// `html` with [`API_META`] before `</head>` (or at the end when there is none:
 /// the tag is read once the document is parsed, wherever it stands).

@@ -396,42 +396,87 @@ pub(crate) struct Versioned<T> {
 /// as the engine's in-memory [`GameService`].
 #[derive(Debug)]
 pub(crate) struct Durable {
-    inner: Mutex<DurableInner>,
+    repos: Repos,
+    /// Forks each new game's generator, as [`GameService`] does.
+    rng: Mutex<Rng>,
     max_games: usize,
     /// `sqlite` or `postgres`, for the capabilities route.
     kind: &'static str,
 }
 
+/// Where a durable store's commands get their connection.
 #[derive(Debug)]
-struct DurableInner {
-    repo: Box<dyn GameRepo>,
-    /// Forks each new game's generator, as [`GameService`] does.
-    rng: Rng,
+enum Repos {
+    /// One connection that commands take in turn (SQLite writes one at a time
+    /// anyway).
+    One(Mutex<Box<dyn GameRepo>>),
+    /// A pool of PostgreSQL connections: commands on different games run at
+    /// once, commands on one game are still serialized by its version.
+    Pool(Arc<crate::pg::PgPool>),
+}
+
+/// One command's connection, given back when dropped.
+enum RepoGuard<'a> {
+    One(MutexGuard<'a, Box<dyn GameRepo>>),
+    Pooled(Box<crate::pg::PgRepo>),
+}
+
+impl std::ops::Deref for RepoGuard<'_> {
+    type Target = dyn GameRepo;
+    fn deref(&self) -> &Self::Target {
+        match self {
+            RepoGuard::One(guard) => guard.as_ref(),
+            RepoGuard::Pooled(repo) => repo.as_ref(),
+        }
+    }
+}
+
+impl std::ops::DerefMut for RepoGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        match self {
+            RepoGuard::One(guard) => guard.as_mut(),
+            RepoGuard::Pooled(repo) => repo.as_mut(),
+        }
+    }
 }
 
 impl Durable {
     pub(crate) fn new(repo: Box<dyn GameRepo>, seed: u64, max_games: usize) -> Durable {
         Durable {
-            inner: Mutex::new(DurableInner {
-                repo,
-                rng: Rng::new(seed),
-            }),
+            repos: Repos::One(Mutex::new(repo)),
+            rng: Mutex::new(Rng::new(seed)),
             max_games: max_games.max(1),
             kind: "sqlite",
         }
     }
 
-    fn with_kind(mut self, kind: &'static str) -> Durable {
-        self.kind = kind;
-        self
+    /// A store on a PostgreSQL pool.
+    pub(crate) fn pooled(pool: Arc<crate::pg::PgPool>, seed: u64, max_games: usize) -> Durable {
+        Durable {
+            repos: Repos::Pool(pool),
+            rng: Mutex::new(Rng::new(seed)),
+            max_games: max_games.max(1),
+            kind: "postgres",
+        }
     }
 
-    fn inner(&self) -> MutexGuard<'_, DurableInner> {
-        // As for the in-memory service: every write is one transaction, so a
-        // panic mid-request leaves nothing half-written.
-        self.inner
+    /// A connection for one command (waiting for the pool's next free one).
+    fn repo(&self) -> Result<RepoGuard<'_>, StoreError> {
+        match &self.repos {
+            // As for the in-memory service: every write is one transaction, so a
+            // panic mid-request leaves nothing half-written.
+            Repos::One(repo) => Ok(RepoGuard::One(
+                repo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
+            )),
+            Repos::Pool(pool) => pool.get().map(|repo| RepoGuard::Pooled(Box::new(repo))),
+        }
+    }
+
+    fn fork_rng(&self) -> Rng {
+        self.rng
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .fork()
     }
 
     fn decode(id: &GameId, record: &Record) -> Result<(u64, Game), StoreError> {
@@ -471,11 +516,10 @@ impl Durable {
         seats: Option<Seats>,
     ) -> Result<Versioned<CreatedResponse>, Refusal> {
         let options = options.validate().map_err(ServiceError::from)?;
-        let mut inner = self.inner();
-        let rng = inner.rng.fork();
+        let rng = self.fork_rng();
         let game = Game::with_id(id, options, rng, now_ms).map_err(ServiceError::from)?;
-        if !inner
-            .repo
+        if !self
+            .repo()?
             .insert(&id, &Self::encode(&game)?, self.max_games, seats.as_ref())?
         {
             return Err(ServiceError::IdInUse(id).into());
@@ -496,10 +540,10 @@ impl Durable {
         id: &str,
     ) -> Result<(Versioned<StateResponse>, Option<Seats>), Refusal> {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
-        let mut inner = self.inner();
-        let record = inner.repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
+        let mut repo = self.repo()?;
+        let record = repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
         let (version, game) = Self::decode(&gid, &record)?;
-        let seats = inner.repo.seats(&gid)?;
+        let seats = repo.seats(&gid)?;
         let answer = StateResponse {
             game_state: game.state().clone(),
         };
@@ -525,18 +569,18 @@ impl Durable {
         mut command: impl FnMut(&mut Game) -> Result<T, ServiceError>,
     ) -> Result<Versioned<T>, Refusal> {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
-        let mut inner = self.inner();
+        let mut repo = self.repo()?;
         // A taken seat never changes hands, so one check covers every attempt.
         let mut checked = false;
         for _ in 0..WRITE_ATTEMPTS {
-            let record = inner.repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
+            let record = repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
             if !checked {
-                seats::authorize(inner.repo.seats(&gid)?.as_ref(), acts_for, token.as_ref())?;
+                seats::authorize(repo.seats(&gid)?.as_ref(), acts_for, token.as_ref())?;
                 checked = true;
             }
             let (version, mut game) = Self::decode(&gid, &record)?;
             let answer = command(&mut game)?;
-            if inner.repo.replace(&gid, version, &Self::encode(&game)?)? {
+            if repo.replace(&gid, version, &Self::encode(&game)?)? {
                 return Ok(Versioned {
                     answer,
                     version: version + 1,
@@ -596,13 +640,9 @@ impl Durable {
         token: Option<TokenHash>,
     ) -> Result<DeleteResponse, Refusal> {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
-        let mut inner = self.inner();
-        seats::authorize(
-            inner.repo.seats(&gid)?.as_ref(),
-            ActsFor::AnySeat,
-            token.as_ref(),
-        )?;
-        if inner.repo.delete(&gid)? {
+        let mut repo = self.repo()?;
+        seats::authorize(repo.seats(&gid)?.as_ref(), ActsFor::AnySeat, token.as_ref())?;
+        if repo.delete(&gid)? {
             Ok(DeleteResponse { success: true })
         } else {
             Err(ServiceError::NotFound(gid).into())
@@ -617,16 +657,13 @@ impl Durable {
         hash: TokenHash,
     ) -> Result<Player, Refusal> {
         let gid = GameId::parse(id).map_err(ServiceError::from)?;
-        let mut inner = self.inner();
-        inner.repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
-        let seats = inner
-            .repo
-            .seats(&gid)?
-            .ok_or_else(|| seats::no_seats(&gid))?;
+        let mut repo = self.repo()?;
+        repo.load(&gid)?.ok_or(ServiceError::NotFound(gid))?;
+        let seats = repo.seats(&gid)?.ok_or_else(|| seats::no_seats(&gid))?;
         let player = wanted
             .or_else(|| seats.open())
             .ok_or_else(|| seats::seat_taken(&gid, None))?;
-        if inner.repo.claim(&gid, player, &hash)? {
+        if repo.claim(&gid, player, &hash)? {
             Ok(player)
         } else {
             Err(seats::seat_taken(&gid, Some(player)))
@@ -796,6 +833,7 @@ impl Store {
     pub(crate) fn open(
         storage: &Storage,
         sync: DbSync,
+        pool_size: u32,
         seed: u64,
         max_games: usize,
     ) -> std::io::Result<Store> {
@@ -811,13 +849,11 @@ impl Store {
                 // The synchronous client blocks on a runtime of its own: connect on
                 // a thread that is not driving the server's tasks.
                 let url = url.clone();
-                let repo = std::thread::spawn(move || crate::pg::PgRepo::connect(&url))
+                let pool = std::thread::spawn(move || crate::pg::PgPool::connect(&url, pool_size))
                     .join()
                     .map_err(|_| std::io::Error::other("the database connection failed"))?
                     .map_err(|e| std::io::Error::other(format!("database: {e}")))?;
-                Store::Durable(Arc::new(
-                    Durable::new(Box::new(repo), seed, max_games).with_kind("postgres"),
-                ))
+                Store::Durable(Arc::new(Durable::pooled(Arc::new(pool), seed, max_games)))
             }
         })
     }
@@ -849,6 +885,17 @@ impl Store {
                         ))
                     })
             }
+        }
+    }
+
+    /// The PostgreSQL pool, when the games are there (the rooms share it).
+    pub(crate) fn pg_pool(&self) -> Option<Arc<crate::pg::PgPool>> {
+        match self {
+            Store::Durable(d) => match &d.repos {
+                Repos::Pool(pool) => Some(Arc::clone(pool)),
+                Repos::One(_) => None,
+            },
+            Store::Memory(_) => None,
         }
     }
 

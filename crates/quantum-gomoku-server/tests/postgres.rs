@@ -173,3 +173,125 @@ async fn a_game_on_postgres_survives_kill_9_of_the_server() {
     assert_eq!(state["turnCount"], 3, "an acknowledged move was lost");
     assert_eq!(place(addr, &id, "WHITE", 3, 0).await.status, 200);
 }
+
+#[tokio::test]
+async fn a_command_waiting_on_one_game_does_not_hold_up_another_game_on_the_same_instance() {
+    let config = ServerConfig {
+        // The held command waits for as long as the test holds the row.
+        request_timeout: PATIENCE,
+        ..pg_config()
+    };
+    let Storage::Postgres(url) = config.storage.clone() else {
+        unreachable!("pg_config checked it");
+    };
+    let server = start(config).await;
+    let addr = server.addr;
+    let (held, other) = (create(addr).await, create(addr).await);
+    // Another session locks the first game's row, so a command on it waits.
+    let (outside, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("the test connects to the database");
+    tokio::spawn(connection);
+    outside.batch_execute("BEGIN").await.expect("begin");
+    outside
+        .execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&held])
+        .await
+        .expect("the row is locked");
+    let waiting = {
+        let held = held.clone();
+        tokio::spawn(async move { place(addr, &held, "BLACK", 0, 0).await })
+    };
+    // Until the server's command is seen waiting for that lock.
+    let until = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let row = outside
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                &[],
+            )
+            .await
+            .expect("pg_stat_activity");
+        if row.get::<_, i64>(0) > 0 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < until,
+            "the command on the locked game never waited for its row"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // With one connection for the instance this move would queue behind it.
+    assert_eq!(place(addr, &other, "BLACK", 0, 0).await.status, 200);
+    assert!(
+        !waiting.is_finished(),
+        "the held game's command went on while its row was locked"
+    );
+    outside.batch_execute("COMMIT").await.expect("commit");
+    assert_eq!(waiting.await.expect("the request task").status, 200);
+}
+
+#[tokio::test]
+async fn a_battle_line_room_is_served_by_either_instance_and_its_stream_crosses_instances() {
+    let config = pg_config();
+    let a = start(config.clone()).await.addr;
+    let b = start(config).await.addr;
+    let made = post_json(
+        a,
+        "/api/battle-line/rooms",
+        &serde_json::json!({"name": "r", "nickname": "h"}),
+    )
+    .await;
+    assert_eq!(made.status, 201);
+    let made = made.json();
+    let id = made["roomId"].as_str().expect("an id").to_owned();
+    let host = made["token"].as_str().expect("a token").to_owned();
+    let mut on_b = TcpStream::connect(b).await.expect("server accepts");
+    let head = format!("GET /api/battle-line/rooms/{id}/events HTTP/1.0\r\nHost: {b}\r\n\r\n");
+    on_b.write_all(head.as_bytes()).await.expect("write");
+    assert!(
+        wait_for_event(&mut on_b, 1).await,
+        "the room's first version"
+    );
+    let joined = post_json(
+        a,
+        &format!("/api/battle-line/rooms/{id}/seats"),
+        &serde_json::json!({"nickname": "g"}),
+    )
+    .await;
+    assert_eq!(joined.status, 201);
+    assert!(
+        wait_for_event(&mut on_b, 2).await,
+        "the join through A reached the stream on B"
+    );
+    // The same seat sends two different commands for version 2, one through each
+    // instance: one is applied, the other is refused as stale with the new state.
+    let auth = format!("Bearer {host}");
+    let send = |addr, index: u8| {
+        let auth = auth.clone();
+        let path = format!("/api/battle-line/rooms/{id}/commands");
+        async move {
+            let body = serde_json::json!({"version": 2, "key": format!("k{index}"),
+                "command": {"type": "pickCard", "index": index}})
+            .to_string();
+            raw(
+                addr,
+                "POST",
+                &path,
+                &[
+                    ("Content-Type", "application/json"),
+                    ("Authorization", &auth),
+                ],
+                body.as_bytes(),
+            )
+            .await
+        }
+    };
+    let (one, two) = tokio::join!(send(a, 0), send(b, 1));
+    let mut statuses = [one.status, two.status];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 409]);
+    let refused = if one.status == 409 { one } else { two };
+    assert_eq!(refused.json()["code"], "STALE_VERSION");
+    assert_eq!(refused.json()["details"]["version"], 3);
+}

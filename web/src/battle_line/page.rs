@@ -549,6 +549,12 @@ fn mode_choice(
                     onclick={start(Mode::Cpu)}>{ ctx.t(T::BlModeCpu) }</button>
                 <button type="button" class="btn btn-primary" data-testid="mode-pvp" disabled={!ready}
                     onclick={start(Mode::Pvp)}>{ ctx.t(T::BlModePvp) }</button>
+                // Online play only when the game server sent this page.
+                if super::online::api_base().is_some() {
+                    <a class="btn" data-testid="bl-online"
+                        href={crate::route::Route::BattleLineOnline { room: None }.href()}>
+                        { ctx.lang.pick("オンライン対戦", "Play online") }</a>
+                }
             </div>
         </>
     }

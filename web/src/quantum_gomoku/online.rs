@@ -31,17 +31,31 @@ pub fn api_base() -> Option<String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seat {
     Player(Player),
+    /// A game made without seats (seed 003's `POST /games`): whoever has its id
+    /// plays either colour, no token needed, as the seed's page does.
+    Open,
     /// Only the id is known here: the game can be watched, not played.
     Watching,
 }
 
 impl Seat {
-    /// The `data-value` of `qg-seat`.
-    pub const fn as_str(self) -> &'static str {
+    /// The `data-value` of `qg-seat`: in a game without seats this browser acts
+    /// for `to_move`, the colour whose turn it is.
+    pub const fn as_str(self, to_move: Player) -> &'static str {
         match self {
             Seat::Player(Player::Black) => "BLACK",
             Seat::Player(Player::White) => "WHITE",
+            Seat::Open => to_move.as_str(),
             Seat::Watching => "watching",
+        }
+    }
+
+    /// Whether this browser may act for `player`.
+    pub fn acts_for(self, player: Player) -> bool {
+        match self {
+            Seat::Player(p) => p == player,
+            Seat::Open => true,
+            Seat::Watching => false,
         }
     }
 }
@@ -199,8 +213,9 @@ pub async fn create(base: &str, options: GameOptions) -> Result<OnlineGame, Refu
     Ok(game)
 }
 
-/// Takes the open seat of game `id`, or watches it when both are taken. A game
-/// without seats, or no game at all, is refused (the page then plays locally).
+/// Takes the open seat of game `id`, or watches it when both are taken; a game
+/// without seats is played through the API with either colour ([`Seat::Open`]).
+/// No game at all is refused (the page then plays locally).
 pub async fn join(base: &str, id: GameId) -> Result<OnlineGame, Refused> {
     if let Some(saved) = saved_seat(&id) {
         return Ok(saved);
@@ -235,6 +250,11 @@ pub async fn join(base: &str, id: GameId) -> Result<OnlineGame, Refused> {
         Err(r) if r.code == "SEAT_TAKEN" => Ok(OnlineGame {
             id,
             seat: Seat::Watching,
+            token: None,
+        }),
+        Err(r) if r.code == "NOT_SEATED" => Ok(OnlineGame {
+            id,
+            seat: Seat::Open,
             token: None,
         }),
         Err(r) => Err(r),

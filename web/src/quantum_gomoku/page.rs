@@ -118,8 +118,8 @@ struct Online {
 }
 
 impl Online {
-    /// Takes part in the server's game `id`: its open seat, or watching. A game the
-    /// server does not have (or one without seats) is `Err`.
+    /// Takes part in the server's game `id`: its open seat, either colour of a game
+    /// without seats, or watching. A game the server does not have is `Err`.
     fn join(&self, state: &UseReducerHandle<QgState>, id: GameId, on_missing: Action) {
         let Some(base) = self.base.clone() else {
             state.dispatch(on_missing);
@@ -195,6 +195,7 @@ impl Online {
 /// Whether the online player may act as `player` now; else the refusal to show.
 fn may_act(game: &OnlineGame, player: Player) -> Result<(), Action> {
     match game.seat {
+        Seat::Open => Ok(()),
         Seat::Player(p) if p == player => Ok(()),
         Seat::Player(_) => Err(online_error(online::Refused {
             code: "NOT_YOUR_TURN".to_owned(),
@@ -459,10 +460,10 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
     // Against the computer the page offers only the player's own moves; online, only the seat's.
     let observe_enabled = view.observe.enabled
         && computer != Some(view.observe.player)
-        && seat.is_none_or(|s| s == Seat::Player(view.observe.player));
+        && seat.is_none_or(|s| s.acts_for(view.observe.player));
     // Online the server keeps the game, and it has no undo.
     let undo_enabled = online_now.is_none() && can_undo(game, opponent);
-    let my_turn_online = seat.is_none_or(|s| s == Seat::Player(view.current_player));
+    let my_turn_online = seat.is_none_or(|s| s.acts_for(view.current_player));
     let current_estimate = estimate.as_ref().map(|e| e.done.value);
     let estimate_busy = estimate.as_ref().is_none_or(|e| e.version != state.version);
     let estimate_where = estimate.as_ref().map(|e| (e.done.ms, e.done.in_worker));
@@ -762,7 +763,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                         <section class="qg-panel qg-online" aria-labelledby="qg-online-title">
                             <h3 id="qg-online-title">{ text::online(lang, OnlineText::Title) }</h3>
                             if let Some(og) = &online_now {
-                                <p data-testid="qg-seat" data-value={og.seat.as_str()}>
+                                <p data-testid="qg-seat" data-value={og.seat.as_str(view.current_player)}>
                                     { text::seat(lang, og.seat) }
                                 </p>
                                 <p class="qg-muted" data-testid="qg-connection"

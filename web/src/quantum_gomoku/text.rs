@@ -120,6 +120,12 @@ pub fn seat(lang: Lang, seat: super::online::Seat) -> String {
     match (lang, seat) {
         (Lang::Ja, Seat::Player(p)) => format!("あなたは{}です", player(lang, p)),
         (Lang::Ja, Seat::Watching) => "観戦中（両方の席が埋まっています）".to_owned(),
+        (Lang::Ja, Seat::Open) => {
+            "席のない対局：このリンクを持つ人はどちらの色でも打てます".to_owned()
+        }
+        (Lang::En, Seat::Open) => {
+            "A game without seats: anyone with its link plays either colour".to_owned()
+        }
         (Lang::En, Seat::Player(p)) => format!("You play {}", player(lang, p)),
         (Lang::En, Seat::Watching) => "Watching (both seats are taken)".to_owned(),
     }
