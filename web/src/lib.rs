@@ -17,6 +17,12 @@ pub mod i18n;
 mod jobs;
 #[cfg(any(feature = "battle-line", feature = "quantum-gomoku"))]
 pub mod keys;
+#[cfg(any(
+    feature = "quantum-gomoku",
+    feature = "battle-line",
+    feature = "battle-line-online"
+))]
+pub mod live;
 pub mod modal;
 pub mod offline;
 pub mod prefs;

@@ -427,108 +427,27 @@ pub fn new_key() -> String {
     format!("{now}-{noise}")
 }
 
-/// The state of the room's stream, as `bl-connection` shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Connection {
-    Connected,
-    Reconnecting,
-    Offline,
-}
+pub use crate::live::{Connection, Stream};
 
-impl Connection {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Connection::Connected => "connected",
-            Connection::Reconnecting => "reconnecting",
-            Connection::Offline => "offline",
-        }
-    }
-}
-
-/// What the stream reports to the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StreamEvent {
-    /// The room changed: its new version (the page reads its own view).
-    Version(u64),
-    Connection(Connection),
-    Deleted,
-}
+/// What the room's stream reports to the page: the room's new version (the page then
+/// reads its own view).
+pub type StreamEvent = crate::live::Live<u64>;
 
 #[derive(Debug, Deserialize)]
 struct VersionEvent {
     version: u64,
 }
 
-/// The room's version stream; closed when dropped. The browser's `EventSource`
-/// reconnects by itself, sending the last version it saw.
-pub struct Stream {
-    source: web_sys::EventSource,
-    _handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
-}
-
-impl Stream {
-    pub fn open(base: &str, room: &str, on_event: yew::Callback<StreamEvent>) -> Option<Stream> {
-        let source = web_sys::EventSource::new(&format!("{base}/rooms/{room}/events")).ok()?;
-        let mut handlers = Vec::new();
-        let mut listen = |name: &str, handler: Closure<dyn FnMut(web_sys::Event)>| {
-            let _ = source.add_event_listener_with_callback(name, handler.as_ref().unchecked_ref());
-            handlers.push(handler);
-        };
-        let cb = on_event.clone();
-        listen(
-            "version",
-            Closure::new(move |e: web_sys::Event| {
-                let version = e
-                    .dyn_ref::<web_sys::MessageEvent>()
-                    .and_then(|m| m.data().as_string())
-                    .and_then(|d| serde_json::from_str::<VersionEvent>(&d).ok())
-                    .map(|v| v.version);
-                if let Some(v) = version {
-                    cb.emit(StreamEvent::Version(v));
-                }
-            }),
-        );
-        let cb = on_event.clone();
-        listen(
-            "deleted",
-            Closure::new(move |_: web_sys::Event| cb.emit(StreamEvent::Deleted)),
-        );
-        let cb = on_event.clone();
-        listen(
-            "open",
-            Closure::new(move |_: web_sys::Event| {
-                cb.emit(StreamEvent::Connection(Connection::Connected))
-            }),
-        );
-        let watched = source.clone();
-        listen(
-            "error",
-            Closure::new(move |_: web_sys::Event| {
-                let state = if watched.ready_state() == web_sys::EventSource::CONNECTING {
-                    Connection::Reconnecting
-                } else {
-                    Connection::Offline
-                };
-                on_event.emit(StreamEvent::Connection(state));
-            }),
-        );
-        Some(Stream {
-            source,
-            _handlers: handlers,
-        })
-    }
-}
-
-impl std::fmt::Debug for Stream {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Stream")
-            .field("url", &self.source.url())
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for Stream {
-    fn drop(&mut self) {
-        self.source.close();
-    }
+/// The room's version stream (its `version` events); closed when dropped.
+pub fn open_stream(base: &str, room: &str, on_event: yew::Callback<StreamEvent>) -> Option<Stream> {
+    Stream::open(
+        &format!("{base}/rooms/{room}/events"),
+        "version",
+        |data| {
+            serde_json::from_str::<VersionEvent>(data)
+                .ok()
+                .map(|v| v.version)
+        },
+        on_event,
+    )
 }

@@ -610,7 +610,7 @@ fn room_screen(props: &RoomProps) -> Html {
         use_effect_with(room.clone(), move |_| {
             let url_room = room.clone();
             let on_event = Callback::from(move |event: StreamEvent| match event {
-                StreamEvent::Version(v) => {
+                StreamEvent::Data(v) => {
                     if state.as_ref().is_none_or(|(shown, _)| *shown < v) {
                         load.emit(());
                     }
@@ -631,7 +631,7 @@ fn room_screen(props: &RoomProps) -> Html {
                     on_leave.emit(());
                 }
             });
-            let stream = online::Stream::open(&base, &url_room, on_event);
+            let stream = online::open_stream(&base, &url_room, on_event);
             move || drop(stream)
         });
     }

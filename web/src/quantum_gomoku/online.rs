@@ -60,23 +60,7 @@ impl Seat {
     }
 }
 
-/// The state of the live stream, as `qg-connection` shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Connection {
-    Connected,
-    Reconnecting,
-    Offline,
-}
-
-impl Connection {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Connection::Connected => "connected",
-            Connection::Reconnecting => "reconnecting",
-            Connection::Offline => "offline",
-        }
-    }
-}
+pub use crate::live::{Connection, Stream};
 
 /// An online game as this browser takes part in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -307,87 +291,18 @@ pub fn game_of_event(data: &str) -> Option<Game> {
     Game::from_public_state(event.options, event.game_state, event.last_observation).ok()
 }
 
-/// What the stream reports to the page.
-#[derive(Debug, Clone, PartialEq)]
-pub enum StreamEvent {
-    State(Box<Game>),
-    Connection(Connection),
-    Deleted,
-}
+/// What the game's stream reports to the page.
+pub type StreamEvent = crate::live::Live<Box<Game>>;
 
-/// The live stream of a game; closed when dropped. The browser's `EventSource`
-/// reconnects by itself and sends the last event id, so the server resends the
-/// current state if it changed meanwhile.
-pub struct Stream {
-    source: web_sys::EventSource,
-    _handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
-}
-
-impl Stream {
-    pub fn open(base: &str, id: GameId, on_event: yew::Callback<StreamEvent>) -> Option<Stream> {
-        let source = web_sys::EventSource::new(&format!("{base}/games/{id}/events")).ok()?;
-        let mut handlers = Vec::new();
-        let mut listen = |name: &str, handler: Closure<dyn FnMut(web_sys::Event)>| {
-            // An event name the browser refuses would only mean no such events arrive.
-            let _ = source.add_event_listener_with_callback(name, handler.as_ref().unchecked_ref());
-            handlers.push(handler);
-        };
-        let cb = on_event.clone();
-        listen(
-            "state",
-            Closure::new(move |e: web_sys::Event| {
-                let data = e
-                    .dyn_ref::<web_sys::MessageEvent>()
-                    .and_then(|m| m.data().as_string());
-                if let Some(game) = data.as_deref().and_then(game_of_event) {
-                    cb.emit(StreamEvent::State(Box::new(game)));
-                }
-            }),
-        );
-        let cb = on_event.clone();
-        listen(
-            "deleted",
-            Closure::new(move |_: web_sys::Event| cb.emit(StreamEvent::Deleted)),
-        );
-        let cb = on_event.clone();
-        listen(
-            "open",
-            Closure::new(move |_: web_sys::Event| {
-                cb.emit(StreamEvent::Connection(Connection::Connected))
-            }),
-        );
-        let watched = source.clone();
-        listen(
-            "error",
-            Closure::new(move |_: web_sys::Event| {
-                // CONNECTING (0): the browser retries; CLOSED (2): it gave up.
-                let state = if watched.ready_state() == web_sys::EventSource::CONNECTING {
-                    Connection::Reconnecting
-                } else {
-                    Connection::Offline
-                };
-                on_event.emit(StreamEvent::Connection(state));
-            }),
-        );
-        Some(Stream {
-            source,
-            _handlers: handlers,
-        })
-    }
-}
-
-impl std::fmt::Debug for Stream {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Stream")
-            .field("url", &self.source.url())
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for Stream {
-    fn drop(&mut self) {
-        self.source.close();
-    }
+/// The live stream of a game (its `state` events); closed when dropped. After a
+/// reconnection the server resends the current state if it changed meanwhile.
+pub fn open_stream(base: &str, id: GameId, on_event: yew::Callback<StreamEvent>) -> Option<Stream> {
+    Stream::open(
+        &format!("{base}/games/{id}/events"),
+        "state",
+        |data| game_of_event(data).map(Box::new),
+        on_event,
+    )
 }
 
 /// The address of the page showing game `id`, to send to the other player.

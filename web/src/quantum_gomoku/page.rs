@@ -296,7 +296,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                     let online = online.clone();
                     let state = state.clone();
                     Callback::from(move |event: StreamEvent| match event {
-                        StreamEvent::State(game) => {
+                        StreamEvent::Data(game) => {
                             state.dispatch(Action::Show { game, notice: None })
                         }
                         StreamEvent::Connection(c) => online.connection.set(c),
@@ -311,7 +311,7 @@ pub fn quantum_gomoku_page(props: &QuantumGomokuPageProps) -> Html {
                         }
                     })
                 };
-                online::Stream::open(&base, id, on_event)
+                online::open_stream(&base, id, on_event)
             });
             move || drop(stream)
         });
