@@ -56,7 +56,7 @@ fn now_ms() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-fn json<T: Serialize>(status: StatusCode, body: &T) -> Response {
+pub(crate) fn json<T: Serialize>(status: StatusCode, body: &T) -> Response {
     match serde_json::to_vec(body) {
         Ok(bytes) => (
             status,
@@ -78,14 +78,14 @@ fn json<T: Serialize>(status: StatusCode, body: &T) -> Response {
     }
 }
 
-fn respond<T: Serialize>(status: StatusCode, result: Result<T, Refusal>) -> Response {
+pub(crate) fn respond<T: Serialize>(status: StatusCode, result: Result<T, Refusal>) -> Response {
     match result {
         Ok(body) => json(status, &body),
         Err(refusal) => refusal.into_response(),
     }
 }
 
-fn invalid(message: String) -> Refusal {
+pub(crate) fn invalid(message: String) -> Refusal {
     ServiceError::InvalidRequest(message).into()
 }
 

@@ -28,6 +28,7 @@
 pub(crate) mod room;
 pub(crate) mod store;
 
+use crate::api::{invalid, respond};
 use crate::entropy;
 use crate::error::Refusal;
 use crate::seats;
@@ -35,11 +36,11 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use quantum_gomoku::service::{ServiceError, parse_body};
+use quantum_gomoku::service::parse_body;
 use room::{Room, RoomCommand, RoomError, RoomView, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -121,37 +122,6 @@ fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn json_response<T: Serialize>(status: StatusCode, body: &T) -> Response {
-    match serde_json::to_vec(body) {
-        Ok(bytes) => (
-            status,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-            bytes,
-        )
-            .into_response(),
-        Err(e) => Refusal::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "INTERNAL",
-            format!("could not serialize the response: {e}"),
-        )
-        .into_response(),
-    }
-}
-
-fn respond<T: Serialize>(status: StatusCode, result: Result<T, Refusal>) -> Response {
-    match result {
-        Ok(body) => json_response(status, &body),
-        Err(r) => r.into_response(),
-    }
-}
-
-fn invalid(message: String) -> Refusal {
-    ServiceError::InvalidRequest(message).into()
 }
 
 fn refusal(e: &RoomError) -> Refusal {
