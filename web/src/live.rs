@@ -1,10 +1,44 @@
-//! A game server's live stream of one game or room (Server-Sent Events), for the online
-//! pages: the page's own data events, read by the page, with the connection's state and
-//! the end of the game. The browser's `EventSource` reconnects by itself and sends the
-//! last event id it saw, so the server can resend what changed meanwhile.
+//! The online pages' link to the game server: one HTTP exchange ([`exchange`]), and the
+//! live stream of one game or room (Server-Sent Events): the page's own data events,
+//! read by the page, with the connection's state and the end of the game. The browser's
+//! `EventSource` reconnects by itself and sends the last event id it saw, so the server
+//! can resend what changed meanwhile.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+/// Sends one request (a JSON `body` and a Bearer `token` when given) and answers whether
+/// its status was a success, with the answer's text; `Err` with the browser's reason
+/// when the server could not be reached.
+pub async fn exchange(
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> Result<(bool, String), JsValue> {
+    let window = web_sys::window().ok_or(JsValue::NULL)?;
+    let init = web_sys::RequestInit::new();
+    init.set_method(method);
+    let headers = web_sys::Headers::new()?;
+    if let Some(body) = body {
+        headers.set("Content-Type", "application/json")?;
+        init.set_body(&JsValue::from_str(body));
+    }
+    if let Some(token) = token {
+        headers.set("Authorization", &format!("Bearer {token}"))?;
+    }
+    init.set_headers(&headers);
+    let req = web_sys::Request::new_with_str_and_init(url, &init)?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&req))
+        .await?
+        .dyn_into()?;
+    let text = JsFuture::from(response.text()?)
+        .await?
+        .as_string()
+        .unwrap_or_default();
+    Ok((response.ok(), text))
+}
 
 /// The state of a live stream, as `qg-connection` and `bl-connection` show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -212,35 +212,10 @@ async fn request<T: serde::de::DeserializeOwned>(
     token: Option<&str>,
     body: Option<String>,
 ) -> Result<T, Refused> {
-    let window = web_sys::window().ok_or_else(|| Refused::network(&JsValue::NULL))?;
-    let init = web_sys::RequestInit::new();
-    init.set_method(method);
-    let headers = web_sys::Headers::new().map_err(|e| Refused::network(&e))?;
-    if let Some(body) = &body {
-        headers
-            .set("Content-Type", "application/json")
-            .map_err(|e| Refused::network(&e))?;
-        init.set_body(&JsValue::from_str(body));
-    }
-    if let Some(token) = token {
-        headers
-            .set("Authorization", &format!("Bearer {token}"))
-            .map_err(|e| Refused::network(&e))?;
-    }
-    init.set_headers(&headers);
-    let req =
-        web_sys::Request::new_with_str_and_init(url, &init).map_err(|e| Refused::network(&e))?;
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&req))
+    let (ok, text) = crate::live::exchange(method, url, token, body.as_deref())
         .await
-        .map_err(|e| Refused::network(&e))?
-        .dyn_into()
         .map_err(|e| Refused::network(&e))?;
-    let text = JsFuture::from(response.text().map_err(|e| Refused::network(&e))?)
-        .await
-        .map_err(|e| Refused::network(&e))?
-        .as_string()
-        .unwrap_or_default();
-    if response.ok() {
+    if ok {
         serde_json::from_str(&text).map_err(|e| Refused::answer(&e.to_string()))
     } else {
         let error: ApiError =

@@ -11,7 +11,6 @@ use serde::Deserialize;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::storage;
 
@@ -129,39 +128,15 @@ async fn request(
     token: Option<&str>,
     body: Option<serde_json::Value>,
 ) -> Result<serde_json::Value, Refused> {
-    let window = web_sys::window().ok_or_else(|| Refused::network(&JsValue::NULL))?;
-    let init = web_sys::RequestInit::new();
-    init.set_method(method);
-    let headers = web_sys::Headers::new().map_err(|e| Refused::network(&e))?;
-    if let Some(body) = &body {
-        headers
-            .set("Content-Type", "application/json")
-            .map_err(|e| Refused::network(&e))?;
-        init.set_body(&JsValue::from_str(&body.to_string()));
-    }
-    if let Some(token) = token {
-        headers
-            .set("Authorization", &format!("Bearer {token}"))
-            .map_err(|e| Refused::network(&e))?;
-    }
-    init.set_headers(&headers);
-    let req =
-        web_sys::Request::new_with_str_and_init(url, &init).map_err(|e| Refused::network(&e))?;
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&req))
+    let body = body.map(|b| b.to_string());
+    let (ok, text) = crate::live::exchange(method, url, token, body.as_deref())
         .await
-        .map_err(|e| Refused::network(&e))?
-        .dyn_into()
         .map_err(|e| Refused::network(&e))?;
-    let text = JsFuture::from(response.text().map_err(|e| Refused::network(&e))?)
-        .await
-        .map_err(|e| Refused::network(&e))?
-        .as_string()
-        .unwrap_or_default();
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| Refused {
         code: "INVALID_ANSWER".to_owned(),
         message: e.to_string(),
     })?;
-    if response.ok() {
+    if ok {
         Ok(value)
     } else {
         Err(Refused {
