@@ -15,6 +15,7 @@ use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::board::card_view::{card_name, engine_lang, frame_class};
+use crate::duel::pages::lab_play::LabPlay;
 use crate::i18n::Lang;
 use crate::storage;
 
@@ -609,6 +610,7 @@ pub fn deck_lab() -> Html {
                     }
                 </section>
             </div>
+            <LabPlay list={(*list).clone()} legal={problems.is_empty()} />
             <section class="lab-files" aria-labelledby="lab-files-title">
                 <h3 id="lab-files-title">{ lang.pick("読み込み・書き出し", "Import and export") }</h3>
                 <label class="lab-field">

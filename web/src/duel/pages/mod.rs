@@ -6,6 +6,8 @@
 #[cfg(feature = "deck-lab")]
 pub mod deck_lab;
 pub mod home;
+#[cfg(feature = "deck-lab")]
+pub mod lab_play;
 pub mod recipe;
 pub mod replay_page;
 pub mod simulator;

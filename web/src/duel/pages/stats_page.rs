@@ -2,8 +2,9 @@
 
 use std::rc::Rc;
 
+use duel_engine::replay::{Shared, encode_dealt};
 use duel_engine::stats::{HAND_BUDGET, Tally, engine_version};
-use duel_engine::{Code, Settings, card, deck, decks};
+use duel_engine::{CUSTOM_DECK_ID, Code, Custom, DeckList, Opening, Settings, card, deck, decks};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -196,6 +197,27 @@ fn now_ms() -> f64 {
 /// One decimal without core's float formatting (see [`fixed1`]).
 fn percent(x: f64) -> String {
     format!("{}%", fixed1(100.0 * x))
+}
+
+/// The beginning of a statistics route's deck that is a deck list of one's own.
+const CUSTOM_PREFIX: &str = "custom.";
+
+/// The statistics route's deck for a deck list of one's own: `custom.` and the list in
+/// the share code's encoding (base64url, so the address keeps it as it is).
+pub fn custom_deck_id(list: &DeckList) -> String {
+    let custom = Custom {
+        list: Some(list.clone()),
+        opening: Opening::default(),
+    };
+    let code = encode_dealt(CUSTOM_DECK_ID, Some(&custom), 0, Settings::default(), &[]);
+    format!("{CUSTOM_PREFIX}{code}")
+}
+
+/// The deck list a statistics route's deck holds (`None` for a preset's id or a text
+/// that does not read as a list).
+pub fn custom_deck(id: &str) -> Option<DeckList> {
+    let code = id.strip_prefix(CUSTOM_PREFIX)?;
+    Shared::decode(code).ok()?.custom?.list
 }
 
 /// The distinct cards of a deck's main deck, in the recipe's order.

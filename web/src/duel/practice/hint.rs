@@ -119,6 +119,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             }
             let task = Hint {
                 deck: state.deck.clone(),
+                custom: state.custom.clone(),
                 seed: state.seed,
                 settings: state.settings,
                 commands: duel.log().to_vec(),
@@ -184,10 +185,11 @@ pub fn hint_panel(props: &HintProps) -> Html {
             (*phase).clone(),
             lang,
             state.deck.clone(),
+            state.custom.clone(),
             state.seed,
             state.settings,
         ),
-        |(phase, lang, deck, seed, settings)| {
+        |(phase, lang, deck, custom, seed, settings)| {
             let Phase::Answered {
                 base,
                 answer: HintAnswer::Win(line),
@@ -196,7 +198,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             else {
                 return Vec::new();
             };
-            Duel::replay(deck, *seed, *settings, base)
+            Duel::replay_dealt(deck, custom.as_ref(), *seed, *settings, base)
                 .map(|d| d.describe_line(line, engine_lang(*lang)))
                 .unwrap_or_default()
         },
@@ -209,12 +211,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             base,
             answer: HintAnswer::Win(line),
             ..
-        } => follow(
-            || Duel::replay(&state.deck, state.seed, state.settings, base).ok(),
-            base,
-            line,
-            log,
-        ),
+        } => follow(|| state.deal().replay(base), base, line, log),
         _ => None,
     };
     let next_step = progress

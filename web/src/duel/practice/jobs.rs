@@ -2,10 +2,10 @@
 //! point of no return of a game, and one share of the deck statistics' opening hands.
 
 use duel_engine::analysis::{PointOfNoReturn, playout_seed, point_of_no_return_watched};
-use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
+use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_dealt};
 use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
-use duel_engine::stats::{HandResult, goal_of, opening_hand, solve_hand};
-use duel_engine::{Code, Command, Duel, Settings};
+use duel_engine::stats::{HandResult, goal_of_dealt, opening_hand, solve_hand};
+use duel_engine::{Code, Command, Custom, Duel, Settings};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "duel-analysis")]
@@ -25,6 +25,8 @@ pub const HINT_BUDGET_MAX: u32 = 320_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameQuestion<const ASK: u8> {
     pub deck: String,
+    /// The deck list of the player's own and the test hand, when the deck lab dealt it.
+    pub custom: Option<Custom>,
     pub seed: u64,
     pub settings: Settings,
     pub commands: Vec<Command>,
@@ -54,6 +56,7 @@ impl<const ASK: u8> GameQuestion<ASK> {
         game_to_wire(
             self.budget,
             &self.deck,
+            self.custom.as_ref(),
             self.seed,
             self.settings,
             &self.commands,
@@ -65,6 +68,7 @@ impl<const ASK: u8> GameQuestion<ASK> {
         let (budget, game) = game_from_wire(text)?;
         Ok(GameQuestion {
             deck: game.deck,
+            custom: game.custom,
             seed: game.seed,
             settings: game.settings,
             commands: game.commands,
@@ -113,8 +117,9 @@ impl Hint {
     /// browser on a hard position) for lines the deepening search hardly ever shortens,
     /// while the short lines near a win are proved within the share.
     pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
-        let goal = goal_of(&self.deck).map_err(|e| e.to_string())?;
-        let duel = Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
+        let custom = self.custom.as_ref();
+        let goal = goal_of_dealt(&self.deck, custom).map_err(|e| e.to_string())?;
+        let duel = Duel::replay_dealt(&self.deck, custom, self.seed, self.settings, &self.commands)
             .map_err(|e| e.to_string())?;
         if duel.outcome().is_some() {
             return Err("the duel is over".to_owned());
@@ -193,11 +198,15 @@ impl Task for Hint {
 fn game_to_wire(
     budget: u32,
     deck: &str,
+    custom: Option<&Custom>,
     seed: u64,
     settings: Settings,
     commands: &[Command],
 ) -> String {
-    format!("{budget}.{}", encode_game(deck, seed, settings, commands))
+    format!(
+        "{budget}.{}",
+        encode_dealt(deck, custom, seed, settings, commands)
+    )
 }
 
 /// Reads [`game_to_wire`].
@@ -217,6 +226,10 @@ impl Task for NoReturn {
     type Output = PointOfNoReturn;
 
     fn run(self) -> Result<PointOfNoReturn, String> {
+        if self.custom.is_some() {
+            // The search replays preset decks only; the pages do not ask it of others.
+            return Err("no point of no return for a deck of one's own".to_owned());
+        }
         let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
         point_of_no_return_watched(
             &self.deck,
@@ -396,10 +409,12 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
 mod tests {
     use super::*;
     use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
+    use duel_engine::stats::goal_of;
 
     fn hint_at(deck: &str, seed: u64, commands: Vec<Command>, budget: u32) -> Hint {
         Hint {
             deck: deck.into(),
+            custom: None,
             seed,
             settings: Settings::default(),
             commands,
@@ -560,6 +575,7 @@ mod tests {
         let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
         let task = NoReturn {
             deck: "library-exodia-deck".into(),
+            custom: None,
             seed: SEED_LIBRARY_WIN,
             settings: Settings::default(),
             commands: won.log().to_vec(),
