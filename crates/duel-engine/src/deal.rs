@@ -59,10 +59,9 @@ impl Duel {
         seed: u64,
         settings: Settings,
     ) -> Result<Duel, SetupError> {
-        let Some(custom) = given(custom) else {
-            return Duel::with_settings(deck_id, seed, settings);
-        };
-        let (id, main, extra) = match &custom.list {
+        // One path for a preset and a list (the duel page's bundle links it once).
+        let custom = given(custom);
+        let (id, main, extra) = match custom.and_then(|c| c.list.as_ref()) {
             Some(list) => {
                 if let Some(&p) = list.problems().first() {
                     return Err(SetupError::IllegalDeck(p));
@@ -78,8 +77,10 @@ impl Duel {
             }
         };
         let mut duel = Duel::shuffled(id, &main, &extra, seed, settings)?;
-        duel.stack(&custom.opening)?;
-        duel.custom = Some(Arc::new(custom.clone()));
+        if let Some(custom) = custom {
+            duel.stack(&custom.opening)?;
+            duel.custom = Some(Arc::new(custom.clone()));
+        }
         duel.open(OPENING_HAND, Phase::Main1);
         Ok(duel)
     }

@@ -31,8 +31,6 @@ pub enum StartError {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DuelState {
     pub deck: String,
-    /// The deck list of the player's own and the test hand, when the deck lab dealt it.
-    pub custom: Option<Custom>,
     pub seed: u64,
     pub settings: Settings,
     /// `None` until a seed is known (it is drawn in an effect) or when set-up failed.
@@ -98,7 +96,6 @@ impl DuelState {
                 let events = duel.events().to_vec();
                 DuelState {
                     deck,
-                    custom,
                     seed,
                     settings,
                     duel: Some(duel),
@@ -111,7 +108,6 @@ impl DuelState {
             }
             Err(e) => DuelState {
                 deck,
-                custom,
                 seed,
                 settings,
                 start_error: Some(StartError::Setup(e)),
@@ -122,11 +118,17 @@ impl DuelState {
         }
     }
 
+    /// The deck list of the player's own and the test hand, when the deck lab dealt the
+    /// duel (the engine's duel carries them).
+    pub fn custom(&self) -> Option<&Custom> {
+        self.duel.as_ref().and_then(Duel::custom)
+    }
+
     /// What this duel was dealt from (replays and undo start from it).
     pub fn deal(&self) -> Deal<'_> {
         Deal {
             deck: &self.deck,
-            custom: self.custom.as_ref(),
+            custom: self.custom(),
             seed: self.seed,
             settings: self.settings,
         }
@@ -143,7 +145,7 @@ impl DuelState {
                 self.settings,
                 duel.log().to_vec(),
             )
-            .dealt(self.custom.clone())
+            .dealt(duel.custom().cloned())
             .with_redo(self.redo.to_vec()),
         )
     }
@@ -171,7 +173,6 @@ impl Reducible for DuelState {
                 match replay_logged(save_deal(&save), &save.commands) {
                     Some((duel, log)) => Rc::new(DuelState {
                         deck: save.deck,
-                        custom: save.custom,
                         seed: save.seed,
                         settings: save.settings,
                         duel: Some(duel),
@@ -207,7 +208,6 @@ impl Reducible for DuelState {
                     Ok(events) => Rc::new(DuelState {
                         log: Rc::new(self.log.iter().chain(&events).cloned().collect()),
                         deck: self.deck.clone(),
-                        custom: self.custom.clone(),
                         seed: self.seed,
                         settings: self.settings,
                         duel: Some(next),
@@ -227,7 +227,7 @@ impl Reducible for DuelState {
             }
             Action::Retry => Rc::new(DuelState::started(
                 self.deck.clone(),
-                self.custom.clone(),
+                self.custom().cloned(),
                 self.seed,
                 self.settings,
                 None,
@@ -560,6 +560,6 @@ mod tests {
         assert_eq!(undone.duel, start.duel, "undo replays from the same deal");
         let retried = played.reduce(Action::Retry);
         assert_eq!(retried.duel, start.duel, "the same deal again");
-        assert_eq!(retried.custom.as_ref(), Some(&custom));
+        assert_eq!(retried.custom(), Some(&custom));
     }
 }

@@ -274,7 +274,7 @@ pub fn lab_play(props: &LabPlayProps) -> Html {
 
 /// The statistics route's deck for a deck list: `custom.<share code of the list>`.
 pub fn stats_deck(list: &DeckList) -> String {
-    crate::duel::pages::stats_page::custom_deck_id(list)
+    crate::duel::practice::jobs::custom_deck_id(list)
 }
 
 #[cfg(test)]

@@ -292,7 +292,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         let state = state.clone();
         let deck = props.deck.clone();
         // A new shuffle of the same deck list and test hand.
-        let custom = state.custom.clone();
+        let custom = state.custom().cloned();
         let over_closed = over_closed.clone();
         Callback::from(move |()| {
             clear_save();
@@ -576,7 +576,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     // (Not for a deck lab's duel: the search replays preset decks only.)
     let lost = view
         .outcome
-        .filter(|o| !matches!(o, Outcome::Win(_)) && state.custom.is_none())
+        .filter(|o| !matches!(o, Outcome::Win(_)) && state.custom().is_none())
         .and(state.duel.as_ref())
         .map(|duel| NoReturn {
             deck: state.deck.clone(),

@@ -119,7 +119,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             }
             let task = Hint {
                 deck: state.deck.clone(),
-                custom: state.custom.clone(),
+                custom: state.custom().cloned(),
                 seed: state.seed,
                 settings: state.settings,
                 commands: duel.log().to_vec(),
@@ -180,16 +180,17 @@ pub fn hint_panel(props: &HintProps) -> Html {
 
     // The line in words, read against the position it was found from (each answer is
     // described once per language, not on every render).
+    // (The deal's list and test hand stay the same while deck, seed and settings do.)
+    let dealt = state.clone();
     let steps = use_memo(
         (
             (*phase).clone(),
             lang,
             state.deck.clone(),
-            state.custom.clone(),
             state.seed,
             state.settings,
         ),
-        |(phase, lang, deck, custom, seed, settings)| {
+        move |(phase, lang, ..)| {
             let Phase::Answered {
                 base,
                 answer: HintAnswer::Win(line),
@@ -198,7 +199,9 @@ pub fn hint_panel(props: &HintProps) -> Html {
             else {
                 return Vec::new();
             };
-            Duel::replay_dealt(deck, custom.as_ref(), *seed, *settings, base)
+            dealt
+                .deal()
+                .replay(base)
                 .map(|d| d.describe_line(line, engine_lang(*lang)))
                 .unwrap_or_default()
         },

@@ -4,8 +4,8 @@
 use duel_engine::analysis::{PointOfNoReturn, playout_seed, point_of_no_return_watched};
 use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_dealt};
 use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
-use duel_engine::stats::{HandResult, goal_of_dealt, opening_hand, solve_hand};
-use duel_engine::{Code, Command, Custom, Duel, Settings};
+use duel_engine::stats::{HandResult, goal_of_dealt, opening_hand, solve_dealt_hand, solve_hand};
+use duel_engine::{CUSTOM_DECK_ID, Code, Command, Custom, DeckList, Duel, Opening, Settings};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "duel-analysis")]
@@ -290,9 +290,38 @@ impl Task for NoReturn {
 /// passcodes (for the win rate per card).
 pub type HandAnswer = (HandResult, Vec<Code>);
 
-/// Solves the opening hands dealt by the seeds `first .. first + count` of a deck, as
-/// `stats::solve_hand` does, and names the cards of each (`stats::opening_hand`); the
-/// statistics page sends many of these, spread over the workers, and tallies the answers.
+/// The beginning of a statistics deck that is a deck list of one's own.
+const CUSTOM_PREFIX: &str = "custom.";
+
+/// The statistics' name of a deck list of one's own: `custom.` and the list in the share
+/// code's encoding (base64url: an address and a job's text keep it as it is).
+pub fn custom_deck_id(list: &DeckList) -> String {
+    let custom = Custom {
+        list: Some(list.clone()),
+        opening: Opening::default(),
+    };
+    let code = encode_dealt(CUSTOM_DECK_ID, Some(&custom), 0, Settings::default(), &[]);
+    format!("{CUSTOM_PREFIX}{code}")
+}
+
+/// What a statistics deck deals: a preset's id as it is, or [`custom_deck_id`]'s list
+/// (the deck id is then [`CUSTOM_DECK_ID`]); an error for a text that does not read.
+pub fn dealt_deck(deck: &str) -> Result<(&str, Option<Custom>), String> {
+    let Some(code) = deck.strip_prefix(CUSTOM_PREFIX) else {
+        return Ok((deck, None));
+    };
+    let custom = Shared::decode(code)
+        .map_err(|e| e.to_string())?
+        .custom
+        .filter(|c| c.list.is_some())
+        .ok_or("the deck holds no deck list")?;
+    Ok((CUSTOM_DECK_ID, Some(custom)))
+}
+
+/// Solves the opening hands dealt by the seeds `first .. first + count` of a deck (a
+/// preset's id or [`custom_deck_id`]'s text), as `stats::solve_hand` does, and names the
+/// cards of each (`stats::opening_hand`); the statistics page sends many of these,
+/// spread over the workers, and tallies the answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Hands {
     pub deck: String,
@@ -310,30 +339,31 @@ impl Task for Hands {
     const KIND: &'static str = "duel.hands";
     type Output = Vec<HandAnswer>;
 
-    // Short texts, so the statistics page links no JSON code: `<deck>.<settings bits>.
-    // <budget>.<first>.<count>` there; back, comma-separated, each hand's result code and
-    // its passcodes: `<code>:<passcode>.<passcode>...`.
+    // Short texts, so the statistics page links no JSON code: `<settings bits>.<budget>.
+    // <first>.<count>.<deck>` there (the deck last: a deck list's holds dots); back,
+    // comma-separated, each hand's result code and its passcodes:
+    // `<code>:<passcode>.<passcode>...`.
     fn to_wire(&self) -> String {
         format!(
             "{}.{}.{}.{}.{}",
-            self.deck,
             self.settings.bits(),
             self.budget,
             self.first,
-            self.count
+            self.count,
+            self.deck,
         )
     }
 
     fn from_wire(text: &str) -> Result<Hands, String> {
         let bad = || format!("not a share of hands: {text}");
-        let mut parts = text.split('.');
+        let mut parts = text.splitn(5, '.');
         let mut next = || parts.next().ok_or_else(bad);
-        let deck = next()?.to_owned();
         let bits: u8 = next()?.parse().map_err(|_| bad())?;
         let budget = next()?.parse().map_err(|_| bad())?;
         let first = next()?.parse().map_err(|_| bad())?;
         let count = next()?.parse().map_err(|_| bad())?;
-        if parts.next().is_some() {
+        let deck = next()?.to_owned();
+        if deck.is_empty() {
             return Err(bad());
         }
         Ok(Hands {
@@ -377,15 +407,38 @@ impl Task for Hands {
         if self.count > HANDS_MAX {
             return Err(format!("at most {HANDS_MAX} hands per job"));
         }
+        let (deck, custom) = dealt_deck(&self.deck)?;
+        if custom.is_none() {
+            return (0..u64::from(self.count))
+                .map(|i| {
+                    let seed = self.first.wrapping_add(i);
+                    let result = solve_hand(deck, seed, self.settings, self.budget as usize);
+                    let hand = opening_hand(deck, seed, self.settings);
+                    Ok((
+                        result.map_err(|e| e.to_string())?,
+                        hand.map_err(|e| e.to_string())?,
+                    ))
+                })
+                .collect();
+        }
+        let custom = custom.as_ref();
+        let goal = goal_of_dealt(deck, custom).map_err(|e| e.to_string())?;
         (0..u64::from(self.count))
             .map(|i| {
                 let seed = self.first.wrapping_add(i);
-                let result = solve_hand(&self.deck, seed, self.settings, self.budget as usize);
-                let hand = opening_hand(&self.deck, seed, self.settings);
-                Ok((
-                    result.map_err(|e| e.to_string())?,
-                    hand.map_err(|e| e.to_string())?,
-                ))
+                let duel =
+                    Duel::dealt(deck, custom, seed, self.settings).map_err(|e| e.to_string())?;
+                let hand = duel.view().you.hand.iter().filter_map(|c| c.code).collect();
+                let result = solve_dealt_hand(
+                    deck,
+                    custom,
+                    goal,
+                    seed,
+                    self.settings,
+                    self.budget as usize,
+                )
+                .map_err(|e| e.to_string())?;
+                Ok((result, hand))
             })
             .collect()
     }

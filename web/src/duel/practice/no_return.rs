@@ -110,7 +110,14 @@ pub fn no_return_view(
             let step = *step;
             // The fatal action and the line in words, read against the position before it.
             let before = game.commands.get(..step).unwrap_or_default();
-            let duel = Duel::replay(&game.deck, game.seed, game.settings, before).ok();
+            let duel = Duel::replay_dealt(
+                &game.deck,
+                game.custom.as_ref(),
+                game.seed,
+                game.settings,
+                before,
+            )
+            .ok();
             let words = |cmds: &[Command]| {
                 duel.as_ref()
                     .map(|d| d.describe_line(cmds, engine_lang(lang)))
