@@ -119,8 +119,9 @@ async fn lab_play_says_why_an_illegal_deck_cannot_play_and_plays_the_edited_list
         .map(|(c, n)| (c.to_string(), n.to_string()))
         .collect();
     assert_eq!(held, main);
-    assert_eq!(list.copies(55_144_522), 0);
-    assert_eq!(list.copies(98_645_731), 2);
+    let preset = DeckList::from(duel_engine::deck("exodia-deck").expect("preset"));
+    assert_eq!(list.copies(55_144_522) + 1, preset.copies(55_144_522));
+    assert_eq!(list.copies(98_645_731), preset.copies(98_645_731) + 1);
 
     // One action, undone, and the game after a reload is the same deal.
     let hand = app.hand_codes();
