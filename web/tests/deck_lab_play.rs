@@ -8,12 +8,15 @@ use duel_engine::replay::Shared;
 use duel_engine::{CUSTOM_DECK_ID, DeckList};
 use wasm_bindgen_test::*;
 use web::duel::save::SaveFile;
-use web::storage::{KEY_DUEL_DECKS, KEY_DUEL_OWN_SAVE, KEY_DUEL_SAVE, KEY_LANG};
+use web::storage::{
+    KEY_CHAIN_CONFIRM, KEY_DUEL_DECKS, KEY_DUEL_OWN_SAVE, KEY_DUEL_SAVE, KEY_DUEL_STATS_PREFIX,
+    KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
-use common::{Mounted, clear_keys, mount, preset, settle, sleep, storage};
+use common::{Mounted, clear_keys, clear_keys_where, mount, preset, settle, sleep, storage};
 
 const POT_OF_GREED: &str = "55144522";
 const POT_OF_DUALITY: &str = "98645731";
@@ -21,7 +24,15 @@ const POT_OF_DUALITY: &str = "98645731";
 const EXODIA: [&str; 5] = ["33396948", "7902349", "70903634", "8124921", "44519536"];
 
 fn reset() {
-    clear_keys(&[KEY_DUEL_DECKS, KEY_DUEL_SAVE, KEY_DUEL_OWN_SAVE]);
+    clear_keys(&[
+        KEY_DUEL_DECKS,
+        KEY_DUEL_SAVE,
+        KEY_DUEL_OWN_SAVE,
+        KEY_CHAIN_CONFIRM,
+        KEY_VOID_COUNTS_ITSELF,
+        KEY_EXODIA_MID_EFFECT,
+    ]);
+    clear_keys_where(|k| k.starts_with(KEY_DUEL_STATS_PREFIX));
     preset(&[(KEY_LANG, "en")]);
 }
 
@@ -235,4 +246,136 @@ async fn a_test_hand_is_dealt_exactly_won_with_the_hints_line_and_opens_as_a_sha
     resumed.sort();
     assert_eq!(resumed, chosen);
     assert_eq!(saved().custom, Some(custom));
+}
+
+/// Hands of the statistics run of the edited list.
+const STATS_HANDS: u32 = 4;
+/// Hands of each build in the comparison (the smallest choice of the lab's).
+const COMPARED_HANDS: u32 = 20;
+
+/// Whether each of the first `n` seeds' hands of `deck` (a statistics deck) is won, as
+/// the engine solves it.
+fn wins(deck: &str, n: u32) -> Vec<bool> {
+    use duel_engine::stats::{HAND_BUDGET, HandResult, goal_of_dealt, solve_dealt_hand};
+    let (id, custom) = web::duel::practice::jobs::dealt_deck(deck).expect("a deck");
+    let goal = goal_of_dealt(id, custom.as_ref()).expect("a goal");
+    (0..u64::from(n))
+        .map(|seed| {
+            let r = solve_dealt_hand(
+                id,
+                custom.as_ref(),
+                goal,
+                seed,
+                duel_engine::Settings::default(),
+                HAND_BUDGET,
+            )
+            .expect("solves");
+            matches!(r, HandResult::Won { .. })
+        })
+        .collect()
+}
+
+/// Picks `value` in the select `selector`, as a player would (the page listens to
+/// `change`).
+async fn choose(app: &Mounted, selector: &str, value: &str) {
+    let el = app.one(selector);
+    wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlSelectElement>(&el)
+        .expect("a select")
+        .set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).expect("event"))
+        .expect("dispatch");
+    settle().await;
+}
+
+/// The statistics deck of a `lab-stats` link (`#/stats/<deck>`).
+fn stats_deck(href: &str) -> String {
+    href.split_once("#/stats/")
+        .map(|(_, d)| d.to_owned())
+        .expect("a statistics link")
+}
+
+#[wasm_bindgen_test]
+async fn lab_stats_runs_on_the_edited_list_and_two_builds_compare_on_the_same_seeds() {
+    reset();
+    let app = mount("#/deck-lab").await;
+    edited_exodia(&app).await;
+    let edited = stats_deck(&app.attr("[data-testid=lab-stats]", "href"));
+    // Saved, then the preset it came from compared with it.
+    let el = app.one("[data-testid=lab-name]");
+    wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlInputElement>(&el)
+        .expect("an input")
+        .set_value("edited");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).expect("event"))
+        .expect("dispatch");
+    settle().await;
+    app.click("[data-testid=lab-save]").await;
+    app.click("[data-testid=lab-from-preset][data-deck=\"exodia-deck\"]")
+        .await;
+    let preset = stats_deck(&app.attr("[data-testid=lab-stats]", "href"));
+    assert!(
+        !app.has("[data-testid=compare-page]"),
+        "no deck B chosen yet"
+    );
+    choose(&app, "[data-testid=lab-compare-with]", "saved:edited").await;
+    assert!(app.has("[data-testid=compare-page]"));
+    choose(
+        &app,
+        "[data-testid=compare-hands]",
+        &COMPARED_HANDS.to_string(),
+    )
+    .await;
+    app.click("[data-testid=compare-run]").await;
+    assert!(app.wait_for("[data-testid=compare-done]", 240).await);
+    let a = wins(&preset, COMPARED_HANDS);
+    let b = wins(&edited, COMPARED_HANDS);
+    let hands = COMPARED_HANDS.to_string();
+    assert_eq!(
+        app.attr("[data-testid=compare-winrate-a]", "data-hands"),
+        hands
+    );
+    assert_eq!(
+        app.attr("[data-testid=compare-winrate-b]", "data-hands"),
+        hands
+    );
+    let rate = |sel: &str| {
+        app.attr(sel, "data-value")
+            .parse::<f64>()
+            .expect("a number")
+    };
+    let won = |w: &[bool]| w.iter().filter(|x| **x).count() as f64;
+    let n = f64::from(COMPARED_HANDS);
+    assert!((rate("[data-testid=compare-winrate-a]") * n - won(&a)).abs() < 1e-6);
+    assert!((rate("[data-testid=compare-winrate-b]") * n - won(&b)).abs() < 1e-6);
+    let pairs: Vec<(bool, bool)> = a.iter().copied().zip(b.iter().copied()).collect();
+    let expected = duel_engine::stats::paired(&pairs);
+    let diff = "[data-testid=compare-difference]";
+    assert_eq!(app.attr(diff, "data-a-only"), expected.a_only.to_string());
+    assert_eq!(app.attr(diff, "data-b-only"), expected.b_only.to_string());
+    assert!((rate(diff) - expected.difference).abs() < 1e-9);
+    // A card of either deck has its row, with how many of each deck's hands held it.
+    let rows = app.all("[data-testid=compare-card-row]");
+    assert!(
+        rows.iter()
+            .any(|r| r.get_attribute("data-card-id").as_deref() == Some(POT_OF_GREED))
+    );
+    assert!(rows.iter().all(|r| {
+        ["data-hands-a", "data-hands-b"].iter().all(|k| {
+            r.get_attribute(k)
+                .and_then(|v| v.parse::<u32>().ok())
+                .is_some_and(|h| h <= COMPARED_HANDS)
+        })
+    }));
+    drop(app);
+
+    // The statistics page runs on the edited list in the workers, as the engine solves it.
+    let page = mount(&format!("#/stats/{edited}?hands={STATS_HANDS}")).await;
+    assert!(page.has("[data-testid=stats-page]"));
+    page.click("[data-testid=stats-run]").await;
+    assert!(page.wait_for("[data-testid=stats-done]", 240).await);
+    let expected = wins(&edited, STATS_HANDS).iter().filter(|w| **w).count();
+    assert_eq!(page.text("[data-testid=stats-won]"), expected.to_string());
 }

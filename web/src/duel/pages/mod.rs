@@ -4,6 +4,8 @@
 //! deck statistics and the deck lab.
 
 #[cfg(feature = "deck-lab")]
+pub mod compare;
+#[cfg(feature = "deck-lab")]
 pub mod deck_lab;
 pub mod home;
 #[cfg(feature = "deck-lab")]

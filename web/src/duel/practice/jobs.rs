@@ -8,8 +8,6 @@ use duel_engine::stats::{HandResult, goal_of_dealt, opening_hand, solve_dealt_ha
 use duel_engine::{CUSTOM_DECK_ID, Code, Command, Custom, DeckList, Duel, Opening, Settings};
 use serde::{Deserialize, Serialize};
 
-#[cfg(feature = "duel-analysis")]
-use crate::worker::run_wire;
 use crate::worker::{Task, progress};
 
 /// Positions a first hint may search (about half a second natively, a little more in
@@ -444,10 +442,20 @@ impl Task for Hands {
     }
 }
 
-/// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
-/// only the duel-analysis bundle links in: the release duel page's workers run that
-/// bundle's module for its hint (see `worker::worker_module`).
+/// `worker::run_wire`, which the worker module builds only for the bundles of its list:
+/// the deck lab alone has its own copy.
+#[cfg(all(feature = "deck-lab", not(feature = "duel-analysis")))]
+fn run_wire<T: Task>(body: &str) -> Result<String, String> {
+    T::output_to_wire(&T::from_wire(body)?.run()?)
+}
 #[cfg(feature = "duel-analysis")]
+use crate::worker::run_wire;
+
+/// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
+/// only the duel-analysis and deck-lab bundles link in: the release duel page's workers
+/// run the duel-analysis bundle's module for its hint (see `worker::worker_module`), the
+/// deck lab's its own to compare two builds.
+#[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
         Hint::KIND => Some(run_wire::<Hint>(body)),
