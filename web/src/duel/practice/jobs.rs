@@ -337,31 +337,32 @@ impl Task for Hands {
     const KIND: &'static str = "duel.hands";
     type Output = Vec<HandAnswer>;
 
-    // Short texts, so the statistics page links no JSON code: `<settings bits>.<budget>.
-    // <first>.<count>.<deck>` there (the deck last: a deck list's holds dots); back,
-    // comma-separated, each hand's result code and its passcodes:
+    // Short texts, so the statistics page links no JSON code: `<deck>.<settings bits>.
+    // <budget>.<first>.<count>` there (read from the end: a deck list's name holds dots);
+    // back, comma-separated, each hand's result code and its passcodes:
     // `<code>:<passcode>.<passcode>...`.
     fn to_wire(&self) -> String {
         format!(
             "{}.{}.{}.{}.{}",
+            self.deck,
             self.settings.bits(),
             self.budget,
             self.first,
-            self.count,
-            self.deck,
+            self.count
         )
     }
 
     fn from_wire(text: &str) -> Result<Hands, String> {
         let bad = || format!("not a share of hands: {text}");
-        let mut parts = text.splitn(5, '.');
+        let mut parts = text.rsplitn(5, '.');
         let mut next = || parts.next().ok_or_else(bad);
-        let bits: u8 = next()?.parse().map_err(|_| bad())?;
-        let budget = next()?.parse().map_err(|_| bad())?;
-        let first = next()?.parse().map_err(|_| bad())?;
         let count = next()?.parse().map_err(|_| bad())?;
+        let first = next()?.parse().map_err(|_| bad())?;
+        let budget = next()?.parse().map_err(|_| bad())?;
+        let bits: u8 = next()?.parse().map_err(|_| bad())?;
         let deck = next()?.to_owned();
-        if deck.is_empty() {
+        // Only a deck list's name holds dots.
+        if deck.is_empty() || (deck.contains('.') && !deck.starts_with(CUSTOM_PREFIX)) {
             return Err(bad());
         }
         Ok(Hands {
@@ -578,6 +579,38 @@ mod tests {
     }
 
     #[test]
+    fn a_deck_lists_share_of_hands_answers_what_the_same_preset_answers() {
+        let deck = "legacy-exodia-deck";
+        let list = DeckList::from(duel_engine::deck(deck).expect("preset"));
+        let task = Hands {
+            deck: custom_deck_id(&list),
+            settings: Settings::default(),
+            budget: 300,
+            first: 3,
+            count: 4,
+        };
+        let back = Hands::from_wire(&task.to_wire()).expect("readable");
+        assert_eq!(back, task);
+        let text = run_wire::<Hands>(&task.to_wire()).expect("runs");
+        let got = Hands::output_from_wire(&text).expect("readable");
+        let expected: Vec<HandAnswer> = (3..7)
+            .map(|seed| {
+                (
+                    solve_hand(deck, seed, Settings::default(), 300).expect("solves"),
+                    opening_hand(deck, seed, Settings::default()).expect("deals"),
+                )
+            })
+            .collect();
+        assert_eq!(got, expected);
+        // An illegal list is refused with its problem, not solved.
+        let empty = Hands {
+            deck: custom_deck_id(&DeckList::default()),
+            ..task
+        };
+        assert!(run_wire::<Hands>(&empty.to_wire()).is_err());
+    }
+
+    #[test]
     fn a_share_of_hands_answers_what_solve_hand_answers_seed_by_seed() {
         let task = Hands {
             deck: "library-exodia-deck".into(),
@@ -611,6 +644,7 @@ mod tests {
             assert!(Hands::output_from_wire(garbage).is_err(), "{garbage:?}");
         }
         assert_eq!(Hands::output_from_wire(""), Ok(Vec::new()));
+        assert!(Hands::from_wire("custom.!!.0.1.2.3").is_ok_and(|h| h.run().is_err()));
         assert_eq!(
             Hands::output_from_wire("u:,w7p:5.6"),
             Ok(vec![
