@@ -356,6 +356,12 @@ async fn lab_stats_runs_on_the_edited_list_and_two_builds_compare_on_the_same_se
     assert_eq!(app.attr(diff, "data-a-only"), expected.a_only.to_string());
     assert_eq!(app.attr(diff, "data-b-only"), expected.b_only.to_string());
     assert!((rate(diff) - expected.difference).abs() < 1e-9);
+    assert!(
+        app.text(diff)
+            .starts_with(&web::duel::pages::compare::percent(expected.difference)),
+        "the difference is shown with its sign: {}",
+        app.text(diff)
+    );
     // A card of either deck has its row, with how many of each deck's hands held it.
     let rows = app.all("[data-testid=compare-card-row]");
     assert!(

@@ -122,25 +122,17 @@ impl Duel {
             .rev()
             .copied()
             .collect();
-        let mut take = |code: Code| {
+        // The hand's cards, then the top's, each the copy nearest the top.
+        let mut order = Vec::with_capacity(rest.len());
+        for &code in opening.hand.iter().chain(&opening.top) {
             let at = rest
                 .iter()
                 .position(|&id| self.instance(id).is_some_and(|c| c.code == code))
                 .ok_or(SetupError::NotInDeck(code))?;
-            Ok(rest.remove(at))
-        };
-        let hand = opening
-            .hand
-            .iter()
-            .map(|&c| take(c))
-            .collect::<Result<Vec<_>, SetupError>>()?;
-        let top = opening
-            .top
-            .iter()
-            .map(|&c| take(c))
-            .collect::<Result<Vec<_>, SetupError>>()?;
-        let filler = (OPENING_HAND - hand.len()).min(rest.len());
-        let mut order = hand;
+            order.push(rest.remove(at));
+        }
+        let top = order.split_off(opening.hand.len());
+        let filler = (OPENING_HAND - order.len()).min(rest.len());
         order.extend(rest.drain(..filler));
         order.extend(top);
         order.extend(rest);

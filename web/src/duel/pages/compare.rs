@@ -122,9 +122,11 @@ fn deck_name(id: &str, letter: &str, lang: Lang) -> String {
     }
 }
 
-/// One decimal of a percentage, without core's float formatting.
-fn percent(x: f64) -> String {
-    format!("{}%", fixed1(100.0 * x))
+/// One decimal of a percentage, without core's float formatting (which [`fixed1`] leaves
+/// out, for numbers from 0 up), with its sign for a difference below 0.
+pub fn percent(x: f64) -> String {
+    let sign = if x <= -0.0005 { "−" } else { "" };
+    format!("{sign}{}%", fixed1(100.0 * x.abs()))
 }
 
 /// The distinct main-deck cards of both decks, `a`'s first.
@@ -366,6 +368,14 @@ pub fn compare(props: &CompareProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_difference_below_zero_keeps_its_sign() {
+        assert_eq!(percent(-0.065), "−6.5%");
+        assert_eq!(percent(0.905), "90.5%");
+        assert_eq!(percent(0.0), "0.0%");
+        assert_eq!(percent(-0.0001), "0.0%");
+    }
 
     #[test]
     fn answers_pair_by_seed_whatever_order_they_come_in() {

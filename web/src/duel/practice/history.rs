@@ -28,9 +28,10 @@ impl Deal<'_> {
         Duel::dealt(self.deck, self.custom, self.seed, self.settings)
     }
 
-    /// The duel after `commands`, or `None` when the deal or a command is refused.
+    /// The duel after `commands`, or `None` when the deal or a command is refused (the
+    /// same replay as a save's, so the duel page links one).
     pub fn replay(&self, commands: &[Command]) -> Option<Duel> {
-        Duel::replay_dealt(self.deck, self.custom, self.seed, self.settings, commands).ok()
+        replay_logged(*self, commands).map(|(duel, _)| duel)
     }
 }
 
