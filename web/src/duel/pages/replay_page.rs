@@ -299,7 +299,6 @@ mod tests {
                 duel_engine::Command::EndTurn,
                 duel_engine::Command::PassChain,
             ],
-            #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
             custom: None,
         };
         let e = open(&refused.encode()).expect_err("does not replay");
