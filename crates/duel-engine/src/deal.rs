@@ -59,10 +59,9 @@ impl Duel {
         seed: u64,
         settings: Settings,
     ) -> Result<Duel, SetupError> {
-        let Some(custom) = given(custom) else {
-            return Duel::with_settings(deck_id, seed, settings);
-        };
-        let (id, main, extra) = match &custom.list {
+        // One path for a preset and a list (the duel page's bundle links it once).
+        let custom = given(custom);
+        let (id, main, extra) = match custom.and_then(|c| c.list.as_ref()) {
             Some(list) => {
                 if let Some(&p) = list.problems().first() {
                     return Err(SetupError::IllegalDeck(p));
@@ -78,8 +77,10 @@ impl Duel {
             }
         };
         let mut duel = Duel::shuffled(id, &main, &extra, seed, settings)?;
-        duel.stack(&custom.opening)?;
-        duel.custom = Some(Arc::new(custom.clone()));
+        if let Some(custom) = custom {
+            duel.stack(&custom.opening)?;
+            duel.custom = Some(Arc::new(custom.clone()));
+        }
         duel.open(OPENING_HAND, Phase::Main1);
         Ok(duel)
     }
@@ -121,25 +122,17 @@ impl Duel {
             .rev()
             .copied()
             .collect();
-        let mut take = |code: Code| {
+        // The hand's cards, then the top's, each the copy nearest the top.
+        let mut order = Vec::with_capacity(rest.len());
+        for &code in opening.hand.iter().chain(&opening.top) {
             let at = rest
                 .iter()
                 .position(|&id| self.instance(id).is_some_and(|c| c.code == code))
                 .ok_or(SetupError::NotInDeck(code))?;
-            Ok(rest.remove(at))
-        };
-        let hand = opening
-            .hand
-            .iter()
-            .map(|&c| take(c))
-            .collect::<Result<Vec<_>, SetupError>>()?;
-        let top = opening
-            .top
-            .iter()
-            .map(|&c| take(c))
-            .collect::<Result<Vec<_>, SetupError>>()?;
-        let filler = (OPENING_HAND - hand.len()).min(rest.len());
-        let mut order = hand;
+            order.push(rest.remove(at));
+        }
+        let top = order.split_off(opening.hand.len());
+        let filler = (OPENING_HAND - order.len()).min(rest.len());
         order.extend(rest.drain(..filler));
         order.extend(top);
         order.extend(rest);

@@ -70,8 +70,9 @@ pub fn replay_page(props: &ReplayProps) -> Html {
     let at = use_state(|| total);
     let position = use_memo((opened.clone(), *at), |(opened, at)| {
         let shared = opened.as_ref().as_ref().ok()?;
-        Duel::replay(
+        Duel::replay_dealt(
             &shared.deck,
+            shared.custom.as_ref(),
             shared.seed,
             shared.settings,
             &shared.commands[..(*at).min(shared.commands.len())],
@@ -82,19 +83,31 @@ pub fn replay_page(props: &ReplayProps) -> Html {
         let Ok(shared) = opened.as_ref() else {
             return Vec::new();
         };
-        Duel::with_settings(&shared.deck, shared.seed, shared.settings)
-            .map(|d| d.describe_line(&shared.commands, engine_lang(*lang)))
-            .unwrap_or_default()
+        Duel::dealt(
+            &shared.deck,
+            shared.custom.as_ref(),
+            shared.seed,
+            shared.settings,
+        )
+        .map(|d| d.describe_line(&shared.commands, engine_lang(*lang)))
+        .unwrap_or_default()
     });
 
     // The whole shared game's point of no return, searched in the worker.
-    let game = opened.as_ref().as_ref().ok().map(|shared| NoReturn {
-        deck: shared.deck.clone(),
-        seed: shared.seed,
-        settings: shared.settings,
-        commands: shared.commands.clone(),
-        budget: NO_RETURN_BUDGET,
-    });
+    // (Not for a deck lab's game: the search replays preset decks only.)
+    let game = opened
+        .as_ref()
+        .as_ref()
+        .ok()
+        .filter(|shared| shared.custom.is_none())
+        .map(|shared| NoReturn {
+            deck: shared.deck.clone(),
+            custom: None,
+            seed: shared.seed,
+            settings: shared.settings,
+            commands: shared.commands.clone(),
+            budget: NO_RETURN_BUDGET,
+        });
     let analysis = use_no_return(game.clone());
     let no_return_step = match &analysis {
         NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, .. }) => Some(*step),
@@ -175,12 +188,15 @@ pub fn replay_page(props: &ReplayProps) -> Html {
             // The shared game up to here becomes the autosave, which the duel page resumes
             // (as this page's own save: no "resumed" notice there).
             mark_own_save(&shared.deck, shared.seed);
-            write_save(&SaveFile::new(
-                shared.deck.clone(),
-                shared.seed,
-                shared.settings,
-                shared.commands[..at.min(shared.commands.len())].to_vec(),
-            ));
+            write_save(
+                &SaveFile::new(
+                    shared.deck.clone(),
+                    shared.seed,
+                    shared.settings,
+                    shared.commands[..at.min(shared.commands.len())].to_vec(),
+                )
+                .dealt(shared.custom.clone()),
+            );
             nav.emit(Route::Simulator {
                 deck: shared.deck.clone(),
                 seed: Some(shared.seed),
@@ -283,7 +299,6 @@ mod tests {
                 duel_engine::Command::EndTurn,
                 duel_engine::Command::PassChain,
             ],
-            #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
             custom: None,
         };
         let e = open(&refused.encode()).expect_err("does not replay");

@@ -119,6 +119,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             }
             let task = Hint {
                 deck: state.deck.clone(),
+                custom: state.custom().cloned(),
                 seed: state.seed,
                 settings: state.settings,
                 commands: duel.log().to_vec(),
@@ -179,6 +180,8 @@ pub fn hint_panel(props: &HintProps) -> Html {
 
     // The line in words, read against the position it was found from (each answer is
     // described once per language, not on every render).
+    // (The deal's list and test hand stay the same while deck, seed and settings do.)
+    let dealt = state.clone();
     let steps = use_memo(
         (
             (*phase).clone(),
@@ -187,7 +190,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             state.seed,
             state.settings,
         ),
-        |(phase, lang, deck, seed, settings)| {
+        move |(phase, lang, ..)| {
             let Phase::Answered {
                 base,
                 answer: HintAnswer::Win(line),
@@ -196,7 +199,9 @@ pub fn hint_panel(props: &HintProps) -> Html {
             else {
                 return Vec::new();
             };
-            Duel::replay(deck, *seed, *settings, base)
+            dealt
+                .deal()
+                .replay(base)
                 .map(|d| d.describe_line(line, engine_lang(*lang)))
                 .unwrap_or_default()
         },
@@ -209,12 +214,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             base,
             answer: HintAnswer::Win(line),
             ..
-        } => follow(
-            || Duel::replay(&state.deck, state.seed, state.settings, base).ok(),
-            base,
-            line,
-            log,
-        ),
+        } => follow(|| state.deal().replay(base), base, line, log),
         _ => None,
     };
     let next_step = progress

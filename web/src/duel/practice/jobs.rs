@@ -2,14 +2,12 @@
 //! point of no return of a game, and one share of the deck statistics' opening hands.
 
 use duel_engine::analysis::{PointOfNoReturn, playout_seed, point_of_no_return_watched};
-use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
+use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_dealt};
 use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
-use duel_engine::stats::{HandResult, goal_of, opening_hand, solve_hand};
-use duel_engine::{Code, Command, Duel, Settings};
+use duel_engine::stats::{HandResult, goal_of_dealt, opening_hand, solve_dealt_hand, solve_hand};
+use duel_engine::{CUSTOM_DECK_ID, Code, Command, Custom, DeckList, Duel, Opening, Settings};
 use serde::{Deserialize, Serialize};
 
-#[cfg(feature = "duel-analysis")]
-use crate::worker::run_wire;
 use crate::worker::{Task, progress};
 
 /// Positions a first hint may search (about half a second natively, a little more in
@@ -25,6 +23,8 @@ pub const HINT_BUDGET_MAX: u32 = 320_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameQuestion<const ASK: u8> {
     pub deck: String,
+    /// The deck list of the player's own and the test hand, when the deck lab dealt it.
+    pub custom: Option<Custom>,
     pub seed: u64,
     pub settings: Settings,
     pub commands: Vec<Command>,
@@ -54,6 +54,7 @@ impl<const ASK: u8> GameQuestion<ASK> {
         game_to_wire(
             self.budget,
             &self.deck,
+            self.custom.as_ref(),
             self.seed,
             self.settings,
             &self.commands,
@@ -65,6 +66,7 @@ impl<const ASK: u8> GameQuestion<ASK> {
         let (budget, game) = game_from_wire(text)?;
         Ok(GameQuestion {
             deck: game.deck,
+            custom: game.custom,
             seed: game.seed,
             settings: game.settings,
             commands: game.commands,
@@ -113,8 +115,9 @@ impl Hint {
     /// browser on a hard position) for lines the deepening search hardly ever shortens,
     /// while the short lines near a win are proved within the share.
     pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
-        let goal = goal_of(&self.deck).map_err(|e| e.to_string())?;
-        let duel = Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
+        let custom = self.custom.as_ref();
+        let goal = goal_of_dealt(&self.deck, custom).map_err(|e| e.to_string())?;
+        let duel = Duel::replay_dealt(&self.deck, custom, self.seed, self.settings, &self.commands)
             .map_err(|e| e.to_string())?;
         if duel.outcome().is_some() {
             return Err("the duel is over".to_owned());
@@ -193,11 +196,15 @@ impl Task for Hint {
 fn game_to_wire(
     budget: u32,
     deck: &str,
+    custom: Option<&Custom>,
     seed: u64,
     settings: Settings,
     commands: &[Command],
 ) -> String {
-    format!("{budget}.{}", encode_game(deck, seed, settings, commands))
+    format!(
+        "{budget}.{}",
+        encode_dealt(deck, custom, seed, settings, commands)
+    )
 }
 
 /// Reads [`game_to_wire`].
@@ -217,6 +224,10 @@ impl Task for NoReturn {
     type Output = PointOfNoReturn;
 
     fn run(self) -> Result<PointOfNoReturn, String> {
+        if self.custom.is_some() {
+            // The search replays preset decks only; the pages do not ask it of others.
+            return Err("no point of no return for a deck of one's own".to_owned());
+        }
         let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
         point_of_no_return_watched(
             &self.deck,
@@ -277,9 +288,38 @@ impl Task for NoReturn {
 /// passcodes (for the win rate per card).
 pub type HandAnswer = (HandResult, Vec<Code>);
 
-/// Solves the opening hands dealt by the seeds `first .. first + count` of a deck, as
-/// `stats::solve_hand` does, and names the cards of each (`stats::opening_hand`); the
-/// statistics page sends many of these, spread over the workers, and tallies the answers.
+/// The beginning of a statistics deck that is a deck list of one's own.
+const CUSTOM_PREFIX: &str = "custom.";
+
+/// The statistics' name of a deck list of one's own: `custom.` and the list in the share
+/// code's encoding (base64url: an address and a job's text keep it as it is).
+pub fn custom_deck_id(list: &DeckList) -> String {
+    let custom = Custom {
+        list: Some(list.clone()),
+        opening: Opening::default(),
+    };
+    let code = encode_dealt(CUSTOM_DECK_ID, Some(&custom), 0, Settings::default(), &[]);
+    format!("{CUSTOM_PREFIX}{code}")
+}
+
+/// What a statistics deck deals: a preset's id as it is, or [`custom_deck_id`]'s list
+/// (the deck id is then [`CUSTOM_DECK_ID`]); an error for a text that does not read.
+pub fn dealt_deck(deck: &str) -> Result<(&str, Option<Custom>), String> {
+    let Some(code) = deck.strip_prefix(CUSTOM_PREFIX) else {
+        return Ok((deck, None));
+    };
+    let custom = Shared::decode(code)
+        .map_err(|e| e.to_string())?
+        .custom
+        .filter(|c| c.list.is_some())
+        .ok_or("the deck holds no deck list")?;
+    Ok((CUSTOM_DECK_ID, Some(custom)))
+}
+
+/// Solves the opening hands dealt by the seeds `first .. first + count` of a deck (a
+/// preset's id or [`custom_deck_id`]'s text), as `stats::solve_hand` does, and names the
+/// cards of each (`stats::opening_hand`); the statistics page sends many of these,
+/// spread over the workers, and tallies the answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Hands {
     pub deck: String,
@@ -298,8 +338,9 @@ impl Task for Hands {
     type Output = Vec<HandAnswer>;
 
     // Short texts, so the statistics page links no JSON code: `<deck>.<settings bits>.
-    // <budget>.<first>.<count>` there; back, comma-separated, each hand's result code and
-    // its passcodes: `<code>:<passcode>.<passcode>...`.
+    // <budget>.<first>.<count>` there (read from the end: a deck list's name holds dots);
+    // back, comma-separated, each hand's result code and its passcodes:
+    // `<code>:<passcode>.<passcode>...`.
     fn to_wire(&self) -> String {
         format!(
             "{}.{}.{}.{}.{}",
@@ -313,14 +354,15 @@ impl Task for Hands {
 
     fn from_wire(text: &str) -> Result<Hands, String> {
         let bad = || format!("not a share of hands: {text}");
-        let mut parts = text.split('.');
+        let mut parts = text.rsplitn(5, '.');
         let mut next = || parts.next().ok_or_else(bad);
-        let deck = next()?.to_owned();
-        let bits: u8 = next()?.parse().map_err(|_| bad())?;
-        let budget = next()?.parse().map_err(|_| bad())?;
-        let first = next()?.parse().map_err(|_| bad())?;
         let count = next()?.parse().map_err(|_| bad())?;
-        if parts.next().is_some() {
+        let first = next()?.parse().map_err(|_| bad())?;
+        let budget = next()?.parse().map_err(|_| bad())?;
+        let bits: u8 = next()?.parse().map_err(|_| bad())?;
+        let deck = next()?.to_owned();
+        // Only a deck list's name holds dots.
+        if deck.is_empty() || (deck.contains('.') && !deck.starts_with(CUSTOM_PREFIX)) {
             return Err(bad());
         }
         Ok(Hands {
@@ -364,24 +406,57 @@ impl Task for Hands {
         if self.count > HANDS_MAX {
             return Err(format!("at most {HANDS_MAX} hands per job"));
         }
+        let (deck, custom) = dealt_deck(&self.deck)?;
+        if custom.is_none() {
+            return (0..u64::from(self.count))
+                .map(|i| {
+                    let seed = self.first.wrapping_add(i);
+                    let result = solve_hand(deck, seed, self.settings, self.budget as usize);
+                    let hand = opening_hand(deck, seed, self.settings);
+                    Ok((
+                        result.map_err(|e| e.to_string())?,
+                        hand.map_err(|e| e.to_string())?,
+                    ))
+                })
+                .collect();
+        }
+        let custom = custom.as_ref();
+        let goal = goal_of_dealt(deck, custom).map_err(|e| e.to_string())?;
         (0..u64::from(self.count))
             .map(|i| {
                 let seed = self.first.wrapping_add(i);
-                let result = solve_hand(&self.deck, seed, self.settings, self.budget as usize);
-                let hand = opening_hand(&self.deck, seed, self.settings);
-                Ok((
-                    result.map_err(|e| e.to_string())?,
-                    hand.map_err(|e| e.to_string())?,
-                ))
+                let duel =
+                    Duel::dealt(deck, custom, seed, self.settings).map_err(|e| e.to_string())?;
+                let hand = duel.view().you.hand.iter().filter_map(|c| c.code).collect();
+                let result = solve_dealt_hand(
+                    deck,
+                    custom,
+                    goal,
+                    seed,
+                    self.settings,
+                    self.budget as usize,
+                )
+                .map_err(|e| e.to_string())?;
+                Ok((result, hand))
             })
             .collect()
     }
 }
 
-/// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
-/// only the duel-analysis bundle links in: the release duel page's workers run that
-/// bundle's module for its hint (see `worker::worker_module`).
+/// `worker::run_wire`, which the worker module builds only for the bundles of its list:
+/// the deck lab alone has its own copy.
+#[cfg(all(feature = "deck-lab", not(feature = "duel-analysis")))]
+fn run_wire<T: Task>(body: &str) -> Result<String, String> {
+    T::output_to_wire(&T::from_wire(body)?.run()?)
+}
 #[cfg(feature = "duel-analysis")]
+use crate::worker::run_wire;
+
+/// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
+/// only the duel-analysis and deck-lab bundles link in: the release duel page's workers
+/// run the duel-analysis bundle's module for its hint (see `worker::worker_module`), the
+/// deck lab's its own to compare two builds.
+#[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
         Hint::KIND => Some(run_wire::<Hint>(body)),
@@ -396,10 +471,12 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
 mod tests {
     use super::*;
     use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
+    use duel_engine::stats::goal_of;
 
     fn hint_at(deck: &str, seed: u64, commands: Vec<Command>, budget: u32) -> Hint {
         Hint {
             deck: deck.into(),
+            custom: None,
             seed,
             settings: Settings::default(),
             commands,
@@ -502,6 +579,38 @@ mod tests {
     }
 
     #[test]
+    fn a_deck_lists_share_of_hands_answers_what_the_same_preset_answers() {
+        let deck = "legacy-exodia-deck";
+        let list = DeckList::from(duel_engine::deck(deck).expect("preset"));
+        let task = Hands {
+            deck: custom_deck_id(&list),
+            settings: Settings::default(),
+            budget: 300,
+            first: 3,
+            count: 4,
+        };
+        let back = Hands::from_wire(&task.to_wire()).expect("readable");
+        assert_eq!(back, task);
+        let text = run_wire::<Hands>(&task.to_wire()).expect("runs");
+        let got = Hands::output_from_wire(&text).expect("readable");
+        let expected: Vec<HandAnswer> = (3..7)
+            .map(|seed| {
+                (
+                    solve_hand(deck, seed, Settings::default(), 300).expect("solves"),
+                    opening_hand(deck, seed, Settings::default()).expect("deals"),
+                )
+            })
+            .collect();
+        assert_eq!(got, expected);
+        // An illegal list is refused with its problem, not solved.
+        let empty = Hands {
+            deck: custom_deck_id(&DeckList::default()),
+            ..task
+        };
+        assert!(run_wire::<Hands>(&empty.to_wire()).is_err());
+    }
+
+    #[test]
     fn a_share_of_hands_answers_what_solve_hand_answers_seed_by_seed() {
         let task = Hands {
             deck: "library-exodia-deck".into(),
@@ -535,6 +644,7 @@ mod tests {
             assert!(Hands::output_from_wire(garbage).is_err(), "{garbage:?}");
         }
         assert_eq!(Hands::output_from_wire(""), Ok(Vec::new()));
+        assert!(Hands::from_wire("custom.!!.0.1.2.3").is_ok_and(|h| h.run().is_err()));
         assert_eq!(
             Hands::output_from_wire("u:,w7p:5.6"),
             Ok(vec![
@@ -560,6 +670,7 @@ mod tests {
         let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
         let task = NoReturn {
             deck: "library-exodia-deck".into(),
+            custom: None,
             seed: SEED_LIBRARY_WIN,
             settings: Settings::default(),
             commands: won.log().to_vec(),

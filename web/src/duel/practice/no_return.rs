@@ -6,8 +6,8 @@
 
 use std::rc::Rc;
 
+use duel_engine::Command;
 use duel_engine::analysis::PointOfNoReturn;
-use duel_engine::{Command, Duel};
 use yew::prelude::*;
 
 use crate::duel::board::card_view::engine_lang;
@@ -110,7 +110,13 @@ pub fn no_return_view(
             let step = *step;
             // The fatal action and the line in words, read against the position before it.
             let before = game.commands.get(..step).unwrap_or_default();
-            let duel = Duel::replay(&game.deck, game.seed, game.settings, before).ok();
+            let duel = crate::duel::practice::history::Deal {
+                deck: &game.deck,
+                custom: game.custom.as_ref(),
+                seed: game.seed,
+                settings: game.settings,
+            }
+            .replay(before);
             let words = |cmds: &[Command]| {
                 duel.as_ref()
                     .map(|d| d.describe_line(cmds, engine_lang(lang)))
