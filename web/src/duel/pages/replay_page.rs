@@ -10,7 +10,7 @@ use crate::duel::board::card_view::{CardView, engine_lang};
 use crate::duel::board::duel_field::DuelField;
 use crate::duel::board::duel_header::DuelHeader;
 use crate::duel::pages::home::Home;
-use crate::duel::practice::jobs::{NO_RETURN_BUDGET, NoReturn};
+use crate::duel::practice::jobs::{NO_RETURN_BUDGET, NoReturn, NoReturnReply};
 use crate::duel::practice::no_return::{NoReturnPhase, no_return_view, use_no_return};
 use crate::duel::save::SaveFile;
 use crate::duel::state::{mark_own_save, write_save};
@@ -110,7 +110,10 @@ pub fn replay_page(props: &ReplayProps) -> Html {
         });
     let analysis = use_no_return(game.clone());
     let no_return_step = match &analysis {
-        NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, .. }) => Some(*step),
+        NoReturnPhase::Answered(NoReturnReply {
+            point: PointOfNoReturn::NoReturn { step, .. },
+            ..
+        }) => Some(*step),
         _ => None,
     };
 
@@ -247,8 +250,8 @@ pub fn replay_page(props: &ReplayProps) -> Html {
                     { for happened.iter().map(|m| html! { <li>{ m }</li> }) }
                 </ul>
             }
-            if let Some(game) = &game {
-                { no_return_view(&analysis, game, lang, Some({ let at = at.clone(); Callback::from(move |step: usize| at.set(step.min(total))) })) }
+            if game.is_some() {
+                { no_return_view(&analysis, lang, Some({ let at = at.clone(); Callback::from(move |step: usize| at.set(step.min(total))) })) }
             }
             <ol class="replay-steps">
                 { for steps.iter().enumerate().map(|(i, text)| {

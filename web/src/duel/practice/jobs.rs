@@ -4,7 +4,7 @@
 use duel_engine::analysis::{PointOfNoReturn, playout_seed, point_of_no_return_watched};
 use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_dealt};
 use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
-use duel_engine::stats::{HandResult, goal_of_dealt, opening_hand, solve_dealt_hand, solve_hand};
+use duel_engine::stats::{HandResult, goal_of_dealt, solve_dealt_hand};
 use duel_engine::{CUSTOM_DECK_ID, Code, Command, Custom, DeckList, Duel, Opening, Settings};
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +98,64 @@ impl HintAnswer {
     }
 }
 
+/// A line's steps in words, in Japanese and in English (`Duel::describe_line`). The
+/// worker, whose module links the engine's texts anyway, writes them, so the duel page's
+/// bundle does not link the describing code for its hint and point of no return.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Words {
+    pub ja: Vec<String>,
+    pub en: Vec<String>,
+}
+
+impl Words {
+    /// `line` described from `duel`'s position in both languages.
+    fn of(duel: &Duel, line: &[Command]) -> Words {
+        Words {
+            ja: duel.describe_line(line, duel_engine::Lang::Ja),
+            en: duel.describe_line(line, duel_engine::Lang::En),
+        }
+    }
+
+    /// The steps in the page's language.
+    pub fn pick(&self, lang: crate::i18n::Lang) -> &[String] {
+        match lang {
+            crate::i18n::Lang::Ja => &self.ja,
+            crate::i18n::Lang::En => &self.en,
+        }
+    }
+
+    /// Each step on a line of its own after `head`: the Japanese ones, then the English
+    /// ones (as many of each: both describe the same commands).
+    fn to_wire(&self, head: String) -> String {
+        let mut out = head;
+        for step in self.ja.iter().chain(&self.en) {
+            out.push('\n');
+            out.push_str(&step.replace('\n', " "));
+        }
+        out
+    }
+
+    /// Reads [`Words::to_wire`]: the head and the words.
+    fn from_wire(text: &str) -> Option<(&str, Words)> {
+        let mut lines = text.split('\n');
+        let head = lines.next()?;
+        let mut ja: Vec<String> = lines.map(str::to_owned).collect();
+        if ja.len() % 2 != 0 {
+            return None;
+        }
+        let en = ja.split_off(ja.len() / 2);
+        Some((head, Words { ja, en }))
+    }
+}
+
+/// The hint's answer as the worker sends it: the answer and, for a win, its line in words
+/// (read against the position the hint was asked at).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HintReply {
+    pub answer: HintAnswer,
+    pub words: Words,
+}
+
 impl Hint {
     /// The seed of the solver's guided playouts: the deal's seed moved on by the number
     /// of commands played, so an opening hand gets exactly the statistics' answer
@@ -152,18 +210,31 @@ impl Hint {
 
 impl Task for Hint {
     const KIND: &'static str = "duel.hint";
-    type Output = HintAnswer;
+    type Output = HintReply;
 
-    fn run(self) -> Result<HintAnswer, String> {
-        self.solve(&mut |done| {
+    fn run(self) -> Result<HintReply, String> {
+        let answer = self.solve(&mut |done| {
             progress(done);
             true
-        })
+        })?;
+        let words = match &answer {
+            HintAnswer::Win(line) => Duel::replay_dealt(
+                &self.deck,
+                self.custom.as_ref(),
+                self.seed,
+                self.settings,
+                &self.commands,
+            )
+            .map(|d| Words::of(&d, line))
+            .unwrap_or_default(),
+            _ => Words::default(),
+        };
+        Ok(HintReply { answer, words })
     }
 
     // The hint travels in the share code's encoding, which the duel page links anyway for
     // its share links: `<budget>.<share code>` there, `win.<commands>`, `no-win` or
-    // `undecided` back.
+    // `undecided` back, then the line's steps in words, one a line (`Words::to_wire`).
     fn to_wire(&self) -> String {
         self.question_to_wire()
     }
@@ -172,22 +243,26 @@ impl Task for Hint {
         Hint::question_from_wire(text)
     }
 
-    fn output_to_wire(answer: &HintAnswer) -> Result<String, String> {
-        Ok(match answer {
+    fn output_to_wire(reply: &HintReply) -> Result<String, String> {
+        let head = match &reply.answer {
             HintAnswer::Win(line) => format!("win.{}", encode_commands(line)),
             other => other.key().to_owned(),
-        })
+        };
+        Ok(reply.words.to_wire(head))
     }
 
-    fn output_from_wire(text: &str) -> Result<HintAnswer, String> {
-        match text.split_once('.') {
+    fn output_from_wire(text: &str) -> Result<HintReply, String> {
+        let bad = || format!("not a hint's answer: {text}");
+        let (head, words) = Words::from_wire(text).ok_or_else(bad)?;
+        let answer = match head.split_once('.') {
             Some(("win", line)) => decode_commands(line)
                 .map(HintAnswer::Win)
-                .map_err(|e| e.to_string()),
-            None if text == "no-win" => Ok(HintAnswer::NoWin),
-            None if text == "undecided" => Ok(HintAnswer::Undecided),
-            _ => Err(format!("not a hint's answer: {text}")),
-        }
+                .map_err(|e| e.to_string())?,
+            None if head == "no-win" => HintAnswer::NoWin,
+            None if head == "undecided" => HintAnswer::Undecided,
+            _ => return Err(bad()),
+        };
+        Ok(HintReply { answer, words })
     }
 }
 
@@ -219,17 +294,26 @@ fn game_from_wire(text: &str) -> Result<(u32, Shared), String> {
 /// so each position gets the answer a hint there would give.
 pub const NO_RETURN_BUDGET: u32 = HINT_BUDGET;
 
+/// The point of no return as the worker sends it: for a found one, the fatal action and
+/// the winning line in words (the first step of `words` is the fatal action, the others
+/// the line's), read against the position before it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoReturnReply {
+    pub point: PointOfNoReturn,
+    pub words: Words,
+}
+
 impl Task for NoReturn {
     const KIND: &'static str = "duel.no-return";
-    type Output = PointOfNoReturn;
+    type Output = NoReturnReply;
 
-    fn run(self) -> Result<PointOfNoReturn, String> {
+    fn run(self) -> Result<NoReturnReply, String> {
         if self.custom.is_some() {
             // The search replays preset decks only; the pages do not ask it of others.
             return Err("no point of no return for a deck of one's own".to_owned());
         }
         let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
-        point_of_no_return_watched(
+        let point = point_of_no_return_watched(
             &self.deck,
             self.seed,
             self.settings,
@@ -240,11 +324,31 @@ impl Task for NoReturn {
                 true
             },
         )
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        // The fatal action and the line in words, read against the position before it.
+        let words = match &point {
+            PointOfNoReturn::NoReturn { step, line } => {
+                let before = self.commands.get(..*step).unwrap_or_default();
+                Duel::replay(&self.deck, self.seed, self.settings, before)
+                    .map(|d| {
+                        let fatal = self.commands.get(*step..=*step).unwrap_or_default();
+                        let mut words = Words::of(&d, line);
+                        // The fatal action first, in one step per language.
+                        let Words { ja, en } = Words::of(&d, fatal);
+                        words.ja.insert(0, ja.concat());
+                        words.en.insert(0, en.concat());
+                        words
+                    })
+                    .unwrap_or_default()
+            }
+            _ => Words::default(),
+        };
+        Ok(NoReturnReply { point, words })
     }
 
     // `<budget>.<share code>` there (as the hint); back `won`, `still`, `never`,
-    // `undecided` or `step.<index>.<the line's commands>`.
+    // `undecided` or `step.<index>.<the line's commands>`, then for the latter the fatal
+    // action and the line in words (`Words::to_wire`: the fatal action is the first step).
     fn to_wire(&self) -> String {
         self.question_to_wire()
     }
@@ -253,8 +357,8 @@ impl Task for NoReturn {
         NoReturn::question_from_wire(text)
     }
 
-    fn output_to_wire(answer: &PointOfNoReturn) -> Result<String, String> {
-        Ok(match answer {
+    fn output_to_wire(reply: &NoReturnReply) -> Result<String, String> {
+        let head = match &reply.point {
             PointOfNoReturn::Won => "won".to_owned(),
             PointOfNoReturn::StillWinnable => "still".to_owned(),
             PointOfNoReturn::NeverWinnable => "never".to_owned(),
@@ -262,25 +366,28 @@ impl Task for NoReturn {
             PointOfNoReturn::NoReturn { step, line } => {
                 format!("step.{step}.{}", encode_commands(line))
             }
-        })
+        };
+        Ok(reply.words.to_wire(head))
     }
 
-    fn output_from_wire(text: &str) -> Result<PointOfNoReturn, String> {
+    fn output_from_wire(text: &str) -> Result<NoReturnReply, String> {
         let bad = || format!("not a point of no return: {text}");
-        Ok(match text {
+        let (head, words) = Words::from_wire(text).ok_or_else(bad)?;
+        let point = match head {
             "won" => PointOfNoReturn::Won,
             "still" => PointOfNoReturn::StillWinnable,
             "never" => PointOfNoReturn::NeverWinnable,
             "undecided" => PointOfNoReturn::Undecided,
             _ => {
-                let rest = text.strip_prefix("step.").ok_or_else(bad)?;
+                let rest = head.strip_prefix("step.").ok_or_else(bad)?;
                 let (step, line) = rest.split_once('.').ok_or_else(bad)?;
                 PointOfNoReturn::NoReturn {
                     step: step.parse().map_err(|_| bad())?,
                     line: decode_commands(line).map_err(|e| e.to_string())?,
                 }
             }
-        })
+        };
+        Ok(NoReturnReply { point, words })
     }
 }
 
@@ -406,20 +513,8 @@ impl Task for Hands {
         if self.count > HANDS_MAX {
             return Err(format!("at most {HANDS_MAX} hands per job"));
         }
+        // One path for a preset and a list (a preset deals as `Duel::with_settings`).
         let (deck, custom) = dealt_deck(&self.deck)?;
-        if custom.is_none() {
-            return (0..u64::from(self.count))
-                .map(|i| {
-                    let seed = self.first.wrapping_add(i);
-                    let result = solve_hand(deck, seed, self.settings, self.budget as usize);
-                    let hand = opening_hand(deck, seed, self.settings);
-                    Ok((
-                        result.map_err(|e| e.to_string())?,
-                        hand.map_err(|e| e.to_string())?,
-                    ))
-                })
-                .collect();
-        }
         let custom = custom.as_ref();
         let goal = goal_of_dealt(deck, custom).map_err(|e| e.to_string())?;
         (0..u64::from(self.count))
@@ -471,7 +566,7 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
 mod tests {
     use super::*;
     use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
-    use duel_engine::stats::goal_of;
+    use duel_engine::stats::{goal_of, opening_hand, solve_hand};
 
     fn hint_at(deck: &str, seed: u64, commands: Vec<Command>, budget: u32) -> Hint {
         Hint {
@@ -499,9 +594,30 @@ mod tests {
         let answer = run_wire::<Hint>(&hint.to_wire())
             .and_then(|text| Hint::output_from_wire(&text))
             .expect("answers");
-        let HintAnswer::Win(line) = answer else {
+        let HintReply {
+            answer: HintAnswer::Win(line),
+            words,
+        } = answer
+        else {
             panic!("a win is left: {answer:?}");
         };
+        // The worker describes the line as the engine does, from the hint's position.
+        let at_hint = Duel::replay(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &log[..at],
+        )
+        .expect("replays");
+        assert_eq!(
+            words.ja,
+            at_hint.describe_line(&line, duel_engine::Lang::Ja)
+        );
+        assert_eq!(
+            words.en,
+            at_hint.describe_line(&line, duel_engine::Lang::En)
+        );
+        assert!(!words.en.is_empty());
         assert!(
             line.len() <= 5,
             "iterative deepening finds a short line: {line:?}"
@@ -534,13 +650,21 @@ mod tests {
             HintAnswer::NoWin,
             HintAnswer::Undecided,
         ] {
-            let text = Hint::output_to_wire(&answer).expect("writes");
-            assert_eq!(Hint::output_from_wire(&text), Ok(answer));
+            let words = match answer {
+                HintAnswer::Win(_) => Words {
+                    ja: vec!["「壺」を発動".into(), "ターン終了".into()],
+                    en: vec!["Activate \"Pot\"".into(), "End the turn".into()],
+                },
+                _ => Words::default(),
+            };
+            let reply = HintReply { answer, words };
+            let text = Hint::output_to_wire(&reply).expect("writes");
+            assert_eq!(Hint::output_from_wire(&text), Ok(reply));
         }
         for garbage in ["", "12", "x.AQA", "12.!!"] {
             assert!(Hint::from_wire(garbage).is_err(), "{garbage:?}");
         }
-        for garbage in ["", "win", "win.!!", "lost", "no-win.AA"] {
+        for garbage in ["", "win", "win.!!", "lost", "no-win.AA", "no-win\nodd"] {
             assert!(Hint::output_from_wire(garbage).is_err(), "{garbage:?}");
         }
     }
@@ -549,7 +673,7 @@ mod tests {
     fn a_hint_on_an_opening_hand_answers_what_the_statistics_answer() {
         for seed in 0..6 {
             let hint = hint_at("panda-exodia-deck", seed, Vec::new(), 600);
-            let answer = hint.clone().run().expect("answers");
+            let answer = hint.clone().run().expect("answers").answer;
             let hand =
                 solve_hand("panda-exodia-deck", seed, Settings::default(), 600).expect("solves");
             let same = matches!(
@@ -691,10 +815,29 @@ mod tests {
                 line: Vec::new(),
             },
         ] {
-            let text = NoReturn::output_to_wire(&answer).expect("writes");
-            assert_eq!(NoReturn::output_from_wire(&text), Ok(answer));
+            let words = match answer {
+                PointOfNoReturn::NoReturn { .. } => Words {
+                    ja: vec!["ターン終了".into(), "「壺」を発動".into()],
+                    en: vec!["End the turn".into(), "Activate \"Pot\"".into()],
+                },
+                _ => Words::default(),
+            };
+            let reply = NoReturnReply {
+                point: answer,
+                words,
+            };
+            let text = NoReturn::output_to_wire(&reply).expect("writes");
+            assert_eq!(NoReturn::output_from_wire(&text), Ok(reply));
         }
-        for garbage in ["", "step", "step.x.AA", "step.3", "step.3.!!", "lost"] {
+        for garbage in [
+            "",
+            "step",
+            "step.x.AA",
+            "step.3",
+            "step.3.!!",
+            "lost",
+            "won\nodd",
+        ] {
             assert!(NoReturn::output_from_wire(garbage).is_err(), "{garbage:?}");
         }
         for garbage in ["", "12", "x.AQA", "12.!!"] {
@@ -702,7 +845,10 @@ mod tests {
         }
         // Run as the worker runs it: the won game has nothing to find.
         let text = run_wire::<NoReturn>(&task.to_wire()).expect("runs");
-        assert_eq!(NoReturn::output_from_wire(&text), Ok(PointOfNoReturn::Won));
+        assert_eq!(
+            NoReturn::output_from_wire(&text).map(|r| r.point),
+            Ok(PointOfNoReturn::Won)
+        );
         let refused = NoReturn {
             commands: vec![Command::PassChain],
             ..task
