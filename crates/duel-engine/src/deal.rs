@@ -63,7 +63,7 @@ impl Duel {
         let custom = given(custom);
         let (id, main, extra) = match custom.and_then(|c| c.list.as_ref()) {
             Some(list) => {
-                if let Some(&p) = list.problems().first() {
+                if let Some(p) = list.first_problem() {
                     return Err(SetupError::IllegalDeck(p));
                 }
                 (CUSTOM_DECK_ID, list.main_codes(), list.extra_codes())

@@ -128,9 +128,10 @@ impl Words {
     /// ones (as many of each: both describe the same commands).
     fn to_wire(&self, head: String) -> String {
         let mut out = head;
+        // (A step is one line of text: the engine's descriptions hold no line break.)
         for step in self.ja.iter().chain(&self.en) {
             out.push('\n');
-            out.push_str(&step.replace('\n', " "));
+            out.push_str(step);
         }
         out
     }
@@ -171,8 +172,9 @@ impl Hint {
     /// at most the share the statistics give it (`stats::SHORTEN_SHARE`): the whole rest
     /// made a hint found early take up to twice its search's time (over a second in the
     /// browser on a hard position) for lines the deepening search hardly ever shortens,
-    /// while the short lines near a win are proved within the share.
-    pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
+    /// while the short lines near a win are proved within the share. A winning line comes
+    /// with its steps in words, read against the position.
+    pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintReply, String> {
         let custom = self.custom.as_ref();
         let goal = goal_of_dealt(&self.deck, custom).map_err(|e| e.to_string())?;
         let duel = Duel::replay_dealt(&self.deck, custom, self.seed, self.settings, &self.commands)
@@ -191,7 +193,7 @@ impl Hint {
             };
             solve_watched(&duel, goal, budget, self.playout_seed(), &mut seen).0
         };
-        Ok(match found {
+        let answer = match found {
             Search::Found(line) => {
                 // A shorter line within the share: a player follows fewer steps.
                 let order = order_for(goal);
@@ -200,10 +202,18 @@ impl Hint {
                 let mut report = |nodes: usize| {
                     watch(reached + (1.0 - reached) * nodes as f64 / rest.max(1) as f64)
                 };
-                HintAnswer::Win(shortest_watched(&duel, goal, line, rest, &order, &mut report).line)
+                let line = shortest_watched(&duel, goal, line, rest, &order, &mut report).line;
+                return Ok(HintReply {
+                    words: Words::of(&duel, &line),
+                    answer: HintAnswer::Win(line),
+                });
             }
             Search::Impossible => HintAnswer::NoWin,
             Search::GaveUp | Search::Cancelled => HintAnswer::Undecided,
+        };
+        Ok(HintReply {
+            answer,
+            words: Words::default(),
         })
     }
 }
@@ -213,23 +223,10 @@ impl Task for Hint {
     type Output = HintReply;
 
     fn run(self) -> Result<HintReply, String> {
-        let answer = self.solve(&mut |done| {
+        self.solve(&mut |done| {
             progress(done);
             true
-        })?;
-        let words = match &answer {
-            HintAnswer::Win(line) => Duel::replay_dealt(
-                &self.deck,
-                self.custom.as_ref(),
-                self.seed,
-                self.settings,
-                &self.commands,
-            )
-            .map(|d| Words::of(&d, line))
-            .unwrap_or_default(),
-            _ => Words::default(),
-        };
-        Ok(HintReply { answer, words })
+        })
     }
 
     // The hint travels in the share code's encoding, which the duel page links anyway for
@@ -445,7 +442,7 @@ impl Task for Hands {
     type Output = Vec<HandAnswer>;
 
     // Short texts, so the statistics page links no JSON code: `<deck>.<settings bits>.
-    // <budget>.<first>.<count>` there (read from the end: a deck list's name holds dots);
+    // <budget>.<first>.<count>` there (a deck list's name holds one dot, after `custom`);
     // back, comma-separated, each hand's result code and its passcodes:
     // `<code>:<passcode>.<passcode>...`.
     fn to_wire(&self) -> String {
@@ -461,15 +458,21 @@ impl Task for Hands {
 
     fn from_wire(text: &str) -> Result<Hands, String> {
         let bad = || format!("not a share of hands: {text}");
-        let mut parts = text.rsplitn(5, '.');
+        // Only a deck list's name holds a dot: the one after `custom` (base64url has none).
+        let skip = if text.starts_with(CUSTOM_PREFIX) {
+            CUSTOM_PREFIX.len()
+        } else {
+            0
+        };
+        let (_, rest) = text[skip..].split_once('.').ok_or_else(bad)?;
+        let deck = text[..text.len() - rest.len() - 1].to_owned();
+        let mut parts = rest.split('.');
         let mut next = || parts.next().ok_or_else(bad);
-        let count = next()?.parse().map_err(|_| bad())?;
-        let first = next()?.parse().map_err(|_| bad())?;
-        let budget = next()?.parse().map_err(|_| bad())?;
         let bits: u8 = next()?.parse().map_err(|_| bad())?;
-        let deck = next()?.to_owned();
-        // Only a deck list's name holds dots.
-        if deck.is_empty() || (deck.contains('.') && !deck.starts_with(CUSTOM_PREFIX)) {
+        let budget = next()?.parse().map_err(|_| bad())?;
+        let first = next()?.parse().map_err(|_| bad())?;
+        let count = next()?.parse().map_err(|_| bad())?;
+        if deck.is_empty() || parts.next().is_some() {
             return Err(bad());
         }
         Ok(Hands {
@@ -554,8 +557,12 @@ use crate::worker::run_wire;
 #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
+        // The deck lab asks only for hands (its comparison): the hint and the point of no
+        // return, and the describing of their lines, stay out of its bundle.
+        #[cfg(feature = "duel-analysis")]
         Hint::KIND => Some(run_wire::<Hint>(body)),
         Hands::KIND => Some(run_wire::<Hands>(body)),
+        #[cfg(feature = "duel-analysis")]
         NoReturn::KIND => Some(run_wire::<NoReturn>(body)),
         _ => None,
     }
