@@ -141,7 +141,7 @@ impl Words {
         let mut lines = text.split('\n');
         let head = lines.next()?;
         let mut ja: Vec<String> = lines.map(str::to_owned).collect();
-        if ja.len() % 2 != 0 {
+        if !ja.len().is_multiple_of(2) {
             return None;
         }
         let en = ja.split_off(ja.len() / 2);
