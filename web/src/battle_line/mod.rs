@@ -7,6 +7,7 @@ pub mod board;
 pub mod card;
 #[cfg(feature = "battle-line")]
 pub mod computer;
+#[cfg(feature = "battle-line")]
 pub mod hand;
 #[cfg(feature = "battle-line")]
 pub mod jobs;
