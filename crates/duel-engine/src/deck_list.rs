@@ -6,7 +6,7 @@ use thiserror::Error;
 
 use crate::card::{CardDef, Code, Frame, card, catalog};
 use crate::deck::{DeckDef, expand};
-use crate::effect::{RuleDef, Step};
+use crate::effect::RuleDef;
 use crate::state::{Outcome, Reason};
 
 /// The fewest cards a main deck holds.
@@ -286,7 +286,6 @@ impl DeckList {
     /// Whether the deck can win by Exodia, and by burn ([`DeckList::goals`]).
     fn ways_to_win(&self) -> (bool, bool) {
         let in_main = |code: Code| self.main.iter().any(|&(c, _)| c == code);
-        let damage = |steps: &[Step]| steps.iter().any(|s| matches!(s, Step::Damage { .. }));
         let (mut exodia, mut burns) = (false, false);
         for list in [&self.main, &self.extra] {
             for &(code, _) in list {
@@ -298,11 +297,7 @@ impl DeckList {
                         exodia |= in_main(def.code) && pieces.iter().all(|&p| in_main(p));
                     }
                 }
-                for e in &def.effects {
-                    burns |= damage(&e.cost)
-                        || damage(&e.resolve)
-                        || e.modes.iter().any(|m| damage(&m.resolve));
-                }
+                burns |= crate::data::burners().contains(&def.code);
             }
         }
         (exodia, burns)
