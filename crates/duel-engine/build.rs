@@ -107,6 +107,21 @@ fn main() -> Result<(), Box<dyn Error>> {
         Path::new(&out).join("aliases.rs"),
         format!("&[{}]", aliases.join(", ")),
     )?;
+    // The cards with an effect that deals damage, for a deck list's "can it burn?"
+    // (`DeckList::goals`): a table, so the duel page's bundle walks no effects for it.
+    let burners: Vec<String> = cards
+        .iter()
+        .filter(|c| {
+            c.effects
+                .iter()
+                .any(|e| e.steps().any(|s| matches!(s, effect::Step::Damage { .. })))
+        })
+        .map(|c| c.code.to_string())
+        .collect();
+    fs::write(
+        Path::new(&out).join("burners.rs"),
+        format!("&[{}]", burners.join(", ")),
+    )?;
     fs::write(Path::new(&out).join("decks.bin"), borsh::to_vec(&decks)?)?;
     Ok(())
 }

@@ -3,7 +3,8 @@
 //! A game with jobs writes them as [`crate::worker::Task`]s and a `jobs::dispatch` that runs
 //! those of its kinds; this list names each game of the build once, so the worker itself
 //! knows no game. The release duel page has no job of its own (its hint runs in the
-//! duel-analysis bundle's module, see `worker::worker_module`).
+//! duel-analysis bundle's module, see `worker::worker_module`); the deck lab runs the
+//! duel's statistics jobs in its own, to compare two builds.
 
 /// Runs the job named `kind` from its text with the first game of this build that has it;
 /// `None` if none has. A list of calls rather than an array of function pointers: the
@@ -17,7 +18,7 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
     if let Some(answer) = crate::battle_line::jobs::dispatch(kind, body) {
         return Some(answer);
     }
-    #[cfg(feature = "duel-analysis")]
+    #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
     if let Some(answer) = crate::duel::practice::jobs::dispatch(kind, body) {
         return Some(answer);
     }

@@ -254,7 +254,6 @@ async fn a_share_url_that_does_not_decode_or_replay_shows_a_notice_and_the_home_
         seed: 1,
         settings: Settings::default(),
         commands: vec![Command::PassChain],
-        #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
         custom: None,
     }
     .encode();
@@ -611,7 +610,6 @@ async fn the_replay_page_marks_the_action_that_threw_the_win_away_and_the_line_t
         seed: SEED_LIBRARY_WIN,
         settings: Settings::default(),
         commands: game.commands.clone(),
-        #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
         custom: None,
     }
     .encode();

@@ -37,6 +37,13 @@ pub(crate) fn aliases() -> &'static [(Code, Code)] {
     ALIASES
 }
 
+/// The passcodes of the cards with an effect that deals damage (`build.rs` reads them
+/// from the card file).
+pub(crate) fn burners() -> &'static [Code] {
+    const BURNERS: &[Code] = include!(concat!(env!("OUT_DIR"), "/burners.rs"));
+    BURNERS
+}
+
 /// The preset decks and the opponent's deck.
 pub(crate) fn decks() -> &'static DeckFile {
     DECKS.get_or_init(|| decode(DECKS_BIN, "data/decks.json"))
@@ -73,6 +80,24 @@ mod tests {
             aliases.contains(&(83_764_718, 83_764_719)),
             "Monster Reborn"
         );
+    }
+
+    #[test]
+    fn the_burners_table_lists_every_card_with_an_effect_that_deals_damage() {
+        let burns = |c: &CardDef| {
+            c.effects.iter().any(|e| {
+                e.steps()
+                    .any(|s| matches!(s, crate::effect::Step::Damage { .. }))
+            })
+        };
+        let expected: Vec<Code> = catalog()
+            .iter()
+            .filter(|c| burns(c))
+            .map(|c| c.code)
+            .collect();
+        assert_eq!(burners(), expected.as_slice());
+        // Catapult Turtle and Toon Cannon Soldier.
+        assert!(burners().contains(&95_727_991) && burners().contains(&79_875_176));
     }
 
     #[test]

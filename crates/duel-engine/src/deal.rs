@@ -36,7 +36,8 @@ impl Opening {
 /// `custom` unless it deals nothing a preset and a seed do not (no list, no opening):
 /// such a deal is the preset's, and is dealt and encoded as one.
 pub(crate) fn given(custom: Option<&Custom>) -> Option<&Custom> {
-    custom.filter(|c| **c != Custom::default())
+    // (Asked field by field: the whole comparison weighed more in the duel page's bundle.)
+    custom.filter(|c| c.list.is_some() || !c.opening.is_empty())
 }
 
 /// What a duel is dealt from besides a preset deck and the seed.
@@ -59,12 +60,11 @@ impl Duel {
         seed: u64,
         settings: Settings,
     ) -> Result<Duel, SetupError> {
-        let Some(custom) = given(custom) else {
-            return Duel::with_settings(deck_id, seed, settings);
-        };
-        let (id, main, extra) = match &custom.list {
+        // One path for a preset and a list (the duel page's bundle links it once).
+        let custom = given(custom);
+        let (id, main, extra) = match custom.and_then(|c| c.list.as_ref()) {
             Some(list) => {
-                if let Some(&p) = list.problems().first() {
+                if let Some(p) = list.first_problem() {
                     return Err(SetupError::IllegalDeck(p));
                 }
                 (CUSTOM_DECK_ID, list.main_codes(), list.extra_codes())
@@ -78,8 +78,10 @@ impl Duel {
             }
         };
         let mut duel = Duel::shuffled(id, &main, &extra, seed, settings)?;
-        duel.stack(&custom.opening)?;
-        duel.custom = Some(Arc::new(custom.clone()));
+        if let Some(custom) = custom {
+            duel.stack(&custom.opening)?;
+            duel.custom = Some(Arc::new(custom.clone()));
+        }
         duel.open(OPENING_HAND, Phase::Main1);
         Ok(duel)
     }
@@ -121,25 +123,17 @@ impl Duel {
             .rev()
             .copied()
             .collect();
-        let mut take = |code: Code| {
+        // The hand's cards, then the top's, each the copy nearest the top.
+        let mut order = Vec::with_capacity(rest.len());
+        for &code in opening.hand.iter().chain(&opening.top) {
             let at = rest
                 .iter()
                 .position(|&id| self.instance(id).is_some_and(|c| c.code == code))
                 .ok_or(SetupError::NotInDeck(code))?;
-            Ok(rest.remove(at))
-        };
-        let hand = opening
-            .hand
-            .iter()
-            .map(|&c| take(c))
-            .collect::<Result<Vec<_>, SetupError>>()?;
-        let top = opening
-            .top
-            .iter()
-            .map(|&c| take(c))
-            .collect::<Result<Vec<_>, SetupError>>()?;
-        let filler = (OPENING_HAND - hand.len()).min(rest.len());
-        let mut order = hand;
+            order.push(rest.remove(at));
+        }
+        let top = order.split_off(opening.hand.len());
+        let filler = (OPENING_HAND - order.len()).min(rest.len());
         order.extend(rest.drain(..filler));
         order.extend(top);
         order.extend(rest);

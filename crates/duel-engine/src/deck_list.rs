@@ -6,7 +6,7 @@ use thiserror::Error;
 
 use crate::card::{CardDef, Code, Frame, card, catalog};
 use crate::deck::{DeckDef, expand};
-use crate::effect::{RuleDef, Step};
+use crate::effect::RuleDef;
 use crate::state::{Outcome, Reason};
 
 /// The fewest cards a main deck holds.
@@ -195,44 +195,76 @@ impl DeckList {
     /// sizes, then cards by their place in the list. Empty for a deck that can be played.
     pub fn problems(&self) -> Vec<DeckProblem> {
         let mut out = Vec::new();
-        let main = self.count(Part::Main);
-        if main < MAIN_MIN {
-            out.push(DeckProblem::MainTooSmall(main));
-        }
-        if main > MAIN_MAX {
-            out.push(DeckProblem::MainTooLarge(main));
-        }
-        let extra = self.count(Part::Extra);
-        if extra > EXTRA_MAX {
-            out.push(DeckProblem::ExtraTooLarge(extra));
-        }
-        let mut seen = Vec::new();
-        for (part, &(code, _)) in self
-            .main
-            .iter()
-            .map(|e| (Part::Main, e))
-            .chain(self.extra.iter().map(|e| (Part::Extra, e)))
-        {
-            match card(code).filter(|c| c.frame != Frame::Token) {
-                None => out.push(DeckProblem::UnknownCard(code)),
-                Some(def) if part == Part::Main && extra_deck_card(def) => {
-                    out.push(DeckProblem::ExtraMonsterInMain(code));
-                }
-                Some(def) if part == Part::Extra && !extra_deck_card(def) => {
-                    out.push(DeckProblem::NotExtraCard(code));
-                }
-                Some(_) => {}
-            }
-            let copies = self.copies(code);
-            if copies > COPIES_MAX && !seen.contains(&code) {
-                out.push(DeckProblem::TooManyCopies { code, copies });
-            }
-            seen.push(code);
-        }
-        if self.goals().is_empty() {
-            out.push(DeckProblem::NoWayToWin);
-        }
+        self.each_problem(&mut |p| {
+            out.push(p);
+            true
+        });
         out
+    }
+
+    /// The first of [`DeckList::problems`], found without looking for the others (what
+    /// `Duel::dealt` refuses a list with).
+    pub fn first_problem(&self) -> Option<DeckProblem> {
+        let mut first = None;
+        self.each_problem(&mut |p| {
+            first = Some(p);
+            false
+        });
+        first
+    }
+
+    /// Tells `found` each problem in [`DeckList::problems`]' order until it answers
+    /// `false`. Plain loops and one callback type: the duel page's bundle links this for
+    /// a shared deck list, and iterator chains weighed more there.
+    fn each_problem(&self, found: &mut dyn FnMut(DeckProblem) -> bool) {
+        let main = self.count(Part::Main);
+        let extra = self.count(Part::Extra);
+        let sizes = [
+            (main < MAIN_MIN).then_some(DeckProblem::MainTooSmall(main)),
+            (main > MAIN_MAX).then_some(DeckProblem::MainTooLarge(main)),
+            (extra > EXTRA_MAX).then_some(DeckProblem::ExtraTooLarge(extra)),
+        ];
+        for p in sizes.into_iter().flatten() {
+            if !found(p) {
+                return;
+            }
+        }
+        let entries = [(Part::Main, &self.main), (Part::Extra, &self.extra)];
+        for (part, list) in entries {
+            for (i, &(code, _)) in list.iter().enumerate() {
+                let misplaced = match card(code).filter(|c| c.frame != Frame::Token) {
+                    None => Some(DeckProblem::UnknownCard(code)),
+                    Some(def) => match (part, extra_deck_card(def)) {
+                        (Part::Main, true) => Some(DeckProblem::ExtraMonsterInMain(code)),
+                        (Part::Extra, false) => Some(DeckProblem::NotExtraCard(code)),
+                        _ => None,
+                    },
+                };
+                if let Some(p) = misplaced
+                    && !found(p)
+                {
+                    return;
+                }
+                // Each card's copies once: at its first entry, main deck first.
+                let earlier = match part {
+                    Part::Main => &self.main[..i],
+                    Part::Extra => &self.main[..],
+                };
+                let seen = earlier.iter().any(|&(c, _)| c == code)
+                    || (part == Part::Extra && self.extra[..i].iter().any(|&(c, _)| c == code));
+                let copies = self.copies(code);
+                if copies > COPIES_MAX
+                    && !seen
+                    && !found(DeckProblem::TooManyCopies { code, copies })
+                {
+                    return;
+                }
+            }
+        }
+        let (exodia, burns) = self.ways_to_win();
+        if !exodia && !burns {
+            found(DeckProblem::NoWayToWin);
+        }
     }
 
     /// The goals the deck can play for, read from its cards: Exodia when it holds a card
@@ -240,28 +272,7 @@ impl DeckList {
     /// to 0) when a main-deck or Extra Deck card has an effect that deals damage. Exodia
     /// comes first when both are possible.
     pub fn goals(&self) -> Vec<Outcome> {
-        let codes: Vec<Code> = self
-            .main
-            .iter()
-            .chain(&self.extra)
-            .map(|&(c, _)| c)
-            .collect();
-        let defs = || codes.iter().filter_map(|&c| card(c));
-        let exodia = defs().any(|def| {
-            def.rules.iter().any(|r| match r {
-                RuleDef::WinWithAllInHand { pieces } => {
-                    pieces.iter().all(|p| self.main.iter().any(|(c, _)| c == p))
-                        && self.main.iter().any(|(c, _)| *c == def.code)
-                }
-                _ => false,
-            })
-        });
-        let burns = defs().any(|def| {
-            def.effects
-                .iter()
-                .flat_map(|e| e.steps())
-                .any(|s| matches!(s, Step::Damage { .. }))
-        });
+        let (exodia, burns) = self.ways_to_win();
         let mut out = Vec::new();
         if exodia {
             out.push(Outcome::Win(Reason::Exodia));
@@ -270,6 +281,26 @@ impl DeckList {
             out.push(Outcome::Win(Reason::Lp0));
         }
         out
+    }
+
+    /// Whether the deck can win by Exodia, and by burn ([`DeckList::goals`]).
+    fn ways_to_win(&self) -> (bool, bool) {
+        let in_main = |code: Code| self.main.iter().any(|&(c, _)| c == code);
+        let (mut exodia, mut burns) = (false, false);
+        for list in [&self.main, &self.extra] {
+            for &(code, _) in list {
+                let Some(def) = card(code) else {
+                    continue;
+                };
+                for rule in &def.rules {
+                    if let RuleDef::WinWithAllInHand { pieces } = rule {
+                        exodia |= in_main(def.code) && pieces.iter().all(|&p| in_main(p));
+                    }
+                }
+                burns |= crate::data::burners().contains(&def.code);
+            }
+        }
+        (exodia, burns)
     }
 }
 

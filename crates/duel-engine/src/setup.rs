@@ -7,7 +7,9 @@ use thiserror::Error;
 
 use crate::card::{Code, card};
 use crate::command::Command;
-use crate::deck::{deck, opponent_deck};
+#[cfg(not(feature = "custom-decks"))]
+use crate::deck::deck;
+use crate::deck::opponent_deck;
 use crate::effect::SummonKind;
 use crate::error::RuleError;
 use crate::state::{
@@ -85,13 +87,22 @@ impl Duel {
 
     /// [`Duel::new`] with non-default rule settings.
     pub fn with_settings(deck_id: &str, seed: u64, settings: Settings) -> Result<Duel, SetupError> {
-        let d = deck(deck_id).ok_or_else(|| SetupError::UnknownDeck(deck_id.to_string()))?;
-        if !d.playable {
-            return Err(SetupError::DeckNotPlayable(deck_id.to_string()));
+        // With deck lists, one dealing path (a bundle that links both links it once).
+        #[cfg(feature = "custom-decks")]
+        {
+            Duel::dealt(deck_id, None, seed, settings)
         }
-        let mut duel = Duel::shuffled(deck_id, &d.main_codes(), &d.extra_codes(), seed, settings)?;
-        duel.open(OPENING_HAND, Phase::Main1);
-        Ok(duel)
+        #[cfg(not(feature = "custom-decks"))]
+        {
+            let d = deck(deck_id).ok_or_else(|| SetupError::UnknownDeck(deck_id.to_string()))?;
+            if !d.playable {
+                return Err(SetupError::DeckNotPlayable(deck_id.to_string()));
+            }
+            let mut duel =
+                Duel::shuffled(deck_id, &d.main_codes(), &d.extra_codes(), seed, settings)?;
+            duel.open(OPENING_HAND, Phase::Main1);
+            Ok(duel)
+        }
     }
 
     /// A duel of these main and Extra Deck cards with both decks shuffled by `seed`,

@@ -1,11 +1,13 @@
-//! The duel autosave: deck, seed, rule settings and command log (replayed through the
-//! engine on load), and the actions taken back by undo.
+//! The duel autosave: deck (a preset's id, or a deck list of the player's own and a test
+//! hand), seed, rule settings and command log (replayed through the engine on load), and
+//! the actions taken back by undo.
 //!
 //! It is text in the share code's encoding (`duel_engine::replay`), so the duel page links
 //! no JSON code for it: `3.<share code>` then `.<commands>` for each action to redo, the
 //! next one to redo last. Base64url has no `.`, so the parts split cleanly.
 
-use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
+use duel_engine::Custom;
+use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_dealt};
 use duel_engine::{Command, Settings};
 
 /// Bumped whenever the save's format changes; an older save is discarded, not migrated.
@@ -16,6 +18,9 @@ pub const SAVE_VERSION: u32 = 3;
 #[derive(Debug, Clone, PartialEq)]
 pub struct SaveFile {
     pub deck: String,
+    /// The deck list of the player's own and the cards dealt on purpose, if any (the deck
+    /// lab's duels and test hands).
+    pub custom: Option<Custom>,
     pub seed: u64,
     /// Rule settings the duel was started with (replay needs them).
     pub settings: Settings,
@@ -38,11 +43,17 @@ impl SaveFile {
     pub fn new(deck: String, seed: u64, settings: Settings, commands: Vec<Command>) -> Self {
         SaveFile {
             deck,
+            custom: None,
             seed,
             settings,
             commands,
             redo: Vec::new(),
         }
+    }
+
+    /// The same save of a duel dealt from `custom` (`Duel::dealt`).
+    pub fn dealt(self, custom: Option<Custom>) -> Self {
+        SaveFile { custom, ..self }
     }
 
     /// The same save with actions to redo.
@@ -52,7 +63,13 @@ impl SaveFile {
 
     /// The save as stored.
     pub fn to_text(&self) -> String {
-        let game = encode_game(&self.deck, self.seed, self.settings, &self.commands);
+        let game = encode_dealt(
+            &self.deck,
+            self.custom.as_ref(),
+            self.seed,
+            self.settings,
+            &self.commands,
+        );
         let mut out = format!("{SAVE_VERSION}.{game}");
         for action in &self.redo {
             out.push('.');
@@ -85,6 +102,7 @@ impl SaveFile {
             .map_err(|_| SaveError::Corrupt)?;
         Ok(SaveFile {
             deck: game.deck,
+            custom: game.custom,
             seed: game.seed,
             settings: game.settings,
             commands: game.commands,

@@ -2,13 +2,14 @@
 
 use std::rc::Rc;
 
+use duel_engine::Custom;
 use duel_engine::command::Command;
 use duel_engine::error::RuleError;
 use duel_engine::event::Event;
 use duel_engine::state::{Duel, Settings};
 use yew::prelude::*;
 
-use crate::duel::practice::history::{self, replay_logged};
+use crate::duel::practice::history::{self, Deal, replay_logged};
 use crate::duel::save::{SaveError, SaveFile};
 use crate::storage;
 
@@ -52,9 +53,10 @@ pub struct DuelState {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// A new duel with this deck, seed and rule settings.
+    /// A new duel with this deck (or deck list and test hand), seed and rule settings.
     Start {
         deck: String,
+        custom: Option<Custom>,
         seed: u64,
         settings: Settings,
     },
@@ -82,12 +84,13 @@ pub enum Action {
 impl DuelState {
     fn started(
         deck: String,
+        custom: Option<Custom>,
         seed: u64,
         settings: Settings,
         notice: Option<Notice>,
         version: u64,
     ) -> DuelState {
-        match Duel::with_settings(&deck, seed, settings) {
+        match Duel::dealt(&deck, custom.as_ref(), seed, settings) {
             Ok(duel) => {
                 // The opening phase changes are reported once, as the first toasts.
                 let events = duel.events().to_vec();
@@ -115,6 +118,22 @@ impl DuelState {
         }
     }
 
+    /// The deck list of the player's own and the test hand, when the deck lab dealt the
+    /// duel (the engine's duel carries them).
+    pub fn custom(&self) -> Option<&Custom> {
+        self.duel.as_ref().and_then(Duel::custom)
+    }
+
+    /// What this duel was dealt from (replays and undo start from it).
+    pub fn deal(&self) -> Deal<'_> {
+        Deal {
+            deck: &self.deck,
+            custom: self.custom(),
+            seed: self.seed,
+            settings: self.settings,
+        }
+    }
+
     /// What to write to localStorage for this state, if there is a game.
     pub fn save_file(&self) -> Option<SaveFile> {
         // The engine keeps the command log itself; the save is that log.
@@ -126,6 +145,7 @@ impl DuelState {
                 self.settings,
                 duel.log().to_vec(),
             )
+            .dealt(duel.custom().cloned())
             .with_redo(self.redo.to_vec()),
         )
     }
@@ -138,17 +158,19 @@ impl Reducible for DuelState {
         match action {
             Action::Start {
                 deck,
+                custom,
                 seed,
                 settings,
             } => Rc::new(DuelState::started(
                 deck,
+                custom,
                 seed,
                 settings,
                 self.notice,
                 self.version,
             )),
             Action::Resume { save, announce } => {
-                match replay_logged(&save.deck, save.seed, save.settings, &save.commands) {
+                match replay_logged(save_deal(&save), &save.commands) {
                     Some((duel, log)) => Rc::new(DuelState {
                         deck: save.deck,
                         seed: save.seed,
@@ -162,6 +184,7 @@ impl Reducible for DuelState {
                     }),
                     None => Rc::new(DuelState::started(
                         save.deck,
+                        save.custom,
                         save.seed,
                         save.settings,
                         Some(Notice::SaveDiscarded),
@@ -204,6 +227,7 @@ impl Reducible for DuelState {
             }
             Action::Retry => Rc::new(DuelState::started(
                 self.deck.clone(),
+                self.custom().cloned(),
                 self.seed,
                 self.settings,
                 None,
@@ -221,9 +245,7 @@ impl Reducible for DuelState {
                 let Some(duel) = &self.duel else {
                     return self;
                 };
-                let Some((before, action)) =
-                    history::undo(&self.deck, self.seed, self.settings, duel.log())
-                else {
+                let Some((before, action)) = history::undo(self.deal(), duel.log()) else {
                     return self;
                 };
                 let mut redo = self.redo.to_vec();
@@ -261,6 +283,16 @@ impl Reducible for DuelState {
                 })
             }
         }
+    }
+}
+
+/// What a save's duel was dealt from.
+fn save_deal(save: &SaveFile) -> Deal<'_> {
+    Deal {
+        deck: &save.deck,
+        custom: save.custom.as_ref(),
+        seed: save.seed,
+        settings: save.settings,
     }
 }
 
@@ -332,7 +364,7 @@ pub fn announce_resume(deck: &str, seed: u64) -> bool {
 /// taken and the duel is not over.
 pub fn unfinished(save: &SaveFile) -> bool {
     !save.commands.is_empty()
-        && replay_logged(&save.deck, save.seed, save.settings, &save.commands)
+        && replay_logged(save_deal(save), &save.commands)
             .is_some_and(|(d, _)| d.outcome().is_none())
 }
 
@@ -439,6 +471,7 @@ mod tests {
     fn the_log_keeps_every_event_and_a_resumed_game_rebuilds_it() {
         let start = Rc::new(DuelState::default()).reduce(Action::Start {
             deck: "exodia-deck".into(),
+            custom: None,
             seed: 1,
             settings: Settings::default(),
         });
@@ -477,5 +510,56 @@ mod tests {
         );
         assert_eq!(resumed.log, played.log);
         assert_eq!(resumed.duel, played.duel);
+    }
+
+    #[test]
+    fn a_deck_lab_deal_is_saved_resumed_undone_and_retried_with_its_list_and_test_hand() {
+        use duel_engine::{CUSTOM_DECK_ID, Code, DeckList, Opening};
+        let mut list = DeckList::from(duel_engine::deck("exodia-deck").expect("preset"));
+        // A Pot of Greed fewer, a second Pot of Duality: a list no preset holds.
+        assert!(list.remove(55_144_522));
+        assert!(list.add(98_645_731).is_ok());
+        let hand: Vec<Code> = vec![33_396_948, 98_645_731];
+        let custom = Custom {
+            list: Some(list),
+            opening: Opening {
+                hand: hand.clone(),
+                top: vec![98_645_731],
+            },
+        };
+        let start = Rc::new(DuelState::default()).reduce(Action::Start {
+            deck: CUSTOM_DECK_ID.into(),
+            custom: Some(custom.clone()),
+            seed: 9,
+            settings: Settings::default(),
+        });
+        let duel = start.duel.as_ref().expect("dealt");
+        let dealt: Vec<Code> = duel.view().you.hand.iter().filter_map(|c| c.code).collect();
+        assert_eq!(dealt[..2], hand[..], "the test hand is dealt");
+        // Play some legal action, then save, reload and undo it.
+        let cmd = duel
+            .legal_commands()
+            .into_iter()
+            .find(|c| !matches!(c, Command::EndTurn))
+            .expect("an action");
+        let played = start.clone().reduce(Action::Apply(cmd));
+        assert!(played.last_error.is_none());
+        let text = played.save_file().expect("a save").to_text();
+        let back = SaveFile::from_text(&text).expect("readable");
+        assert_eq!(
+            back.custom.as_ref(),
+            Some(&custom),
+            "the save carries the deal"
+        );
+        let resumed = Rc::new(DuelState::default()).reduce(Action::Resume {
+            save: back,
+            announce: false,
+        });
+        assert_eq!(resumed.duel, played.duel);
+        let undone = resumed.reduce(Action::Undo);
+        assert_eq!(undone.duel, start.duel, "undo replays from the same deal");
+        let retried = played.reduce(Action::Retry);
+        assert_eq!(retried.duel, start.duel, "the same deal again");
+        assert_eq!(retried.custom(), Some(&custom));
     }
 }

@@ -54,8 +54,8 @@ pub fn game_over(props: &GameOverProps) -> Html {
                 aria-labelledby="game-over-title" ref={node} onkeydown={on_key}>
                 <h3 id="game-over-title">{ title }</h3>
                 <p>{ duel_engine::text::outcome(props.outcome, engine_lang(ctx.lang)) }</p>
-                if let Some(game) = &props.analysis {
-                    { no_return_view(&analysis, game, ctx.lang, None) }
+                if props.analysis.is_some() {
+                    { no_return_view(&analysis, ctx.lang, None) }
                 }
                 <div class="dialog-actions">
                     <button type="button" class="btn" onclick={on_close}>{ ctx.t(T::Close) }</button>

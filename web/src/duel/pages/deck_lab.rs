@@ -15,6 +15,9 @@ use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::board::card_view::{card_name, engine_lang, frame_class};
+use crate::duel::pages::compare::Compare;
+use crate::duel::pages::lab_play::LabPlay;
+use crate::duel::practice::jobs::custom_deck_id;
 use crate::i18n::Lang;
 use crate::storage;
 
@@ -321,6 +324,15 @@ pub fn deck_lab() -> Html {
         })
     });
     let saved = use_state(|| first.0.clone());
+    let compare_with = use_state(String::new);
+    let on_compare_with = {
+        let compare_with = compare_with.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                compare_with.set(select.value());
+            }
+        })
+    };
 
     let add = |code: Code| {
         let list = list.clone();
@@ -446,6 +458,15 @@ pub fn deck_lab() -> Html {
     };
 
     let problems = list.problems();
+    // The deck B of the comparison: a saved deck's list or a preset (its id).
+    let other = if let Some(n) = compare_with.strip_prefix("saved:") {
+        saved
+            .iter()
+            .find(|(name, _)| name == n)
+            .map(|(_, l)| custom_deck_id(l))
+    } else {
+        duel_engine::deck(&compare_with).map(|d| d.id.clone())
+    };
     let goals = list.goals();
     let found = search(&query, *kind);
     let deck_rows = |part: Part| -> Html {
@@ -609,6 +630,31 @@ pub fn deck_lab() -> Html {
                     }
                 </section>
             </div>
+            <LabPlay list={(*list).clone()} legal={problems.is_empty()} />
+            <section class="lab-compare" aria-labelledby="lab-compare-title">
+                <h3 id="lab-compare-title">{ lang.pick("ビルドを比べる", "Compare builds") }</h3>
+                <label class="lab-field">
+                    { lang.pick("今のデッキ（A）と比べるデッキ（B）", "Compare this deck (A) with (B)") }
+                    <select data-testid="lab-compare-with" onchange={on_compare_with}>
+                        <option value="" selected={compare_with.is_empty()}>{ lang.pick("選んでください", "Choose a deck") }</option>
+                        { for saved.iter().map(|(n, _)| html! {
+                            <option value={format!("saved:{n}")} selected={*compare_with == format!("saved:{n}")}>{ n.clone() }</option>
+                        }) }
+                        { for decks().iter().map(|d| html! {
+                            <option value={d.id.clone()} selected={*compare_with == d.id}>{ d.name(engine_lang(lang)) }</option>
+                        }) }
+                    </select>
+                </label>
+                { match (problems.is_empty(), other) {
+                    (false, _) => html! { <p class="lab-why">{ lang.pick("デッキの問題を直すと比べられます", "Fix the deck's problems to compare it.") }</p> },
+                    (true, Some(b)) => {
+                        let a = custom_deck_id(&list);
+                        let key = format!("{a}~{b}");
+                        html! { <Compare key={key} decks={[a, b]} /> }
+                    }
+                    (true, None) => Html::default(),
+                } }
+            </section>
             <section class="lab-files" aria-labelledby="lab-files-title">
                 <h3 id="lab-files-title">{ lang.pick("読み込み・書き出し", "Import and export") }</h3>
                 <label class="lab-field">

@@ -4,8 +4,12 @@
 //! deck statistics and the deck lab.
 
 #[cfg(feature = "deck-lab")]
+pub mod compare;
+#[cfg(feature = "deck-lab")]
 pub mod deck_lab;
 pub mod home;
+#[cfg(feature = "deck-lab")]
+pub mod lab_play;
 pub mod recipe;
 pub mod replay_page;
 pub mod simulator;

@@ -10,7 +10,7 @@ use crate::duel::board::card_view::{CardView, engine_lang};
 use crate::duel::board::duel_field::DuelField;
 use crate::duel::board::duel_header::DuelHeader;
 use crate::duel::pages::home::Home;
-use crate::duel::practice::jobs::{NO_RETURN_BUDGET, NoReturn};
+use crate::duel::practice::jobs::{NO_RETURN_BUDGET, NoReturn, NoReturnReply};
 use crate::duel::practice::no_return::{NoReturnPhase, no_return_view, use_no_return};
 use crate::duel::save::SaveFile;
 use crate::duel::state::{mark_own_save, write_save};
@@ -70,8 +70,9 @@ pub fn replay_page(props: &ReplayProps) -> Html {
     let at = use_state(|| total);
     let position = use_memo((opened.clone(), *at), |(opened, at)| {
         let shared = opened.as_ref().as_ref().ok()?;
-        Duel::replay(
+        Duel::replay_dealt(
             &shared.deck,
+            shared.custom.as_ref(),
             shared.seed,
             shared.settings,
             &shared.commands[..(*at).min(shared.commands.len())],
@@ -82,22 +83,37 @@ pub fn replay_page(props: &ReplayProps) -> Html {
         let Ok(shared) = opened.as_ref() else {
             return Vec::new();
         };
-        Duel::with_settings(&shared.deck, shared.seed, shared.settings)
-            .map(|d| d.describe_line(&shared.commands, engine_lang(*lang)))
-            .unwrap_or_default()
+        Duel::dealt(
+            &shared.deck,
+            shared.custom.as_ref(),
+            shared.seed,
+            shared.settings,
+        )
+        .map(|d| d.describe_line(&shared.commands, engine_lang(*lang)))
+        .unwrap_or_default()
     });
 
     // The whole shared game's point of no return, searched in the worker.
-    let game = opened.as_ref().as_ref().ok().map(|shared| NoReturn {
-        deck: shared.deck.clone(),
-        seed: shared.seed,
-        settings: shared.settings,
-        commands: shared.commands.clone(),
-        budget: NO_RETURN_BUDGET,
-    });
+    // (Not for a deck lab's game: the search replays preset decks only.)
+    let game = opened
+        .as_ref()
+        .as_ref()
+        .ok()
+        .filter(|shared| shared.custom.is_none())
+        .map(|shared| NoReturn {
+            deck: shared.deck.clone(),
+            custom: None,
+            seed: shared.seed,
+            settings: shared.settings,
+            commands: shared.commands.clone(),
+            budget: NO_RETURN_BUDGET,
+        });
     let analysis = use_no_return(game.clone());
     let no_return_step = match &analysis {
-        NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, .. }) => Some(*step),
+        NoReturnPhase::Answered(NoReturnReply {
+            point: PointOfNoReturn::NoReturn { step, .. },
+            ..
+        }) => Some(*step),
         _ => None,
     };
 
@@ -175,12 +191,15 @@ pub fn replay_page(props: &ReplayProps) -> Html {
             // The shared game up to here becomes the autosave, which the duel page resumes
             // (as this page's own save: no "resumed" notice there).
             mark_own_save(&shared.deck, shared.seed);
-            write_save(&SaveFile::new(
-                shared.deck.clone(),
-                shared.seed,
-                shared.settings,
-                shared.commands[..at.min(shared.commands.len())].to_vec(),
-            ));
+            write_save(
+                &SaveFile::new(
+                    shared.deck.clone(),
+                    shared.seed,
+                    shared.settings,
+                    shared.commands[..at.min(shared.commands.len())].to_vec(),
+                )
+                .dealt(shared.custom.clone()),
+            );
             nav.emit(Route::Simulator {
                 deck: shared.deck.clone(),
                 seed: Some(shared.seed),
@@ -231,8 +250,8 @@ pub fn replay_page(props: &ReplayProps) -> Html {
                     { for happened.iter().map(|m| html! { <li>{ m }</li> }) }
                 </ul>
             }
-            if let Some(game) = &game {
-                { no_return_view(&analysis, game, lang, Some({ let at = at.clone(); Callback::from(move |step: usize| at.set(step.min(total))) })) }
+            if game.is_some() {
+                { no_return_view(&analysis, lang, Some({ let at = at.clone(); Callback::from(move |step: usize| at.set(step.min(total))) })) }
             }
             <ol class="replay-steps">
                 { for steps.iter().enumerate().map(|(i, text)| {
@@ -283,7 +302,6 @@ mod tests {
                 duel_engine::Command::EndTurn,
                 duel_engine::Command::PassChain,
             ],
-            #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
             custom: None,
         };
         let e = open(&refused.encode()).expect_err("does not replay");

@@ -123,7 +123,8 @@ fn after(ms: i32, f: impl FnOnce() + 'static) {
 }
 
 /// Starts a new duel of `deck` (with a seed drawn from the browser when the route has
-/// none, written into the address so a reload replays the same game).
+/// none, written into the address so a reload replays the same game). A deck list of the
+/// player's own has no preset to start from: its duels come from the deck lab's save.
 fn start_new(state: &UseReducerHandle<DuelState>, deck: &str, seed: Option<u64>) {
     let seed = seed.unwrap_or_else(|| {
         let drawn = entropy_seed();
@@ -138,6 +139,7 @@ fn start_new(state: &UseReducerHandle<DuelState>, deck: &str, seed: Option<u64>)
     });
     state.dispatch(Action::Start {
         deck: deck.to_owned(),
+        custom: None,
         seed,
         settings: new_game_settings(),
     });
@@ -289,6 +291,8 @@ pub fn simulator(props: &SimulatorProps) -> Html {
     let on_restart = {
         let state = state.clone();
         let deck = props.deck.clone();
+        // A new shuffle of the same deck list and test hand.
+        let custom = state.custom().cloned();
         let over_closed = over_closed.clone();
         Callback::from(move |()| {
             clear_save();
@@ -300,6 +304,7 @@ pub fn simulator(props: &SimulatorProps) -> Html {
             over_closed.set(false);
             state.dispatch(Action::Start {
                 deck: deck.clone(),
+                custom: custom.clone(),
                 seed,
                 settings: new_game_settings(),
             });
@@ -568,12 +573,14 @@ pub fn simulator(props: &SimulatorProps) -> Html {
 
     // A duel that was not won gets its point of no return in the game-over dialog: the
     // duel is over, so what the search tells of the deck is no longer hidden.
+    // (Not for a deck lab's duel: the search replays preset decks only.)
     let lost = view
         .outcome
-        .filter(|o| !matches!(o, Outcome::Win(_)))
+        .filter(|o| !matches!(o, Outcome::Win(_)) && state.custom().is_none())
         .and(state.duel.as_ref())
         .map(|duel| NoReturn {
             deck: state.deck.clone(),
+            custom: None,
             seed: state.seed,
             settings: state.settings,
             commands: duel.log().to_vec(),

@@ -3,14 +3,14 @@
 use std::rc::Rc;
 
 use duel_engine::stats::{HAND_BUDGET, Tally, engine_version};
-use duel_engine::{Code, Settings, card, deck, decks};
+use duel_engine::{Code, DeckList, Settings, card, deck, decks};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
 use crate::duel::board::card_view::engine_lang;
 use crate::duel::practice::hint::{fixed1, number_text, thousands};
-use crate::duel::practice::jobs::{HandAnswer, Hands};
+use crate::duel::practice::jobs::{HandAnswer, Hands, dealt_deck};
 use crate::duel::state::new_game_settings;
 use crate::i18n::T;
 use crate::route::Route;
@@ -198,6 +198,11 @@ fn percent(x: f64) -> String {
     format!("{}%", fixed1(100.0 * x))
 }
 
+/// The deck list a statistics deck holds, when it is one of the player's own.
+fn custom_list(deck: &str) -> Option<DeckList> {
+    dealt_deck(deck).ok()?.1?.list
+}
+
 /// The distinct cards of a deck's main deck, in the recipe's order.
 pub fn main_cards(deck_id: &str) -> Vec<Code> {
     let mut out: Vec<Code> = Vec::new();
@@ -270,14 +275,18 @@ pub fn stats_page(props: &StatsProps) -> Html {
         });
     }
 
-    let Some(def) = deck(&props.deck) else {
+    // A preset (its id) or a deck list of one's own (`jobs::custom_deck_id`); a list has
+    // no preset to open its hands as duels from.
+    let own = custom_list(&props.deck);
+    let preset = deck(&props.deck).map(|d| d.id.clone());
+    if preset.is_none() && own.is_none() {
         return html! {
             <section class="page">
                 <h2>{ ctx.t(T::UnknownDeck) }</h2>
                 <a href={Route::Home.href()}>{ ctx.t(T::BackHome) }</a>
             </section>
         };
-    };
+    }
 
     let on_run = {
         let run = run.clone();
@@ -359,7 +368,10 @@ pub fn stats_page(props: &StatsProps) -> Html {
     let rate = tally.win_rate();
     let (lo, hi) = tally.interval95();
     let undecided = tally.undecided.len() as u32;
-    let cards = main_cards(&props.deck);
+    let cards = match &own {
+        Some(list) => list.main.iter().map(|&(c, _)| c).collect(),
+        None => main_cards(&props.deck),
+    };
     let options = |choices: &[u32], extra: Option<u32>, chosen: u32| {
         let mut all: Vec<u32> = choices.to_vec();
         if let Some(x) = extra.filter(|x| !all.contains(x)) {
@@ -406,6 +418,9 @@ pub fn stats_page(props: &StatsProps) -> Html {
                 <label>
                     { lang.pick("デッキ ", "Deck ") }
                     <select data-testid="stats-deck" onchange={on_deck} disabled={running}>
+                        if own.is_some() {
+                            <option value={props.deck.clone()} selected=true>{ lang.pick("自分のデッキ", "Your own deck") }</option>
+                        }
                         { for decks().iter().map(|d| html! {
                             <option value={d.id.clone()} selected={d.id == props.deck}>{ d.name(engine_lang(lang)) }</option>
                         }) }
@@ -425,7 +440,9 @@ pub fn stats_page(props: &StatsProps) -> Html {
                 <button type="button" class="btn" data-testid="stats-cancel" disabled={!running} onclick={on_cancel}>
                     { lang.pick("中止", "Cancel") }
                 </button>
-                <a class="btn" href={Route::Simulator { deck: def.id.clone(), seed: None }.href()}>{ lang.pick("このデッキで決闘", "Duel with this deck") }</a>
+                if let Some(id) = &preset {
+                    <a class="btn" href={Route::Simulator { deck: id.clone(), seed: None }.href()}>{ lang.pick("このデッキで決闘", "Duel with this deck") }</a>
+                }
             </div>
             <div class="stats-progress-row">
                 <progress data-testid="stats-progress" max="1" value={number_text(done)} data-value={number_text(done)}></progress>
@@ -526,10 +543,14 @@ pub fn stats_page(props: &StatsProps) -> Html {
             if !tally.undecided.is_empty() {
                 <h3>{ lang.pick("判定できなかった手札（決闘として開けます）", "Hands not decided (open them as duels)") }</h3>
                 <ul class="stats-undecided" data-testid="stats-undecided">
-                    { for tally.undecided.iter().take(LISTED).map(|seed| html! {
-                        <li><a data-testid="stats-undecided-hand" href={Route::Simulator { deck: def.id.clone(), seed: Some(*seed) }.href()}>
-                            { format!("{} {seed}", lang.pick("シード", "seed")) }
-                        </a></li>
+                    { for tally.undecided.iter().take(LISTED).map(|seed| {
+                        let text = format!("{} {seed}", lang.pick("シード", "seed"));
+                        match &preset {
+                            Some(id) => html! {
+                                <li><a data-testid="stats-undecided-hand" href={Route::Simulator { deck: id.clone(), seed: Some(*seed) }.href()}>{ text }</a></li>
+                            },
+                            None => html! { <li data-testid="stats-undecided-hand">{ text }</li> },
+                        }
                     }) }
                 </ul>
                 if tally.undecided.len() > LISTED {

@@ -7,8 +7,9 @@ use duel_engine::{Command, Duel};
 use yew::prelude::*;
 
 use crate::ctx::use_ctx;
-use crate::duel::board::card_view::engine_lang;
-use crate::duel::practice::jobs::{HINT_BUDGET, HINT_BUDGET_MAX, HINT_DEEPER, Hint, HintAnswer};
+use crate::duel::practice::jobs::{
+    HINT_BUDGET, HINT_BUDGET_MAX, HINT_DEEPER, Hint, HintAnswer, Words,
+};
 use crate::duel::state::{Action, DuelState};
 use crate::worker::{self, Job, Options};
 
@@ -47,6 +48,8 @@ enum Phase {
         /// The commands of the position it answers for.
         base: Vec<Command>,
         answer: HintAnswer,
+        /// A winning line in words (the worker describes it).
+        words: Words,
         budget: u32,
         ms: f64,
     },
@@ -119,6 +122,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             }
             let task = Hint {
                 deck: state.deck.clone(),
+                custom: state.custom().cloned(),
                 seed: state.seed,
                 settings: state.settings,
                 commands: duel.log().to_vec(),
@@ -141,7 +145,8 @@ pub fn hint_panel(props: &HintProps) -> Html {
                     setter.set(match answer {
                         Ok(done) => Phase::Answered {
                             base,
-                            answer: done.value,
+                            answer: done.value.answer,
+                            words: done.value.words,
                             budget,
                             ms: done.ms,
                         },
@@ -177,30 +182,12 @@ pub fn hint_panel(props: &HintProps) -> Html {
     let running = matches!(*phase, Phase::Running { .. });
     let over = duel.outcome().is_some();
 
-    // The line in words, read against the position it was found from (each answer is
-    // described once per language, not on every render).
-    let steps = use_memo(
-        (
-            (*phase).clone(),
-            lang,
-            state.deck.clone(),
-            state.seed,
-            state.settings,
-        ),
-        |(phase, lang, deck, seed, settings)| {
-            let Phase::Answered {
-                base,
-                answer: HintAnswer::Win(line),
-                ..
-            } = phase
-            else {
-                return Vec::new();
-            };
-            Duel::replay(deck, *seed, *settings, base)
-                .map(|d| d.describe_line(line, engine_lang(*lang)))
-                .unwrap_or_default()
-        },
-    );
+    // The line in words, read against the position it was found from (the worker
+    // describes it in both languages).
+    let steps: &[String] = match &*phase {
+        Phase::Answered { words, .. } => words.pick(lang),
+        _ => &[],
+    };
 
     // How far the game has followed a winning line, and the line as it reads now (the
     // panel renders only when the duel or the hint changes: no memo needed).
@@ -209,12 +196,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             base,
             answer: HintAnswer::Win(line),
             ..
-        } => follow(
-            || Duel::replay(&state.deck, state.seed, state.settings, base).ok(),
-            base,
-            line,
-            log,
-        ),
+        } => follow(|| state.deal().replay(base), base, line, log),
         _ => None,
     };
     let next_step = progress
@@ -250,6 +232,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             answer,
             budget,
             ms,
+            ..
         } => {
             // A winning line stays good while the game follows it; any other answer
             // belongs to its position only.

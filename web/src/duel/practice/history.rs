@@ -10,17 +10,35 @@
 //! seem to do nothing. The commands taken back are kept, in order, as one action to redo.
 
 use duel_engine::view::DuelView;
-use duel_engine::{Command, Duel, Event, Settings};
+use duel_engine::{Command, Custom, Duel, Event, Settings};
+
+/// What a duel is dealt from: a deck (a preset's id, or a deck list of one's own and a
+/// test hand in `custom`), a seed and rule settings. Replays start from it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Deal<'a> {
+    pub deck: &'a str,
+    pub custom: Option<&'a Custom>,
+    pub seed: u64,
+    pub settings: Settings,
+}
+
+impl Deal<'_> {
+    /// The duel at its start.
+    pub fn start(&self) -> Result<Duel, duel_engine::SetupError> {
+        Duel::dealt(self.deck, self.custom, self.seed, self.settings)
+    }
+
+    /// The duel after `commands`, or `None` when the deal or a command is refused (the
+    /// same replay as a save's, so the duel page links one).
+    pub fn replay(&self, commands: &[Command]) -> Option<Duel> {
+        replay_logged(*self, commands).map(|(duel, _)| duel)
+    }
+}
 
 /// Replays a saved game command by command, keeping every event for the log; `None`
 /// when the deck cannot start or a command is refused (the save does not replay).
-pub(crate) fn replay_logged(
-    deck: &str,
-    seed: u64,
-    settings: Settings,
-    commands: &[Command],
-) -> Option<(Duel, Vec<Event>)> {
-    let mut duel = Duel::with_settings(deck, seed, settings).ok()?;
+pub(crate) fn replay_logged(deal: Deal, commands: &[Command]) -> Option<(Duel, Vec<Event>)> {
+    let mut duel = deal.start().ok()?;
     let mut log = duel.events().to_vec();
     for cmd in commands {
         log.extend(duel.apply(cmd.clone()).ok()?);
@@ -43,8 +61,8 @@ pub struct Rebuilt {
 
 /// Replays `commands` from the deal, keeping every event; `None` when the deck cannot
 /// start or a command is refused.
-pub fn rebuild(deck: &str, seed: u64, settings: Settings, commands: &[Command]) -> Option<Rebuilt> {
-    replay_logged(deck, seed, settings, commands).map(|(duel, events)| Rebuilt { duel, events })
+pub fn rebuild(deal: Deal, commands: &[Command]) -> Option<Rebuilt> {
+    replay_logged(deal, commands).map(|(duel, events)| Rebuilt { duel, events })
 }
 
 /// Whether the page leaves this position by itself (it sends `PassChain`).
@@ -55,15 +73,10 @@ fn passes_alone(duel: &Duel) -> bool {
 /// Takes back the last action of the game whose commands are `log`: the position before
 /// it, and the commands taken back (to redo, in order). `None` when nothing was played
 /// or the log does not replay.
-pub fn undo(
-    deck: &str,
-    seed: u64,
-    settings: Settings,
-    log: &[Command],
-) -> Option<(Rebuilt, Vec<Command>)> {
+pub fn undo(deal: Deal, log: &[Command]) -> Option<(Rebuilt, Vec<Command>)> {
     let mut keep = log.len().checked_sub(1)?;
     loop {
-        let before = rebuild(deck, seed, settings, &log[..keep])?;
+        let before = rebuild(deal, &log[..keep])?;
         if keep == 0 || !passes_alone(&before.duel) {
             return Some((before, log[keep..].to_vec()));
         }
@@ -88,6 +101,15 @@ mod tests {
     use super::*;
     use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
     use duel_engine::decks;
+
+    fn preset(deck: &str, seed: u64, settings: Settings) -> Deal<'_> {
+        Deal {
+            deck,
+            custom: None,
+            seed,
+            settings,
+        }
+    }
 
     /// A small xorshift generator: which random legal commands a test game takes.
     struct Rng(u64);
@@ -139,7 +161,7 @@ mod tests {
                 let mut positions = vec![end.clone()];
                 let mut log = end.log().to_vec();
                 let mut to_redo = Vec::new();
-                while let Some((before, action)) = undo(&deck.id, seed, settings, &log) {
+                while let Some((before, action)) = undo(preset(&deck.id, seed, settings), &log) {
                     assert!(!action.is_empty());
                     assert_eq!(before.duel.log(), &log[..log.len() - action.len()]);
                     assert!(
@@ -176,6 +198,7 @@ mod tests {
                 let end = random_game(&deck.id, seed, 40);
                 let mut state = Rc::new(DuelState::default()).reduce(Action::Start {
                     deck: deck.id.clone(),
+                    custom: None,
                     seed,
                     settings: Settings::default(),
                 });
@@ -211,9 +234,7 @@ mod tests {
         let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
         let log = won.log();
         let (before, action) = undo(
-            "library-exodia-deck",
-            SEED_LIBRARY_WIN,
-            Settings::default(),
+            preset("library-exodia-deck", SEED_LIBRARY_WIN, Settings::default()),
             log,
         )
         .expect("undone");
@@ -238,6 +259,7 @@ mod tests {
         use yew::Reducible;
         let mut state = Rc::new(DuelState::default()).reduce(Action::Start {
             deck: "library-exodia-deck".into(),
+            custom: None,
             seed: SEED_LIBRARY_WIN,
             settings: Settings::default(),
         });
@@ -281,12 +303,10 @@ mod tests {
 
     #[test]
     fn nothing_to_undo_at_the_deal_and_a_bad_log_is_refused() {
-        assert!(undo("exodia-deck", 1, Settings::default(), &[]).is_none());
+        assert!(undo(preset("exodia-deck", 1, Settings::default()), &[]).is_none());
         assert!(
             undo(
-                "exodia-deck",
-                1,
-                Settings::default(),
+                preset("exodia-deck", 1, Settings::default()),
                 &[Command::PassChain, Command::EndTurn]
             )
             .is_none()

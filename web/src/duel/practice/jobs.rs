@@ -2,14 +2,12 @@
 //! point of no return of a game, and one share of the deck statistics' opening hands.
 
 use duel_engine::analysis::{PointOfNoReturn, playout_seed, point_of_no_return_watched};
-use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_game};
+use duel_engine::replay::{Shared, decode_commands, encode_commands, encode_dealt};
 use duel_engine::solver::{Search, order_for, shortest_watched, solve_watched};
-use duel_engine::stats::{HandResult, goal_of, opening_hand, solve_hand};
-use duel_engine::{Code, Command, Duel, Settings};
+use duel_engine::stats::{HandResult, goal_of_dealt, solve_dealt_hand};
+use duel_engine::{CUSTOM_DECK_ID, Code, Command, Custom, DeckList, Duel, Opening, Settings};
 use serde::{Deserialize, Serialize};
 
-#[cfg(feature = "duel-analysis")]
-use crate::worker::run_wire;
 use crate::worker::{Task, progress};
 
 /// Positions a first hint may search (about half a second natively, a little more in
@@ -25,6 +23,8 @@ pub const HINT_BUDGET_MAX: u32 = 320_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameQuestion<const ASK: u8> {
     pub deck: String,
+    /// The deck list of the player's own and the test hand, when the deck lab dealt it.
+    pub custom: Option<Custom>,
     pub seed: u64,
     pub settings: Settings,
     pub commands: Vec<Command>,
@@ -54,6 +54,7 @@ impl<const ASK: u8> GameQuestion<ASK> {
         game_to_wire(
             self.budget,
             &self.deck,
+            self.custom.as_ref(),
             self.seed,
             self.settings,
             &self.commands,
@@ -65,6 +66,7 @@ impl<const ASK: u8> GameQuestion<ASK> {
         let (budget, game) = game_from_wire(text)?;
         Ok(GameQuestion {
             deck: game.deck,
+            custom: game.custom,
             seed: game.seed,
             settings: game.settings,
             commands: game.commands,
@@ -96,6 +98,65 @@ impl HintAnswer {
     }
 }
 
+/// A line's steps in words, in Japanese and in English (`Duel::describe_line`). The
+/// worker, whose module links the engine's texts anyway, writes them, so the duel page's
+/// bundle does not link the describing code for its hint and point of no return.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Words {
+    pub ja: Vec<String>,
+    pub en: Vec<String>,
+}
+
+impl Words {
+    /// `line` described from `duel`'s position in both languages.
+    fn of(duel: &Duel, line: &[Command]) -> Words {
+        Words {
+            ja: duel.describe_line(line, duel_engine::Lang::Ja),
+            en: duel.describe_line(line, duel_engine::Lang::En),
+        }
+    }
+
+    /// The steps in the page's language.
+    pub fn pick(&self, lang: crate::i18n::Lang) -> &[String] {
+        match lang {
+            crate::i18n::Lang::Ja => &self.ja,
+            crate::i18n::Lang::En => &self.en,
+        }
+    }
+
+    /// Each step on a line of its own after `head`: the Japanese ones, then the English
+    /// ones (as many of each: both describe the same commands).
+    fn to_wire(&self, head: String) -> String {
+        let mut out = head;
+        // (A step is one line of text: the engine's descriptions hold no line break.)
+        for step in self.ja.iter().chain(&self.en) {
+            out.push('\n');
+            out.push_str(step);
+        }
+        out
+    }
+
+    /// Reads [`Words::to_wire`]: the head and the words.
+    fn from_wire(text: &str) -> Option<(&str, Words)> {
+        let mut lines = text.split('\n');
+        let head = lines.next()?;
+        let mut ja: Vec<String> = lines.map(str::to_owned).collect();
+        if !ja.len().is_multiple_of(2) {
+            return None;
+        }
+        let en = ja.split_off(ja.len() / 2);
+        Some((head, Words { ja, en }))
+    }
+}
+
+/// The hint's answer as the worker sends it: the answer and, for a win, its line in words
+/// (read against the position the hint was asked at).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HintReply {
+    pub answer: HintAnswer,
+    pub words: Words,
+}
+
 impl Hint {
     /// The seed of the solver's guided playouts: the deal's seed moved on by the number
     /// of commands played, so an opening hand gets exactly the statistics' answer
@@ -111,10 +172,12 @@ impl Hint {
     /// at most the share the statistics give it (`stats::SHORTEN_SHARE`): the whole rest
     /// made a hint found early take up to twice its search's time (over a second in the
     /// browser on a hard position) for lines the deepening search hardly ever shortens,
-    /// while the short lines near a win are proved within the share.
-    pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintAnswer, String> {
-        let goal = goal_of(&self.deck).map_err(|e| e.to_string())?;
-        let duel = Duel::replay(&self.deck, self.seed, self.settings, &self.commands)
+    /// while the short lines near a win are proved within the share. A winning line comes
+    /// with its steps in words, read against the position.
+    pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintReply, String> {
+        let custom = self.custom.as_ref();
+        let goal = goal_of_dealt(&self.deck, custom).map_err(|e| e.to_string())?;
+        let duel = Duel::replay_dealt(&self.deck, custom, self.seed, self.settings, &self.commands)
             .map_err(|e| e.to_string())?;
         if duel.outcome().is_some() {
             return Err("the duel is over".to_owned());
@@ -130,7 +193,7 @@ impl Hint {
             };
             solve_watched(&duel, goal, budget, self.playout_seed(), &mut seen).0
         };
-        Ok(match found {
+        let answer = match found {
             Search::Found(line) => {
                 // A shorter line within the share: a player follows fewer steps.
                 let order = order_for(goal);
@@ -139,19 +202,27 @@ impl Hint {
                 let mut report = |nodes: usize| {
                     watch(reached + (1.0 - reached) * nodes as f64 / rest.max(1) as f64)
                 };
-                HintAnswer::Win(shortest_watched(&duel, goal, line, rest, &order, &mut report).line)
+                let line = shortest_watched(&duel, goal, line, rest, &order, &mut report).line;
+                return Ok(HintReply {
+                    words: Words::of(&duel, &line),
+                    answer: HintAnswer::Win(line),
+                });
             }
             Search::Impossible => HintAnswer::NoWin,
             Search::GaveUp | Search::Cancelled => HintAnswer::Undecided,
+        };
+        Ok(HintReply {
+            answer,
+            words: Words::default(),
         })
     }
 }
 
 impl Task for Hint {
     const KIND: &'static str = "duel.hint";
-    type Output = HintAnswer;
+    type Output = HintReply;
 
-    fn run(self) -> Result<HintAnswer, String> {
+    fn run(self) -> Result<HintReply, String> {
         self.solve(&mut |done| {
             progress(done);
             true
@@ -160,7 +231,7 @@ impl Task for Hint {
 
     // The hint travels in the share code's encoding, which the duel page links anyway for
     // its share links: `<budget>.<share code>` there, `win.<commands>`, `no-win` or
-    // `undecided` back.
+    // `undecided` back, then the line's steps in words, one a line (`Words::to_wire`).
     fn to_wire(&self) -> String {
         self.question_to_wire()
     }
@@ -169,22 +240,26 @@ impl Task for Hint {
         Hint::question_from_wire(text)
     }
 
-    fn output_to_wire(answer: &HintAnswer) -> Result<String, String> {
-        Ok(match answer {
+    fn output_to_wire(reply: &HintReply) -> Result<String, String> {
+        let head = match &reply.answer {
             HintAnswer::Win(line) => format!("win.{}", encode_commands(line)),
             other => other.key().to_owned(),
-        })
+        };
+        Ok(reply.words.to_wire(head))
     }
 
-    fn output_from_wire(text: &str) -> Result<HintAnswer, String> {
-        match text.split_once('.') {
+    fn output_from_wire(text: &str) -> Result<HintReply, String> {
+        let bad = || format!("not a hint's answer: {text}");
+        let (head, words) = Words::from_wire(text).ok_or_else(bad)?;
+        let answer = match head.split_once('.') {
             Some(("win", line)) => decode_commands(line)
                 .map(HintAnswer::Win)
-                .map_err(|e| e.to_string()),
-            None if text == "no-win" => Ok(HintAnswer::NoWin),
-            None if text == "undecided" => Ok(HintAnswer::Undecided),
-            _ => Err(format!("not a hint's answer: {text}")),
-        }
+                .map_err(|e| e.to_string())?,
+            None if head == "no-win" => HintAnswer::NoWin,
+            None if head == "undecided" => HintAnswer::Undecided,
+            _ => return Err(bad()),
+        };
+        Ok(HintReply { answer, words })
     }
 }
 
@@ -193,11 +268,15 @@ impl Task for Hint {
 fn game_to_wire(
     budget: u32,
     deck: &str,
+    custom: Option<&Custom>,
     seed: u64,
     settings: Settings,
     commands: &[Command],
 ) -> String {
-    format!("{budget}.{}", encode_game(deck, seed, settings, commands))
+    format!(
+        "{budget}.{}",
+        encode_dealt(deck, custom, seed, settings, commands)
+    )
 }
 
 /// Reads [`game_to_wire`].
@@ -212,13 +291,26 @@ fn game_from_wire(text: &str) -> Result<(u32, Shared), String> {
 /// so each position gets the answer a hint there would give.
 pub const NO_RETURN_BUDGET: u32 = HINT_BUDGET;
 
+/// The point of no return as the worker sends it: for a found one, the fatal action and
+/// the winning line in words (the first step of `words` is the fatal action, the others
+/// the line's), read against the position before it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoReturnReply {
+    pub point: PointOfNoReturn,
+    pub words: Words,
+}
+
 impl Task for NoReturn {
     const KIND: &'static str = "duel.no-return";
-    type Output = PointOfNoReturn;
+    type Output = NoReturnReply;
 
-    fn run(self) -> Result<PointOfNoReturn, String> {
+    fn run(self) -> Result<NoReturnReply, String> {
+        if self.custom.is_some() {
+            // The search replays preset decks only; the pages do not ask it of others.
+            return Err("no point of no return for a deck of one's own".to_owned());
+        }
         let budget = self.budget.min(HINT_BUDGET_MAX) as usize;
-        point_of_no_return_watched(
+        let point = point_of_no_return_watched(
             &self.deck,
             self.seed,
             self.settings,
@@ -229,11 +321,31 @@ impl Task for NoReturn {
                 true
             },
         )
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        // The fatal action and the line in words, read against the position before it.
+        let words = match &point {
+            PointOfNoReturn::NoReturn { step, line } => {
+                let before = self.commands.get(..*step).unwrap_or_default();
+                Duel::replay(&self.deck, self.seed, self.settings, before)
+                    .map(|d| {
+                        let fatal = self.commands.get(*step..=*step).unwrap_or_default();
+                        let mut words = Words::of(&d, line);
+                        // The fatal action first, in one step per language.
+                        let Words { ja, en } = Words::of(&d, fatal);
+                        words.ja.insert(0, ja.concat());
+                        words.en.insert(0, en.concat());
+                        words
+                    })
+                    .unwrap_or_default()
+            }
+            _ => Words::default(),
+        };
+        Ok(NoReturnReply { point, words })
     }
 
     // `<budget>.<share code>` there (as the hint); back `won`, `still`, `never`,
-    // `undecided` or `step.<index>.<the line's commands>`.
+    // `undecided` or `step.<index>.<the line's commands>`, then for the latter the fatal
+    // action and the line in words (`Words::to_wire`: the fatal action is the first step).
     fn to_wire(&self) -> String {
         self.question_to_wire()
     }
@@ -242,8 +354,8 @@ impl Task for NoReturn {
         NoReturn::question_from_wire(text)
     }
 
-    fn output_to_wire(answer: &PointOfNoReturn) -> Result<String, String> {
-        Ok(match answer {
+    fn output_to_wire(reply: &NoReturnReply) -> Result<String, String> {
+        let head = match &reply.point {
             PointOfNoReturn::Won => "won".to_owned(),
             PointOfNoReturn::StillWinnable => "still".to_owned(),
             PointOfNoReturn::NeverWinnable => "never".to_owned(),
@@ -251,25 +363,28 @@ impl Task for NoReturn {
             PointOfNoReturn::NoReturn { step, line } => {
                 format!("step.{step}.{}", encode_commands(line))
             }
-        })
+        };
+        Ok(reply.words.to_wire(head))
     }
 
-    fn output_from_wire(text: &str) -> Result<PointOfNoReturn, String> {
+    fn output_from_wire(text: &str) -> Result<NoReturnReply, String> {
         let bad = || format!("not a point of no return: {text}");
-        Ok(match text {
+        let (head, words) = Words::from_wire(text).ok_or_else(bad)?;
+        let point = match head {
             "won" => PointOfNoReturn::Won,
             "still" => PointOfNoReturn::StillWinnable,
             "never" => PointOfNoReturn::NeverWinnable,
             "undecided" => PointOfNoReturn::Undecided,
             _ => {
-                let rest = text.strip_prefix("step.").ok_or_else(bad)?;
+                let rest = head.strip_prefix("step.").ok_or_else(bad)?;
                 let (step, line) = rest.split_once('.').ok_or_else(bad)?;
                 PointOfNoReturn::NoReturn {
                     step: step.parse().map_err(|_| bad())?,
                     line: decode_commands(line).map_err(|e| e.to_string())?,
                 }
             }
-        })
+        };
+        Ok(NoReturnReply { point, words })
     }
 }
 
@@ -277,9 +392,38 @@ impl Task for NoReturn {
 /// passcodes (for the win rate per card).
 pub type HandAnswer = (HandResult, Vec<Code>);
 
-/// Solves the opening hands dealt by the seeds `first .. first + count` of a deck, as
-/// `stats::solve_hand` does, and names the cards of each (`stats::opening_hand`); the
-/// statistics page sends many of these, spread over the workers, and tallies the answers.
+/// The beginning of a statistics deck that is a deck list of one's own.
+const CUSTOM_PREFIX: &str = "custom.";
+
+/// The statistics' name of a deck list of one's own: `custom.` and the list in the share
+/// code's encoding (base64url: an address and a job's text keep it as it is).
+pub fn custom_deck_id(list: &DeckList) -> String {
+    let custom = Custom {
+        list: Some(list.clone()),
+        opening: Opening::default(),
+    };
+    let code = encode_dealt(CUSTOM_DECK_ID, Some(&custom), 0, Settings::default(), &[]);
+    format!("{CUSTOM_PREFIX}{code}")
+}
+
+/// What a statistics deck deals: a preset's id as it is, or [`custom_deck_id`]'s list
+/// (the deck id is then [`CUSTOM_DECK_ID`]); an error for a text that does not read.
+pub fn dealt_deck(deck: &str) -> Result<(&str, Option<Custom>), String> {
+    let Some(code) = deck.strip_prefix(CUSTOM_PREFIX) else {
+        return Ok((deck, None));
+    };
+    let custom = Shared::decode(code)
+        .map_err(|e| e.to_string())?
+        .custom
+        .filter(|c| c.list.is_some())
+        .ok_or("the deck holds no deck list")?;
+    Ok((CUSTOM_DECK_ID, Some(custom)))
+}
+
+/// Solves the opening hands dealt by the seeds `first .. first + count` of a deck (a
+/// preset's id or [`custom_deck_id`]'s text), as `stats::solve_hand` does, and names the
+/// cards of each (`stats::opening_hand`); the statistics page sends many of these,
+/// spread over the workers, and tallies the answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Hands {
     pub deck: String,
@@ -298,8 +442,9 @@ impl Task for Hands {
     type Output = Vec<HandAnswer>;
 
     // Short texts, so the statistics page links no JSON code: `<deck>.<settings bits>.
-    // <budget>.<first>.<count>` there; back, comma-separated, each hand's result code and
-    // its passcodes: `<code>:<passcode>.<passcode>...`.
+    // <budget>.<first>.<count>` there (a deck list's name holds one dot, after `custom`);
+    // back, comma-separated, each hand's result code and its passcodes:
+    // `<code>:<passcode>.<passcode>...`.
     fn to_wire(&self) -> String {
         format!(
             "{}.{}.{}.{}.{}",
@@ -313,14 +458,21 @@ impl Task for Hands {
 
     fn from_wire(text: &str) -> Result<Hands, String> {
         let bad = || format!("not a share of hands: {text}");
-        let mut parts = text.split('.');
+        // Only a deck list's name holds a dot: the one after `custom` (base64url has none).
+        let skip = if text.starts_with(CUSTOM_PREFIX) {
+            CUSTOM_PREFIX.len()
+        } else {
+            0
+        };
+        let (_, rest) = text[skip..].split_once('.').ok_or_else(bad)?;
+        let deck = text[..text.len() - rest.len() - 1].to_owned();
+        let mut parts = rest.split('.');
         let mut next = || parts.next().ok_or_else(bad);
-        let deck = next()?.to_owned();
         let bits: u8 = next()?.parse().map_err(|_| bad())?;
         let budget = next()?.parse().map_err(|_| bad())?;
         let first = next()?.parse().map_err(|_| bad())?;
         let count = next()?.parse().map_err(|_| bad())?;
-        if parts.next().is_some() {
+        if deck.is_empty() || parts.next().is_some() {
             return Err(bad());
         }
         Ok(Hands {
@@ -364,28 +516,53 @@ impl Task for Hands {
         if self.count > HANDS_MAX {
             return Err(format!("at most {HANDS_MAX} hands per job"));
         }
+        // One path for a preset and a list (a preset deals as `Duel::with_settings`).
+        let (deck, custom) = dealt_deck(&self.deck)?;
+        let custom = custom.as_ref();
+        let goal = goal_of_dealt(deck, custom).map_err(|e| e.to_string())?;
         (0..u64::from(self.count))
             .map(|i| {
                 let seed = self.first.wrapping_add(i);
-                let result = solve_hand(&self.deck, seed, self.settings, self.budget as usize);
-                let hand = opening_hand(&self.deck, seed, self.settings);
-                Ok((
-                    result.map_err(|e| e.to_string())?,
-                    hand.map_err(|e| e.to_string())?,
-                ))
+                let duel =
+                    Duel::dealt(deck, custom, seed, self.settings).map_err(|e| e.to_string())?;
+                let hand = duel.view().you.hand.iter().filter_map(|c| c.code).collect();
+                let result = solve_dealt_hand(
+                    deck,
+                    custom,
+                    goal,
+                    seed,
+                    self.settings,
+                    self.budget as usize,
+                )
+                .map_err(|e| e.to_string())?;
+                Ok((result, hand))
             })
             .collect()
     }
 }
 
-/// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
-/// only the duel-analysis bundle links in: the release duel page's workers run that
-/// bundle's module for its hint (see `worker::worker_module`).
+/// `worker::run_wire`, which the worker module builds only for the bundles of its list:
+/// the deck lab alone has its own copy.
+#[cfg(all(feature = "deck-lab", not(feature = "duel-analysis")))]
+fn run_wire<T: Task>(body: &str) -> Result<String, String> {
+    T::output_to_wire(&T::from_wire(body)?.run()?)
+}
 #[cfg(feature = "duel-analysis")]
+use crate::worker::run_wire;
+
+/// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
+/// only the duel-analysis and deck-lab bundles link in: the release duel page's workers
+/// run the duel-analysis bundle's module for its hint (see `worker::worker_module`), the
+/// deck lab's its own to compare two builds.
+#[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
+        // The deck lab asks only for hands (its comparison): the hint and the point of no
+        // return, and the describing of their lines, stay out of its bundle.
+        #[cfg(feature = "duel-analysis")]
         Hint::KIND => Some(run_wire::<Hint>(body)),
         Hands::KIND => Some(run_wire::<Hands>(body)),
+        #[cfg(feature = "duel-analysis")]
         NoReturn::KIND => Some(run_wire::<NoReturn>(body)),
         _ => None,
     }
@@ -396,10 +573,12 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
 mod tests {
     use super::*;
     use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
+    use duel_engine::stats::{goal_of, opening_hand, solve_hand};
 
     fn hint_at(deck: &str, seed: u64, commands: Vec<Command>, budget: u32) -> Hint {
         Hint {
             deck: deck.into(),
+            custom: None,
             seed,
             settings: Settings::default(),
             commands,
@@ -422,9 +601,30 @@ mod tests {
         let answer = run_wire::<Hint>(&hint.to_wire())
             .and_then(|text| Hint::output_from_wire(&text))
             .expect("answers");
-        let HintAnswer::Win(line) = answer else {
+        let HintReply {
+            answer: HintAnswer::Win(line),
+            words,
+        } = answer
+        else {
             panic!("a win is left: {answer:?}");
         };
+        // The worker describes the line as the engine does, from the hint's position.
+        let at_hint = Duel::replay(
+            "library-exodia-deck",
+            SEED_LIBRARY_WIN,
+            Settings::default(),
+            &log[..at],
+        )
+        .expect("replays");
+        assert_eq!(
+            words.ja,
+            at_hint.describe_line(&line, duel_engine::Lang::Ja)
+        );
+        assert_eq!(
+            words.en,
+            at_hint.describe_line(&line, duel_engine::Lang::En)
+        );
+        assert!(!words.en.is_empty());
         assert!(
             line.len() <= 5,
             "iterative deepening finds a short line: {line:?}"
@@ -457,13 +657,21 @@ mod tests {
             HintAnswer::NoWin,
             HintAnswer::Undecided,
         ] {
-            let text = Hint::output_to_wire(&answer).expect("writes");
-            assert_eq!(Hint::output_from_wire(&text), Ok(answer));
+            let words = match answer {
+                HintAnswer::Win(_) => Words {
+                    ja: vec!["「壺」を発動".into(), "ターン終了".into()],
+                    en: vec!["Activate \"Pot\"".into(), "End the turn".into()],
+                },
+                _ => Words::default(),
+            };
+            let reply = HintReply { answer, words };
+            let text = Hint::output_to_wire(&reply).expect("writes");
+            assert_eq!(Hint::output_from_wire(&text), Ok(reply));
         }
         for garbage in ["", "12", "x.AQA", "12.!!"] {
             assert!(Hint::from_wire(garbage).is_err(), "{garbage:?}");
         }
-        for garbage in ["", "win", "win.!!", "lost", "no-win.AA"] {
+        for garbage in ["", "win", "win.!!", "lost", "no-win.AA", "no-win\nodd"] {
             assert!(Hint::output_from_wire(garbage).is_err(), "{garbage:?}");
         }
     }
@@ -472,7 +680,7 @@ mod tests {
     fn a_hint_on_an_opening_hand_answers_what_the_statistics_answer() {
         for seed in 0..6 {
             let hint = hint_at("panda-exodia-deck", seed, Vec::new(), 600);
-            let answer = hint.clone().run().expect("answers");
+            let answer = hint.clone().run().expect("answers").answer;
             let hand =
                 solve_hand("panda-exodia-deck", seed, Settings::default(), 600).expect("solves");
             let same = matches!(
@@ -499,6 +707,38 @@ mod tests {
             100,
         );
         assert_eq!(over.run(), Err("the duel is over".to_owned()));
+    }
+
+    #[test]
+    fn a_deck_lists_share_of_hands_answers_what_the_same_preset_answers() {
+        let deck = "legacy-exodia-deck";
+        let list = DeckList::from(duel_engine::deck(deck).expect("preset"));
+        let task = Hands {
+            deck: custom_deck_id(&list),
+            settings: Settings::default(),
+            budget: 300,
+            first: 3,
+            count: 4,
+        };
+        let back = Hands::from_wire(&task.to_wire()).expect("readable");
+        assert_eq!(back, task);
+        let text = run_wire::<Hands>(&task.to_wire()).expect("runs");
+        let got = Hands::output_from_wire(&text).expect("readable");
+        let expected: Vec<HandAnswer> = (3..7)
+            .map(|seed| {
+                (
+                    solve_hand(deck, seed, Settings::default(), 300).expect("solves"),
+                    opening_hand(deck, seed, Settings::default()).expect("deals"),
+                )
+            })
+            .collect();
+        assert_eq!(got, expected);
+        // An illegal list is refused with its problem, not solved.
+        let empty = Hands {
+            deck: custom_deck_id(&DeckList::default()),
+            ..task
+        };
+        assert!(run_wire::<Hands>(&empty.to_wire()).is_err());
     }
 
     #[test]
@@ -535,6 +775,7 @@ mod tests {
             assert!(Hands::output_from_wire(garbage).is_err(), "{garbage:?}");
         }
         assert_eq!(Hands::output_from_wire(""), Ok(Vec::new()));
+        assert!(Hands::from_wire("custom.!!.0.1.2.3").is_ok_and(|h| h.run().is_err()));
         assert_eq!(
             Hands::output_from_wire("u:,w7p:5.6"),
             Ok(vec![
@@ -560,6 +801,7 @@ mod tests {
         let won = play_script("library-exodia-deck", SEED_LIBRARY_WIN, LIBRARY_WIN).expect("wins");
         let task = NoReturn {
             deck: "library-exodia-deck".into(),
+            custom: None,
             seed: SEED_LIBRARY_WIN,
             settings: Settings::default(),
             commands: won.log().to_vec(),
@@ -580,10 +822,29 @@ mod tests {
                 line: Vec::new(),
             },
         ] {
-            let text = NoReturn::output_to_wire(&answer).expect("writes");
-            assert_eq!(NoReturn::output_from_wire(&text), Ok(answer));
+            let words = match answer {
+                PointOfNoReturn::NoReturn { .. } => Words {
+                    ja: vec!["ターン終了".into(), "「壺」を発動".into()],
+                    en: vec!["End the turn".into(), "Activate \"Pot\"".into()],
+                },
+                _ => Words::default(),
+            };
+            let reply = NoReturnReply {
+                point: answer,
+                words,
+            };
+            let text = NoReturn::output_to_wire(&reply).expect("writes");
+            assert_eq!(NoReturn::output_from_wire(&text), Ok(reply));
         }
-        for garbage in ["", "step", "step.x.AA", "step.3", "step.3.!!", "lost"] {
+        for garbage in [
+            "",
+            "step",
+            "step.x.AA",
+            "step.3",
+            "step.3.!!",
+            "lost",
+            "won\nodd",
+        ] {
             assert!(NoReturn::output_from_wire(garbage).is_err(), "{garbage:?}");
         }
         for garbage in ["", "12", "x.AQA", "12.!!"] {
@@ -591,7 +852,10 @@ mod tests {
         }
         // Run as the worker runs it: the won game has nothing to find.
         let text = run_wire::<NoReturn>(&task.to_wire()).expect("runs");
-        assert_eq!(NoReturn::output_from_wire(&text), Ok(PointOfNoReturn::Won));
+        assert_eq!(
+            NoReturn::output_from_wire(&text).map(|r| r.point),
+            Ok(PointOfNoReturn::Won)
+        );
         let refused = NoReturn {
             commands: vec![Command::PassChain],
             ..task

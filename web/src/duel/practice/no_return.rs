@@ -7,12 +7,10 @@
 use std::rc::Rc;
 
 use duel_engine::analysis::PointOfNoReturn;
-use duel_engine::{Command, Duel};
 use yew::prelude::*;
 
-use crate::duel::board::card_view::engine_lang;
 use crate::duel::practice::hint::number_text;
-use crate::duel::practice::jobs::NoReturn;
+use crate::duel::practice::jobs::{NoReturn, NoReturnReply};
 use crate::i18n::Lang;
 use crate::worker::{self, Options};
 
@@ -23,7 +21,7 @@ pub enum NoReturnPhase {
     Idle,
     /// Searching; the share of the work done (an estimate).
     Thinking(f64),
-    Answered(PointOfNoReturn),
+    Answered(NoReturnReply),
     /// The job failed, and why.
     Failed(String),
     /// No worker could start, and this page cannot run the search itself.
@@ -84,16 +82,10 @@ pub fn use_no_return(game: Option<NoReturn>) -> NoReturnPhase {
 /// `no-return-line`. `on_show` (the replay page has it) shows the position before the
 /// point of no return.
 ///
-/// A plain function, not a component, and the words computed on each render (a replay
-/// of the game's first actions, a millisecond or two): the game-over dialog renders
-/// rarely, and a component with a memo weighed about a kilobyte more in the duel
-/// bundle, whose size budget is tight.
-pub fn no_return_view(
-    phase: &NoReturnPhase,
-    game: &NoReturn,
-    lang: Lang,
-    on_show: Option<Callback<usize>>,
-) -> Html {
+/// A plain function, not a component: the game-over dialog renders rarely, and a
+/// component with a memo weighed about a kilobyte more in the duel bundle, whose size
+/// budget is tight. The words come from the worker ([`NoReturnReply`]).
+pub fn no_return_view(phase: &NoReturnPhase, lang: Lang, on_show: Option<Callback<usize>>) -> Html {
     let (state, body) = match phase {
         NoReturnPhase::Idle => return Html::default(),
         NoReturnPhase::Thinking(done) => (
@@ -106,17 +98,14 @@ pub fn no_return_view(
                 </p>
             },
         ),
-        NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, line }) => {
+        NoReturnPhase::Answered(NoReturnReply {
+            point: PointOfNoReturn::NoReturn { step, line },
+            words,
+        }) => {
             let step = *step;
-            // The fatal action and the line in words, read against the position before it.
-            let before = game.commands.get(..step).unwrap_or_default();
-            let duel = Duel::replay(&game.deck, game.seed, game.settings, before).ok();
-            let words = |cmds: &[Command]| {
-                duel.as_ref()
-                    .map(|d| d.describe_line(cmds, engine_lang(lang)))
-                    .unwrap_or_default()
-            };
-            let fatal = words(game.commands.get(step..=step).unwrap_or_default());
+            // The fatal action and the line in words (the worker describes them: the
+            // first step is the fatal action).
+            let (fatal, steps) = words.pick(lang).split_first().unzip();
             let (ja, en) = (step + 1, line.len());
             let body = html! {
                 <>
@@ -125,14 +114,14 @@ pub fn no_return_view(
                             Lang::Ja => format!("{ja}手目で勝ち筋がなくなりました："),
                             Lang::En => format!("The win slipped away at action {ja}: "),
                         } }</strong>
-                        { fatal.concat() }
+                        { fatal.cloned().unwrap_or_default() }
                     </p>
                     <p>{ match lang {
                         Lang::Ja => format!("その直前の局面からは、この{en}手で勝てました："),
                         Lang::En => format!("From the position just before it, these {en} steps won:"),
                     } }</p>
                     <ol data-testid="no-return-line">
-                        { for words(line).into_iter().map(|text| html! { <li data-testid="no-return-step">{ text }</li> }) }
+                        { for steps.unwrap_or_default().iter().map(|text| html! { <li data-testid="no-return-step">{ text }</li> }) }
                     </ol>
                     if let Some(show) = on_show {
                         <button type="button" class="btn" data-testid="btn-no-return-show" onclick={show.reform(move |_: MouseEvent| step)}>
@@ -144,7 +133,7 @@ pub fn no_return_view(
             ("found", body)
         }
         NoReturnPhase::Answered(answer) => {
-            let (state, text) = match answer {
+            let (state, text) = match answer.point {
                 PointOfNoReturn::NeverWinnable => (
                     "never",
                     lang.pick(
@@ -182,7 +171,10 @@ pub fn no_return_view(
         ),
     };
     let step = match phase {
-        NoReturnPhase::Answered(PointOfNoReturn::NoReturn { step, .. }) => Some(step.to_string()),
+        NoReturnPhase::Answered(NoReturnReply {
+            point: PointOfNoReturn::NoReturn { step, .. },
+            ..
+        }) => Some(step.to_string()),
         _ => None,
     };
     html! {
