@@ -596,8 +596,13 @@ fn room_screen(props: &RoomProps) -> Html {
         })
     };
     let act = {
-        let (state, send) = (state.clone(), send.clone());
+        let (state, send, pending) = (state.clone(), send.clone(), pending.clone());
         Callback::from(move |command: RoomCommand| {
+            // One command at a time: a click while one waits for its answer (the second
+            // click of a double click) is dropped, not sent against the same version.
+            if pending.is_some() {
+                return;
+            }
             let Some((version, _)) = &*state else { return };
             send.emit(Pending {
                 version: *version,
