@@ -1,7 +1,7 @@
 // Release accessibility scan: axe-core (npm) injected into every page and state a player
 // meets (home, a recipe, the duel alone and with its hand menu, a pile dialog or the
-// effect dialog open, Battle Line, Quantum Gomoku, a rules page), at desktop (1280x900)
-// and phone (375x812) sizes. Fails on any serious or critical violation, on a page wider
+// effect dialog open, Battle Line, Battle Line online without its server, Quantum
+// Gomoku, a rules page), at desktop (1280x900) and phone (375x812) sizes. Fails on any serious or critical violation, on a page wider
 // than the phone's screen and on a touch target under 44 px. Writes a screenshot of each
 // page and size to SHOTS (default target/screenshots/) for a reviewer who does not run
 // the app. Then plays a few moves of Battle Line and Quantum Gomoku with real key presses.
@@ -73,6 +73,10 @@ const PAGES = [
     await page.waitForSelector('[data-testid=guile-guide]');
     await page.waitForSelector('[data-testid=board] .bl-pickable');
   }],
+  // Battle Line online from a static host: no server, so the page says online play needs
+  // one and links back (the lobby and the table are scanned where a server serves them:
+  // crates/quantum-gomoku-server/browser/battle_line.mjs).
+  ['battle-line-online', 'battle-line-online/#/battle-line/online', '[data-testid=bl-lobby]'],
   ['quantum-gomoku', 'quantum-gomoku/#/quantum-gomoku', '[data-testid=board]'],
   ['help-duel', '#/help/duel', 'main h1, h1'],
   // The unfinished duel above makes this link ask first (drop-save-confirm): the lost

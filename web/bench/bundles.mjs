@@ -2,7 +2,9 @@
 // game's own bundle and back (and the duel's to its replay and statistics bundle and its
 // deck lab), hash
 // links into the wrong bundle move to the right one,
-// nothing fails to load, and no request leaves the page's origin. Run by scripts/dev test.
+// nothing fails to load, and no request leaves the page's origin. Battle Line online's
+// bundle, served here without its game server, says online play needs the server, links
+// back, and no page asks for the API. Run by scripts/dev test.
 import { launch, serveDist } from './serve.mjs';
 
 const { server, base } = await serveDist(new URL('../../dist/', import.meta.url).pathname);
@@ -17,10 +19,12 @@ page.on('requestfailed', (r) => {
 });
 page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
 page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outside request: ${r.url()}`); });
+// A static host has no game server: no page asks it for anything.
+page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) problems.push(`API request from a static page: ${r.url()}`); });
 // Every bundle has a Web Worker (a wasm-bindgen snippet): a page must load its own
 // bundle's, never another's, except that the duel page's hint worker runs the
 // duel-analysis module (web/release/link-worker.mjs), whose glue imports its own copy.
-const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'duel-analysis', 'deck-lab'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
+const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'battle-line-online', 'duel-analysis', 'deck-lab'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
 const workerScripts = new Set();
 const hintModule = [];
 page.on('request', (r) => {
@@ -65,6 +69,29 @@ await page.click('[data-testid=hand-card]');
 await page.click('[data-testid=slot-0-0]');
 await page.click('[data-testid=draw-troop]');
 await expect('the Battle Line computer answers', '[data-testid=bot-move]', '/battle-line/');
+// Battle Line online needs the game server: from a static host the Battle Line page does
+// not offer it, and its own bundle (dist/battle-line-online/) says so and links back.
+await page.goto(`${base}battle-line/#/battle-line`);
+// (The game against the computer above is saved: the page resumes it.)
+const battleLine = '[data-testid=mode-cpu], [data-testid=board]';
+await expect('the Battle Line page again', battleLine, '/battle-line/');
+if (await page.$('[data-testid=bl-online]')) problems.push('a static Battle Line page offers online play');
+// Leaving a page while its Web Worker's script loads would cancel that request.
+await page.waitForLoadState('networkidle');
+await page.goto(`${base}battle-line-online/#/battle-line/online`);
+await expect('the Battle Line online bundle opens without a server', '[data-testid=bl-lobby] [role=status]', '/battle-line-online/');
+if (await page.$('[data-testid=bl-create-room], [data-testid=bl-join-id]')) problems.push('the online page offers rooms without a server');
+await page.click('[data-testid=bl-lobby] a[href]');
+await expect('... and links back to the Battle Line bundle', battleLine, '/battle-line/');
+await page.waitForLoadState('networkidle');
+await page.goto(`${base}#/battle-line/online`);
+await expect('a Battle Line online hash link at the root moves to its bundle', '[data-testid=bl-lobby]', '/battle-line-online/');
+await page.goto(`${base}battle-line/#/battle-line/online?room=abcdefghjkmn`);
+await expect('... and one in the Battle Line bundle', '[data-testid=bl-lobby]', '/battle-line-online/');
+if (!page.url().includes('room=abcdefghjkmn')) problems.push(`the room was lost on the way: ${page.url()}`);
+await page.goto(`${base}battle-line-online/#/battle-line?seed=5`);
+await expect('a Battle Line link in the online bundle moves to the Battle Line bundle', battleLine, '/battle-line/');
+await page.waitForLoadState('networkidle');
 await page.goto(`${base}quantum-gomoku/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside another bundle moves to the root', '[data-testid=zone-hand]', '/');
 if (hintModule.length > 0) problems.push(`the duel page loaded the duel-analysis module before a hint: ${hintModule}`);

@@ -516,26 +516,39 @@ fn room_screen(props: &RoomProps) -> Html {
     let confirm = use_state(|| false);
     let pending = use_state(|| None::<Pending>);
 
+    // Adopts a state of the room unless one at a later version is shown already: reads,
+    // commands and the stream's reads run side by side, and their answers may come back
+    // in any order (a read answered before a command applied can arrive after the
+    // command's own answer). A handle reads the current state, whichever render made it.
+    let adopt = {
+        let state = state.clone();
+        move |now: (u64, RoomView)| {
+            if state.as_ref().is_none_or(|(shown, _)| *shown <= now.0) {
+                state.set(Some(now));
+            }
+        }
+    };
+
     // Reads this seat's view and adopts it if it is newer than the shown one.
     let load = {
-        let (base, room, token, state, error) = (
+        let (base, room, token, adopt, error) = (
             props.base.clone(),
             props.room.clone(),
             props.token.clone(),
-            state.clone(),
+            adopt.clone(),
             error.clone(),
         );
         Callback::from(move |()| {
-            let (base, room, token, state, error) = (
+            let (base, room, token, adopt, error) = (
                 base.clone(),
                 room.clone(),
                 token.clone(),
-                state.clone(),
+                adopt.clone(),
                 error.clone(),
             );
             spawn_local(async move {
                 match online::fetch(&base, &room, token.as_deref()).await {
-                    Ok(now) => state.set(Some(now)),
+                    Ok(now) => adopt(now),
                     Err(r) => error.set(Some(r)),
                 }
             });
@@ -544,8 +557,8 @@ fn room_screen(props: &RoomProps) -> Html {
     // Sends a command; any answer or refusal brings the room's current state.
     let send = {
         let (base, room, token) = (props.base.clone(), props.room.clone(), props.token.clone());
-        let (state, error, selected, pending) = (
-            state.clone(),
+        let (adopt, error, selected, pending) = (
+            adopt.clone(),
             error.clone(),
             selected.clone(),
             pending.clone(),
@@ -553,8 +566,8 @@ fn room_screen(props: &RoomProps) -> Html {
         Callback::from(move |p: Pending| {
             let Some(token) = token.clone() else { return };
             let (base, room) = (base.clone(), room.clone());
-            let (state, error, selected, pending) = (
-                state.clone(),
+            let (adopt, error, selected, pending) = (
+                adopt.clone(),
                 error.clone(),
                 selected.clone(),
                 pending.clone(),
@@ -567,14 +580,14 @@ fn room_screen(props: &RoomProps) -> Html {
                     Ok(now) => {
                         pending.set(None);
                         error.set(None);
-                        state.set(Some(now));
+                        adopt(now);
                     }
                     // Kept: sent again with the same key when the stream is back.
                     Err(r) if r.code == "NETWORK" => error.set(Some(r)),
                     Err(r) => {
                         pending.set(None);
                         if let Some(now) = r.current() {
-                            state.set(Some(now));
+                            adopt(now);
                         }
                         error.set(Some(r));
                     }
@@ -583,8 +596,13 @@ fn room_screen(props: &RoomProps) -> Html {
         })
     };
     let act = {
-        let (state, send) = (state.clone(), send.clone());
+        let (state, send, pending) = (state.clone(), send.clone(), pending.clone());
         Callback::from(move |command: RoomCommand| {
+            // One command at a time: a click while one waits for its answer (the second
+            // click of a double click) is dropped, not sent against the same version.
+            if pending.is_some() {
+                return;
+            }
             let Some((version, _)) = &*state else { return };
             send.emit(Pending {
                 version: *version,
