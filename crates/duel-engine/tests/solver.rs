@@ -248,6 +248,34 @@ fn the_exodia_guide_leaves_out_a_mode_that_only_gives_the_opponent_lp() {
     assert_eq!(left_out, vec![gift]);
 }
 
+/// The Exodia guide's order among cards to take back or to discard: with no piece among
+/// them, Magical Stone Excavation's discard keeps the card that draws most (Graceful
+/// Charity) and its target is the spell that draws most (Pot of Greed before Toon World).
+#[test]
+fn the_exodia_guide_keeps_and_takes_back_the_cards_that_draw_most() {
+    let mut d = Setup::new()
+        .hand([STONE_EXCAVATION, FILLER, TOON_WORLD, GRACEFUL_CHARITY])
+        .graveyard([TOON_WORLD, POT_OF_GREED])
+        .deck(fillers(5))
+        .build()
+        .expect("valid");
+    activate(&mut d, STONE_EXCAVATION);
+    let code = |d: &Duel, id| d.instance(id).map(|c| c.code);
+    let first = |d: &Duel| match order_for(WIN)(d, choices(d)).first() {
+        Some(Command::Respond(Response::Cards(ids))) => {
+            let mut codes: Vec<_> = ids.iter().filter_map(|&id| code(d, id)).collect();
+            codes.sort_unstable();
+            codes
+        }
+        other => panic!("a card choice comes first, not {other:?}"),
+    };
+    let mut discard = vec![FILLER, TOON_WORLD];
+    discard.sort_unstable();
+    assert_eq!(first(&d), discard);
+    choose(&mut d, &[FILLER, TOON_WORLD]);
+    assert_eq!(first(&d), vec![POT_OF_GREED]);
+}
+
 /// Leaving out Chicken Game's gift mode never cuts a winning line: with four pieces in
 /// hand and the fifth on top of the deck, the guided search still draws it with Chicken
 /// Game's first mode.

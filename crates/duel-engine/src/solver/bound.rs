@@ -562,3 +562,13 @@ pub(crate) fn back_from_grave(d: &Duel, def: &CardDef) -> bool {
             })
     })
 }
+
+/// How many cards one use of a card's effects can bring to your hand, as far as the
+/// data bounds it (draws, and one for each move to the hand), for the guides' order: a
+/// hint, not a cut.
+pub(crate) fn hand_gain(code: Code) -> i64 {
+    profiles().get(&code).map_or(0, |(_, p)| {
+        let to_hand = p.movers.iter().filter(|m| m.to == Zone::Hand).count() as i64;
+        i64::from(p.draws.unwrap_or(3)) + to_hand
+    })
+}

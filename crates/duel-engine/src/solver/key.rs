@@ -178,15 +178,22 @@ fn place(c: &CardInstance) -> u64 {
     }
 }
 
-/// A pile whose order nothing reads, as the sorted words of its cards.
+/// A pile whose order nothing reads, as a multiset: the sums of two independent mixes
+/// of each card's words (sums do not depend on the order, and need no sorting or
+/// allocation, which the key is computed too often for).
 fn set_of(d: &Duel, ids: &[CardId], w: &mut Words) {
-    let mut cards: Vec<(u64, u64)> = ids.iter().map(|&id| card_words(d, id)).collect();
-    cards.sort_unstable();
-    w.word(cards.len() as u64);
-    for (a, b) in cards {
-        w.word(a);
-        w.word(b);
+    let (mut x, mut y) = (0u64, 0u64);
+    for &id in ids {
+        let (a, b) = card_words(d, id);
+        let mut m = Words::default();
+        m.word(a);
+        m.word(b);
+        x = x.wrapping_add(m.a);
+        y = y.wrapping_add(m.b);
     }
+    w.word(ids.len() as u64);
+    w.word(x);
+    w.word(y);
 }
 
 /// A pile in its order.

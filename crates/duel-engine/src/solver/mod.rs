@@ -708,6 +708,11 @@ fn exodia_policy(d: &Duel, mut cmds: Vec<Command>) -> Ordered {
             .filter(|&&id| pieces.contains(&code_in(d, id)))
             .count() as i64
     };
+    let gain = |ids: &[CardId]| {
+        ids.iter()
+            .map(|&id| bound::hand_gain(code_in(d, id)))
+            .sum::<i64>()
+    };
     let drawing = drawing_modes(d);
     let purpose = purpose(d);
     // When discarding: the pieces worth keeping, those no card at hand can bring back
@@ -731,12 +736,14 @@ fn exodia_policy(d: &Duel, mut cmds: Vec<Command>) -> Ordered {
         (Command::Respond(Response::Option(v)), _) if !drawing.is_empty() => {
             (!drawing.contains(v), 0)
         }
+        // Pieces first, then the cards that bring the most cards to the hand.
         (Command::Respond(Response::Cards(ids)), Some(Purpose::AddToHand | Purpose::Target)) => {
-            (false, -count(ids))
+            (false, -count(ids) * 100 - gain(ids))
         }
+        // Keep the pieces no card can bring back, then the cards that bring the most.
         (Command::Respond(Response::Cards(ids)), Some(_)) => {
             let lost = ids.iter().filter(|&&id| keep.contains(&code_in(d, id)));
-            (false, lost.count() as i64)
+            (false, lost.count() as i64 * 100 + gain(ids))
         }
         (Command::EndTurn, _) => (true, 1),
         _ => (false, 0),
