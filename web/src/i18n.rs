@@ -75,6 +75,7 @@ pub enum T {
     BackHome,
     NotFound,
     UnknownDeck,
+    NoCustomDeal,
     Summon,
     Set,
     Details,
@@ -248,6 +249,10 @@ impl T {
             T::BackHome => ("ホームへ戻る", "Back to home"),
             T::NotFound => ("ページが見つかりません", "Page not found"),
             T::UnknownDeck => ("そのデッキはありません", "There is no such deck"),
+            T::NoCustomDeal => (
+                "自分のデッキの決闘は、デッキ研究所の「このデッキで決闘」から始めます。",
+                "A duel of a deck of your own starts from the deck lab's \"Play this deck\".",
+            ),
             T::Summon => ("召喚", "Summon"),
             T::Set => ("セット", "Set"),
             T::Details => ("詳細表示", "Details"),

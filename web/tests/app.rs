@@ -580,6 +580,18 @@ async fn bad_routes_and_decks_do_not_crash() {
     reset_storage();
     let app = mount("#/simulator/no-such-deck?seed=abc").await;
     assert!(app.has("[data-testid=start-error]"));
+    assert!(!app.has("[data-testid=start-deck-lab]"));
+    drop(app);
+    // A duel of one's own deck with nothing to deal it from points to the deck lab.
+    let app = mount("#/simulator/custom").await;
+    assert!(
+        app.text("[data-testid=start-error]")
+            .contains("デッキ研究所")
+    );
+    assert_eq!(
+        app.attr("[data-testid=start-deck-lab]", "href"),
+        "#/deck-lab"
+    );
     drop(app);
     let app = mount("#/recipe/no-such-deck").await;
     assert!(app.text("main").contains("そのデッキはありません"));

@@ -3,7 +3,6 @@
 //! does not have, and a corrupt save discarded with a notice.
 #![cfg(all(target_arch = "wasm32", feature = "duel-analysis"))]
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web::storage::{KEY_DUEL_DECKS, KEY_LANG};
 
@@ -17,21 +16,6 @@ const POT_OF_GREED: &str = "55144522";
 fn reset() {
     clear_keys(&[KEY_DUEL_DECKS]);
     preset(&[(KEY_LANG, "en")]);
-}
-
-/// Types `text` into the field `selector` as a player would (the page listens to `input`).
-async fn type_into(app: &Mounted, selector: &str, text: &str) {
-    let el = app.one(selector);
-    if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
-        input.set_value(text);
-    } else if let Some(area) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-        area.set_value(text);
-    }
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    let event = web_sys::Event::new_with_event_init_dict("input", &init).expect("event");
-    el.dispatch_event(&event).expect("dispatch");
-    settle().await;
 }
 
 fn count(app: &Mounted, which: &str) -> String {
@@ -55,7 +39,8 @@ async fn a_deck_built_from_empty_names_its_problems_keeps_the_copy_limit_and_sur
     assert!(problems[1].contains("No way to win"), "{problems:?}");
 
     // The search narrows the pool; three copies go in, a fourth is refused with why.
-    type_into(&app, "[data-testid=lab-search]", "pot of greed").await;
+    app.type_into("[data-testid=lab-search]", "pot of greed")
+        .await;
     let pool = app.all("[data-testid=lab-card]");
     assert!(!pool.is_empty());
     assert!(pool.iter().all(|c| {
@@ -86,7 +71,8 @@ async fn a_deck_built_from_empty_names_its_problems_keeps_the_copy_limit_and_sur
     assert!(app.has("[data-testid=lab-legal]"));
     assert!(!app.has("[data-testid=lab-problem]"));
     assert_eq!(app.attr("[data-testid=lab-goal]", "data-value"), "exodia");
-    type_into(&app, "[data-testid=lab-name]", "  My panda\t").await;
+    app.type_into("[data-testid=lab-name]", "  My panda\t")
+        .await;
     app.click("[data-testid=lab-save]").await;
     drop(app);
 
@@ -112,13 +98,43 @@ async fn a_deck_built_from_empty_names_its_problems_keeps_the_copy_limit_and_sur
     );
 }
 
+/// A deck whose cards reach both goals (exodia-deck with a Toon Cannon Soldier) offers
+/// the choice; the chosen burn is kept with the saved deck.
+#[wasm_bindgen_test]
+async fn a_deck_that_can_win_both_ways_plays_for_the_goal_chosen_and_saves_it() {
+    reset();
+    let app = mount("#/deck-lab").await;
+    app.click("[data-testid=lab-from-preset][data-deck=\"exodia-deck\"]")
+        .await;
+    assert!(!app.has("[data-testid=lab-goal-choice]"));
+    app.click("[data-testid=lab-card][data-card-id=\"79875176\"] [data-testid=lab-add]")
+        .await;
+    assert!(app.has("[data-testid=lab-goal-choice]"));
+    assert_eq!(app.attr("[data-testid=lab-goal]", "data-value"), "exodia");
+    app.choose("[data-testid=lab-goal-choice]", "burn").await;
+    assert_eq!(app.attr("[data-testid=lab-goal]", "data-value"), "burn");
+    app.type_into("[data-testid=lab-name]", "both ways").await;
+    app.click("[data-testid=lab-save]").await;
+    drop(app);
+
+    let app = mount("#/deck-lab").await;
+    app.click("[data-testid=lab-saved][data-name=\"both ways\"] [data-testid=lab-load]")
+        .await;
+    assert_eq!(app.attr("[data-testid=lab-goal]", "data-value"), "burn");
+    // Without the Cannon Soldier only Exodia is left, whatever was chosen.
+    app.click("[data-testid=lab-deck-card][data-card-id=\"79875176\"] [data-testid=lab-remove]")
+        .await;
+    assert!(!app.has("[data-testid=lab-goal-choice]"));
+    assert_eq!(app.attr("[data-testid=lab-goal]", "data-value"), "exodia");
+}
+
 #[wasm_bindgen_test]
 async fn an_imported_ydk_lists_the_cards_left_out_and_the_export_holds_what_was_kept() {
     reset();
     let app = mount("#/deck-lab").await;
     // Monster Reborn by its other passcode, an unknown card, a side-deck card.
     let ydk = "#created by a test\n#main\n83764718\n55144522\n12345678\n#extra\n!side\n55144522\n";
-    type_into(&app, "[data-testid=lab-import]", ydk).await;
+    app.type_into("[data-testid=lab-import]", ydk).await;
     app.click("[data-testid=lab-import-go]").await;
     assert!(app.has("[data-testid=lab-deck-card][data-card-id=\"83764719\"]"));
     assert_eq!(count(&app, "main"), "2");
@@ -137,7 +153,8 @@ async fn an_imported_ydk_lists_the_cards_left_out_and_the_export_holds_what_was_
     );
 
     // A file that is not one says why and keeps the deck.
-    type_into(&app, "[data-testid=lab-import]", "#main\nnot a passcode\n").await;
+    app.type_into("[data-testid=lab-import]", "#main\nnot a passcode\n")
+        .await;
     app.click("[data-testid=lab-import-go]").await;
     assert!(app.text("[data-testid=lab-notice]").contains("Line 2"));
     assert_eq!(count(&app, "main"), "2");

@@ -16,7 +16,7 @@ use web::storage::{
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
-use common::{Mounted, clear_keys, clear_keys_where, mount, preset, settle, sleep, storage};
+use common::{Mounted, clear_keys, clear_keys_where, mount, preset, storage};
 
 const POT_OF_GREED: &str = "55144522";
 const POT_OF_DUALITY: &str = "98645731";
@@ -48,18 +48,6 @@ fn saved() -> SaveFile {
 impl Mounted {
     fn hand_codes(&self) -> Vec<String> {
         self.card_ids("[data-testid=zone-hand] [data-testid=card]")
-    }
-
-    /// Waits (up to `seconds`) until `selector` matches; whether it did.
-    async fn wait_for(&self, selector: &str, seconds: u32) -> bool {
-        for _ in 0..seconds * 20 {
-            if self.has(selector) {
-                return true;
-            }
-            sleep(50).await;
-            settle().await;
-        }
-        self.has(selector)
     }
 
     fn pool_add(&self, code: &str) -> String {
@@ -275,20 +263,6 @@ fn wins(deck: &str, n: u32) -> Vec<bool> {
         .collect()
 }
 
-/// Picks `value` in the select `selector`, as a player would (the page listens to
-/// `change`).
-async fn choose(app: &Mounted, selector: &str, value: &str) {
-    let el = app.one(selector);
-    wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlSelectElement>(&el)
-        .expect("a select")
-        .set_value(value);
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).expect("event"))
-        .expect("dispatch");
-    settle().await;
-}
-
 /// The statistics deck of a `lab-stats` link (`#/stats/<deck>`).
 fn stats_deck(href: &str) -> String {
     href.split_once("#/stats/")
@@ -303,15 +277,7 @@ async fn lab_stats_runs_on_the_edited_list_and_two_builds_compare_on_the_same_se
     edited_exodia(&app).await;
     let edited = stats_deck(&app.attr("[data-testid=lab-stats]", "href"));
     // Saved, then the preset it came from compared with it.
-    let el = app.one("[data-testid=lab-name]");
-    wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlInputElement>(&el)
-        .expect("an input")
-        .set_value("edited");
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).expect("event"))
-        .expect("dispatch");
-    settle().await;
+    app.type_into("[data-testid=lab-name]", "edited").await;
     app.click("[data-testid=lab-save]").await;
     app.click("[data-testid=lab-from-preset][data-deck=\"exodia-deck\"]")
         .await;
@@ -320,14 +286,11 @@ async fn lab_stats_runs_on_the_edited_list_and_two_builds_compare_on_the_same_se
         !app.has("[data-testid=compare-page]"),
         "no deck B chosen yet"
     );
-    choose(&app, "[data-testid=lab-compare-with]", "saved:edited").await;
+    app.choose("[data-testid=lab-compare-with]", "saved:edited")
+        .await;
     assert!(app.has("[data-testid=compare-page]"));
-    choose(
-        &app,
-        "[data-testid=compare-hands]",
-        &COMPARED_HANDS.to_string(),
-    )
-    .await;
+    app.choose("[data-testid=compare-hands]", &COMPARED_HANDS.to_string())
+        .await;
     app.click("[data-testid=compare-run]").await;
     assert!(app.wait_for("[data-testid=compare-done]", 240).await);
     let a = wins(&preset, COMPARED_HANDS);

@@ -98,18 +98,6 @@ impl Mounted {
             .await;
     }
 
-    /// Waits (up to `seconds`) until `selector` matches; whether it did.
-    async fn wait_for(&self, selector: &str, seconds: u32) -> bool {
-        for _ in 0..seconds * 20 {
-            if self.has(selector) {
-                return true;
-            }
-            sleep(50).await;
-            settle().await;
-        }
-        self.has(selector)
-    }
-
     fn data_value(&self, selector: &str) -> f64 {
         self.attr(selector, "data-value")
             .parse()

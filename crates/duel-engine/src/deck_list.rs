@@ -24,6 +24,10 @@ pub const COPIES_MAX: usize = 3;
 pub struct DeckList {
     pub main: Vec<(Code, u8)>,
     pub extra: Vec<(Code, u8)>,
+    /// The goal the player chose for a deck whose cards reach both (`None`: the first
+    /// of [`DeckList::goals`]); see [`DeckList::goal`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Reason>,
 }
 
 /// Something that makes a deck list illegal or unplayable here.
@@ -281,6 +285,17 @@ impl DeckList {
             out.push(Outcome::Win(Reason::Lp0));
         }
         out
+    }
+
+    /// The goal the deck plays for (what the statistics and the hint solve for): the
+    /// one the player chose when its cards reach it, otherwise the first of
+    /// [`DeckList::goals`]; `None` when it reaches none.
+    pub fn goal(&self) -> Option<Outcome> {
+        let goals = self.goals();
+        self.goal
+            .map(Outcome::Win)
+            .filter(|g| goals.contains(g))
+            .or_else(|| goals.first().copied())
     }
 
     /// Whether the deck can win by Exodia, and by burn ([`DeckList::goals`]).

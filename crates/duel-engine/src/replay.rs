@@ -16,6 +16,8 @@ use crate::deck::decks;
 #[cfg(feature = "custom-decks")]
 use crate::deck_list::DeckList;
 use crate::setup::ReplayError;
+#[cfg(feature = "custom-decks")]
+use crate::state::Reason;
 use crate::state::{CardId, Duel, Settings};
 
 /// The share code format; a code of another version is refused, not guessed at.
@@ -62,7 +64,7 @@ pub struct Shared {
 }
 
 /// The deck byte of a code whose deal is not a preset deck shuffled: a flags byte
-/// follows ([`HAS_LIST`], [`HAS_OPENING`]), then the preset's index unless the code
+/// follows ([`HAS_LIST`], [`HAS_OPENING`], [`BURN_GOAL`]), then the preset's index unless the code
 /// holds a list, then the list (entries of main, then of Extra Deck: a count, then each
 /// passcode and its copies) and the opening (hand, then top cards: a count, then each
 /// passcode).
@@ -72,6 +74,9 @@ const DEALT: u8 = 254;
 const HAS_LIST: u8 = 1;
 #[cfg(feature = "custom-decks")]
 const HAS_OPENING: u8 = 2;
+/// The list's player chose to play for a burn, where its cards reach Exodia too.
+#[cfg(feature = "custom-decks")]
+const BURN_GOAL: u8 = 4;
 
 /// The base64url alphabet (RFC 4648, section 5).
 const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -187,6 +192,7 @@ impl Shared {
                 dealt.list = Some(DeckList {
                     main: r.codes(true)?,
                     extra: r.codes(true)?,
+                    goal: (flags & BURN_GOAL != 0).then_some(Reason::Lp0),
                 });
             } else {
                 deck_index = r.byte()?;
@@ -282,7 +288,12 @@ pub fn encode_dealt(
         Some(c) => {
             out.push(DEALT);
             let opening = !c.opening.is_empty();
-            out.push(u8::from(c.list.is_some()) * HAS_LIST + u8::from(opening) * HAS_OPENING);
+            let burn = c.list.as_ref().is_some_and(|l| l.goal == Some(Reason::Lp0));
+            out.push(
+                u8::from(c.list.is_some()) * HAS_LIST
+                    + u8::from(opening) * HAS_OPENING
+                    + u8::from(burn) * BURN_GOAL,
+            );
             match &c.list {
                 Some(list) => {
                     for e in [&list.main, &list.extra] {
@@ -625,6 +636,46 @@ mod dealt {
             assert!(back == end, "{deck}");
             assert_eq!(shared.encode(), code);
         }
+    }
+
+    /// A list that reaches both goals (exodia-deck with a Toon Cannon Soldier) plays for
+    /// Exodia unless the player chose the burn, and the share code and the statistics'
+    /// deck id carry that choice.
+    #[test]
+    fn a_chosen_burn_goal_travels_in_the_share_code_and_decides_the_goal() {
+        let mut list = DeckList::from(crate::deck::deck("exodia-deck").expect("preset"));
+        assert!(list.add(79_875_176).is_ok());
+        let (exodia, burn) = (Outcome::Win(Reason::Exodia), Outcome::Win(Reason::Lp0));
+        assert_eq!(list.goals(), vec![exodia, burn]);
+        assert_eq!(list.goal(), Some(exodia));
+        for chosen in [None, Some(Reason::Exodia), Some(Reason::Lp0)] {
+            list.goal = chosen;
+            let custom = Custom {
+                list: Some(list.clone()),
+                opening: Opening::default(),
+            };
+            let code = encode_dealt(CUSTOM_DECK_ID, Some(&custom), 4, Settings::default(), &[]);
+            let shared = Shared::decode(&code).expect("decodes");
+            let back = shared
+                .custom
+                .as_ref()
+                .and_then(|c| c.list.as_ref())
+                .expect("a list");
+            let expected = if chosen == Some(Reason::Lp0) {
+                burn
+            } else {
+                exodia
+            };
+            assert_eq!(back.goal(), Some(expected));
+            assert_eq!(
+                crate::stats::goal_of_dealt(CUSTOM_DECK_ID, shared.custom.as_ref()),
+                Ok(expected)
+            );
+        }
+        // A choice the cards do not reach is not the goal.
+        let mut exodia_only = DeckList::from(crate::deck::deck("exodia-deck").expect("preset"));
+        exodia_only.goal = Some(Reason::Lp0);
+        assert_eq!(exodia_only.goal(), Some(exodia));
     }
 
     #[test]

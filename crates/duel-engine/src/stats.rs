@@ -132,12 +132,12 @@ pub fn solve_hand(
 }
 
 /// The goal a duel [`Duel::dealt`] from `custom` plays for: a preset deck's (see
-/// [`goal_of`]), or the first one a deck list of one's own can reach
-/// ([`DeckList::goals`](crate::deck_list::DeckList::goals)).
+/// [`goal_of`]), or a deck list's own ([`DeckList::goal`](crate::deck_list::DeckList::goal):
+/// the one the player chose when it can win both ways).
 #[cfg(feature = "custom-decks")]
 pub fn goal_of_dealt(deck: &str, custom: Option<&Custom>) -> Result<Outcome, SetupError> {
     match custom.and_then(|c| c.list.as_ref()) {
-        Some(list) => list.goals().first().copied().ok_or(SetupError::IllegalDeck(
+        Some(list) => list.goal().ok_or(SetupError::IllegalDeck(
             crate::deck_list::DeckProblem::NoWayToWin,
         )),
         None => goal_of(deck),

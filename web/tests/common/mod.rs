@@ -164,6 +164,46 @@ impl Mounted {
             .click();
         settle().await;
     }
+
+    /// Waits (up to `seconds`) until `selector` matches; whether it did.
+    pub async fn wait_for(&self, selector: &str, seconds: u32) -> bool {
+        for _ in 0..seconds * 20 {
+            if self.has(selector) {
+                return true;
+            }
+            sleep(50).await;
+            settle().await;
+        }
+        self.has(selector)
+    }
+
+    /// Types `text` into the field `selector` as a player would (an `input` event).
+    pub async fn type_into(&self, selector: &str, text: &str) {
+        let el = self.one(selector);
+        if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+            input.set_value(text);
+        } else if let Some(area) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+            area.set_value(text);
+        }
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        let event = web_sys::Event::new_with_event_init_dict("input", &init).expect("event");
+        el.dispatch_event(&event).expect("dispatch");
+        settle().await;
+    }
+
+    /// Picks `value` in the select `selector`, as a player would (a `change` event).
+    pub async fn choose(&self, selector: &str, value: &str) {
+        let el = self.one(selector);
+        el.dyn_ref::<web_sys::HtmlSelectElement>()
+            .expect("a select")
+            .set_value(value);
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        let change = web_sys::Event::new_with_event_init_dict("change", &init).expect("event");
+        el.dispatch_event(&change).expect("dispatch");
+        settle().await;
+    }
 }
 
 /// Long tasks (over 50 ms) of the page's main thread while it is alive.

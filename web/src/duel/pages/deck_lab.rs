@@ -93,11 +93,20 @@ pub fn search(query: &str, kind: Kind) -> Vec<&'static CardDef> {
         .collect()
 }
 
-/// Saved decks: one line per deck, `<name>\t<ydke link>`, newest last.
+/// Saved decks: one line per deck, `<name>\t<ydke link>` (then `\tburn` for a deck that
+/// can win both ways and plays for a burn), newest last.
 pub fn saved_text(saved: &[(String, DeckList)]) -> String {
     saved
         .iter()
-        .map(|(name, list)| format!("{name}\t{}\n", deck_file::write_ydke(list)))
+        .map(|(name, list)| {
+            // The goal chosen for a deck that can win both ways follows its link.
+            let goal = if list.goal == Some(Reason::Lp0) {
+                "\tburn"
+            } else {
+                ""
+            };
+            format!("{name}\t{}{goal}\n", deck_file::write_ydke(list))
+        })
         .collect()
 }
 
@@ -107,10 +116,12 @@ pub fn read_saved(text: &str) -> (Vec<(String, DeckList)>, usize) {
     let mut out: Vec<(String, DeckList)> = Vec::new();
     let mut bad = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let read = line.split_once('\t').and_then(|(name, link)| {
-            let imported = deck_file::read_ydke(link).ok()?;
+        let read = line.split_once('\t').and_then(|(name, rest)| {
+            let (link, goal) = rest.split_once('\t').unwrap_or((rest, ""));
+            let mut list = deck_file::read_ydke(link).ok()?.list;
+            list.goal = (goal == "burn").then_some(Reason::Lp0);
             let name = clean_name(name)?;
-            Some((name, imported.list))
+            Some((name, list))
         });
         match read {
             Some((name, list)) => {
@@ -357,6 +368,21 @@ pub fn deck_lab() -> Html {
             }
         })
     };
+    // A deck whose cards reach both goals plays for the one chosen here.
+    let on_goal = {
+        let list = list.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                let mut next = (*list).clone();
+                next.goal = Some(if select.value() == "burn" {
+                    Reason::Lp0
+                } else {
+                    Reason::Exodia
+                });
+                list.set(next);
+            }
+        })
+    };
     let start_from = |preset: Option<&'static str>| {
         let list = list.clone();
         let name = name.clone();
@@ -577,16 +603,26 @@ pub fn deck_lab() -> Html {
                             { format!("{extra_count} / {EXTRA_MAX}") }
                         </strong>
                     </p>
-                    <p data-testid="lab-goal" data-value={goals.first().map_or("none", |g| match g {
+                    <p data-testid="lab-goal" data-value={list.goal().map_or("none", |g| match g {
                         Outcome::Win(Reason::Exodia) => "exodia",
                         _ => "burn",
                     })}>
                         { lang.pick("勝ち筋: ", "Goal: ") }
-                        { if goals.is_empty() {
-                            lang.pick("なし", "none").to_owned()
+                        if goals.len() > 1 {
+                            <select data-testid="lab-goal-choice" onchange={on_goal}
+                                aria-label={lang.pick("どちらの勝ち筋で決闘するか", "The goal to play for")}>
+                                { for goals.iter().map(|&g| {
+                                    let value = if g == Outcome::Win(Reason::Exodia) { "exodia" } else { "burn" };
+                                    html! {
+                                        <option value={value} selected={list.goal() == Some(g)}>{ goal_text(g, lang) }</option>
+                                    }
+                                }) }
+                            </select>
+                        } else if goals.is_empty() {
+                            { lang.pick("なし", "none") }
                         } else {
-                            goals.iter().map(|&g| goal_text(g, lang)).collect::<Vec<_>>().join(lang.pick("、", ", "))
-                        } }
+                            { goals.iter().map(|&g| goal_text(g, lang)).collect::<String>() }
+                        }
                     </p>
                     if problems.is_empty() {
                         <p class="lab-ok" data-testid="lab-legal">{ lang.pick("このデッキで決闘できます", "This deck can be played.") }</p>
@@ -692,7 +728,15 @@ mod tests {
     fn saved_decks_round_trip_and_corrupt_lines_are_counted_and_left_out() {
         let exodia = DeckList::from(duel_engine::deck("exodia-deck").expect("preset"));
         let panda = DeckList::from(duel_engine::deck("panda-exodia-deck").expect("preset"));
-        let saved = vec![("mine".to_owned(), exodia), ("パンダ".to_owned(), panda)];
+        // A deck that can win both ways, played for a burn: the choice is kept.
+        let mut both = exodia.clone();
+        assert!(both.add(79_875_176).is_ok());
+        both.goal = Some(Reason::Lp0);
+        let saved = vec![
+            ("mine".to_owned(), exodia),
+            ("パンダ".to_owned(), panda),
+            ("both".to_owned(), both),
+        ];
         let text = saved_text(&saved);
         assert_eq!(read_saved(&text), (saved.clone(), 0));
         let broken = format!("{text}no tab here\nname\tydke://%%%!!!\n");

@@ -342,10 +342,19 @@ pub fn simulator(props: &SimulatorProps) -> Html {
         };
     }
     if let Some(StartError::Setup(err)) = &state.start_error {
+        // `#/simulator/custom` with no deck list of one's own to deal (no autosave, no
+        // share code): say where such a duel starts.
+        let custom = props.deck == duel_engine::CUSTOM_DECK_ID;
         return html! {
             <section class="page">
                 <h2>{ ctx.t(T::UnknownDeck) }</h2>
-                <p class="error" role="alert" data-testid="start-error">{ err.to_string() }</p>
+                if custom {
+                    <p class="error" role="alert" data-testid="start-error">{ ctx.t(T::NoCustomDeal) }</p>
+                    <a href={Route::DeckLab.href()} data-testid="start-deck-lab">{ ctx.lang.pick("デッキ研究所へ", "To the deck lab") }</a>
+                    { " · " }
+                } else {
+                    <p class="error" role="alert" data-testid="start-error">{ err.to_string() }</p>
+                }
                 <a href="#/">{ ctx.t(T::BackHome) }</a>
             </section>
         };
