@@ -1,8 +1,10 @@
 //! Browser tests of the deck lab (`#/deck-lab`): building a deck from empty within the
 //! rules, saving it by name across a reload, importing a `.ydk` with cards the simulator
-//! does not have, and a corrupt save discarded with a notice.
+//! does not have (pasted, chosen as a file or dropped), the goal of a deck that can win
+//! both ways, and a corrupt save discarded with a notice.
 #![cfg(all(target_arch = "wasm32", feature = "duel-analysis"))]
 
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web::storage::{KEY_DUEL_DECKS, KEY_LANG};
 
@@ -158,6 +160,72 @@ async fn an_imported_ydk_lists_the_cards_left_out_and_the_export_holds_what_was_
     app.click("[data-testid=lab-import-go]").await;
     assert!(app.text("[data-testid=lab-notice]").contains("Line 2"));
     assert_eq!(count(&app, "main"), "2");
+}
+
+/// A `.ydk` file chosen with the file input, or dropped on the import box, is read like
+/// pasted text; the export offers the list as a `.ydk` file named after the deck.
+#[wasm_bindgen_test]
+async fn a_ydk_file_is_read_when_chosen_or_dropped_and_the_export_is_a_file() {
+    reset();
+    let app = mount("#/deck-lab").await;
+    let ydk = format!("#main\n{}\n#extra\n!side\n", [POT_OF_GREED; 40].join("\n"));
+    let file = || {
+        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&ydk));
+        web_sys::File::new_with_str_sequence(&parts, "mine.ydk").expect("a file")
+    };
+    let transfer = || {
+        let data = web_sys::DataTransfer::new().expect("a DataTransfer");
+        data.items().add_with_file(&file()).expect("added");
+        data
+    };
+
+    // Chosen with the file input.
+    let input: web_sys::HtmlInputElement = app
+        .one("[data-testid=lab-import-file]")
+        .dyn_into()
+        .expect("an input");
+    input.set_files(transfer().files().as_ref());
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let change = web_sys::Event::new_with_event_init_dict("change", &init).expect("event");
+    input.dispatch_event(&change).expect("dispatch");
+    assert!(app.wait_for("[data-testid=lab-deck-card]", 5).await);
+    // Read as it is, with the copies over the limit said as a problem.
+    let row = format!("[data-testid=lab-deck-card][data-card-id=\"{POT_OF_GREED}\"]");
+    assert_eq!(app.attr(&row, "data-count"), "40");
+    assert!(app.has("[data-testid=lab-problem]"));
+
+    // Dropped on the import box, after starting from empty.
+    app.click("[data-testid=lab-empty]").await;
+    assert!(!app.has("[data-testid=lab-deck-card]"));
+    let drop = web_sys::DragEventInit::new();
+    drop.set_bubbles(true);
+    drop.set_cancelable(true);
+    drop.set_data_transfer(Some(&transfer()));
+    let event = web_sys::DragEvent::new_with_event_init_dict("drop", &drop).expect("event");
+    app.one("[data-testid=lab-import]")
+        .dispatch_event(&event)
+        .expect("dispatch");
+    assert!(app.wait_for("[data-testid=lab-deck-card]", 5).await);
+    assert_eq!(app.attr(&row, "data-count"), "40");
+    assert!(
+        event.default_prevented(),
+        "the browser does not open the file itself"
+    );
+
+    // The export as a file: the list's .ydk text, named after the deck.
+    app.type_into("[data-testid=lab-name]", "mine").await;
+    let link = app.one("[data-testid=lab-export-file]");
+    assert_eq!(link.get_attribute("download").as_deref(), Some("mine.ydk"));
+    let href = link.get_attribute("href").unwrap_or_default();
+    let body = href
+        .strip_prefix("data:text/plain;charset=utf-8,")
+        .expect("a data address");
+    let text = js_sys::decode_uri_component(body)
+        .ok()
+        .and_then(|t| t.as_string())
+        .unwrap_or_default();
+    assert_eq!(text, app.text("[data-testid=lab-export]"));
 }
 
 #[wasm_bindgen_test]

@@ -93,6 +93,41 @@ pub fn search(query: &str, kind: Kind) -> Vec<&'static CardDef> {
         .collect()
 }
 
+/// A `data:` address holding `text` (a `.ydk` file to download): the characters that
+/// are not safe in an address percent-encoded, as UTF-8.
+pub fn ydk_href(text: &str) -> String {
+    let mut out = String::from("data:text/plain;charset=utf-8,");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A deck name as a file name's stem: characters that are not safe in file names become
+/// `_`; `deck` when nothing is left.
+pub fn file_stem(name: &str) -> String {
+    let stem: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_control() || "\\/:*?\"<>|".contains(c) {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if stem.is_empty() {
+        "deck".to_owned()
+    } else {
+        stem
+    }
+}
+
 /// Saved decks: one line per deck, `<name>\t<ydke link>` (then `\tburn` for a deck that
 /// can win both ways and plays for a burn), newest last.
 pub fn saved_text(saved: &[(String, DeckList)]) -> String {
@@ -399,24 +434,80 @@ pub fn deck_lab() -> Html {
             notice.set(None);
         })
     };
-    let on_import = {
+    // Reads a deck file's text (pasted, chosen or dropped) into the lab.
+    let import_text = {
         let list = list.clone();
         let import = import.clone();
         let left_out = left_out.clone();
         let notice = notice.clone();
-        Callback::from(move |_: MouseEvent| match deck_file::read(&import) {
-            Ok(imported) => {
-                left_out.set(left_out_text(&imported, lang));
-                let n = imported.list.count(Part::Main) + imported.list.count(Part::Extra);
-                list.set(imported.list);
-                notice.set(Some(Notice::Info(match lang {
-                    Lang::Ja => format!("{n}枚を読み込みました"),
-                    Lang::En => format!("{n} cards read."),
-                })));
+        Callback::from(move |text: String| {
+            match deck_file::read(&text) {
+                Ok(imported) => {
+                    left_out.set(left_out_text(&imported, lang));
+                    let n = imported.list.count(Part::Main) + imported.list.count(Part::Extra);
+                    list.set(imported.list);
+                    notice.set(Some(Notice::Info(match lang {
+                        Lang::Ja => format!("{n}枚を読み込みました"),
+                        Lang::En => format!("{n} cards read."),
+                    })));
+                }
+                Err(e) => notice.set(Some(Notice::Error(file_error_text(&e, lang)))),
             }
-            Err(e) => notice.set(Some(Notice::Error(file_error_text(&e, lang)))),
+            import.set(text);
         })
     };
+    let on_import = {
+        let import = import.clone();
+        let import_text = import_text.clone();
+        Callback::from(move |_: MouseEvent| import_text.emit((*import).clone()))
+    };
+    // A file's text is read off the page's thread; one that does not read as text says so.
+    let read_file = {
+        let notice = notice.clone();
+        let import_text = import_text.clone();
+        move |file: web_sys::File| {
+            let notice = notice.clone();
+            let import_text = import_text.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                    Ok(text) => import_text.emit(text.as_string().unwrap_or_default()),
+                    Err(_) => notice.set(Some(Notice::Error(
+                        lang.pick("ファイルを読めませんでした", "The file could not be read.")
+                            .into(),
+                    ))),
+                }
+            });
+        }
+    };
+    let on_file = {
+        let read_file = read_file.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                read_file(file);
+            }
+            // The same file chosen again is read again.
+            input.set_value("");
+        })
+    };
+    // A dropped file, or dropped text (a ydke:// link dragged from another page).
+    let on_drop = {
+        let import_text = import_text.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            let Some(data) = e.data_transfer() else {
+                return;
+            };
+            if let Some(file) = data.files().and_then(|f| f.get(0)) {
+                read_file(file);
+            } else if let Ok(text) = data.get_data("text/plain")
+                && !text.is_empty()
+            {
+                import_text.emit(text);
+            }
+        })
+    };
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
     let on_save = {
         let list = list.clone();
         let name = name.clone();
@@ -694,8 +785,12 @@ pub fn deck_lab() -> Html {
             <section class="lab-files" aria-labelledby="lab-files-title">
                 <h3 id="lab-files-title">{ lang.pick("読み込み・書き出し", "Import and export") }</h3>
                 <label class="lab-field">
-                    { lang.pick(".ydk の中身か ydke:// リンクを貼り付け", "Paste .ydk text or a ydke:// link") }
+                    { lang.pick(
+                        ".ydk の中身か ydke:// リンクを貼り付け（ファイルをここにドロップしても読み込めます）",
+                        "Paste .ydk text or a ydke:// link (or drop a file here)",
+                    ) }
                     <textarea data-testid="lab-import" rows="6" value={(*import).clone()}
+                        ondrop={on_drop} ondragover={on_drag_over}
                         oninput={{ let import = import.clone(); Callback::from(move |e: InputEvent| {
                             import.set(e.target_unchecked_into::<HtmlTextAreaElement>().value())
                         }) }} />
@@ -703,6 +798,10 @@ pub fn deck_lab() -> Html {
                 <button type="button" class="btn" data-testid="lab-import-go" onclick={on_import}>
                     { lang.pick("読み込む", "Import") }
                 </button>
+                <label class="lab-field">
+                    { lang.pick(".ydk ファイルを選ぶ", "Choose a .ydk file") }
+                    <input type="file" accept=".ydk,text/plain" data-testid="lab-import-file" onchange={on_file} />
+                </label>
                 if !left_out.is_empty() {
                     <p>{ lang.pick("入れなかったカード:", "Cards left out:") }</p>
                     <ul class="lab-left-out">
@@ -710,7 +809,11 @@ pub fn deck_lab() -> Html {
                     </ul>
                 }
                 <h4>{ ".ydk" }</h4>
-                <pre class="lab-export" data-testid="lab-export" tabindex="0">{ export_text }</pre>
+                <pre class="lab-export" data-testid="lab-export" tabindex="0">{ export_text.clone() }</pre>
+                <a class="btn" data-testid="lab-export-file" href={ydk_href(&export_text)}
+                    download={format!("{}.ydk", file_stem(&name))}>
+                    { lang.pick(".ydk ファイルに保存", "Save as a .ydk file") }
+                </a>
                 <label class="lab-field">
                     { "ydke://" }
                     <input type="text" readonly=true data-testid="lab-export-ydke" value={export_link} />
@@ -741,6 +844,19 @@ mod tests {
         assert_eq!(read_saved(&text), (saved.clone(), 0));
         let broken = format!("{text}no tab here\nname\tydke://%%%!!!\n");
         assert_eq!(read_saved(&broken), (saved, 2));
+    }
+
+    #[test]
+    fn the_export_file_address_holds_the_ydk_text_and_its_name_is_safe() {
+        let text = "#main\n55144522\n!side\n";
+        assert_eq!(
+            ydk_href(text),
+            "data:text/plain;charset=utf-8,%23main%0A55144522%0A!side%0A"
+        );
+        assert_eq!(ydk_href("é"), "data:text/plain;charset=utf-8,%C3%A9");
+        assert_eq!(file_stem(" my/deck: 1 "), "my_deck_ 1");
+        assert_eq!(file_stem("  "), "deck");
+        assert_eq!(file_stem("パンダ"), "パンダ");
     }
 
     #[test]
