@@ -3,7 +3,7 @@
 //! the statistics page runs), its 95% interval, and the solving time (median, p95, p99,
 //! max). Hands the budget
 //! does not decide count as not won and are listed apart. Hands the budget does not
-//! decide spend all of it (`budget / 5` guided playouts, then `budget / 2` search positions),
+//! decide spend all of it (`budget / 2` guided playouts, then `budget` search positions),
 //! so their solving time gives the solver's speed in budget positions per second, the
 //! figure `web/bench/duel-stats.mjs` measures the same way in the browser. A second line
 //! gives the histogram of the shortest win found per hand (and how many are proved
