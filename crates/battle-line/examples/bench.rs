@@ -2,7 +2,7 @@
 //!
 //! `cargo run --profile fast -p battle-line --example battle-line-bench`
 
-use battle_line::bot::{Bot, Level, RandomPlayer, choose};
+use battle_line::bot::{Bot, Level, RandomPlayer, Ranking, choose, choose_ranked};
 use battle_line::{Command, Game, Phase, Player, Settings};
 use std::time::Instant;
 
@@ -85,13 +85,21 @@ fn main() {
         times.len()
     );
 
-    for level in [Level::Normal, Level::Hard] {
+    // Hard with its candidates ranked by the odds evaluation and by the partner's.
+    for (name, level, ranking) in [
+        ("normal", Level::Normal, None),
+        ("hard-odds", Level::Hard, Some(Ranking::Odds)),
+        ("hard-partner", Level::Hard, Some(Ranking::Partner)),
+    ] {
         let mut times: Vec<f64> = plays
             .iter()
             .enumerate()
             .map(|(i, g)| {
                 let t = Instant::now();
-                let c = choose(g, level, i as u64);
+                let c = match ranking {
+                    None => choose(g, level, i as u64),
+                    Some(r) => choose_ranked(g, level, r, i as u64),
+                };
                 let ms = t.elapsed().as_secs_f64() * 1e3;
                 assert!(c.is_some_and(|c| g.legal_commands().contains(&c)));
                 ms
@@ -99,8 +107,7 @@ fn main() {
             .collect();
         let (mean, p99, max) = summary(&mut times);
         println!(
-            "{} decisions on {} fixed positions (a card to play): mean {mean:.1} ms, p99 {p99:.1} ms, max {max:.1} ms",
-            level.code(),
+            "{name} decisions on {} fixed positions (a card to play): mean {mean:.1} ms, p99 {p99:.1} ms, max {max:.1} ms",
             times.len()
         );
     }

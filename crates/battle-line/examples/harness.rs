@@ -5,7 +5,9 @@
 //! harness [seeds] --sprt A,B [--against C] [--delta D] [--alpha A] [--beta B] [--from SEED] [--threads N] [--every K]
 //! ```
 //!
-//! Players: `easy`, `normal`, `hard`, `random`, `sparring` (the probability bot).
+//! Players: `easy`, `normal`, `hard`, `expert`, `random`, `sparring` (the probability
+//! bot), `playout` (the rollout policy alone), and hard or expert with their candidates
+//! ranked a named way: `hard-odds`, `hard-partner`, `expert-odds`, `expert-partner`.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,
@@ -26,7 +28,7 @@
 //! `--alpha` (default 0.025 per side, 5% in all) and `--beta` (default 0.05); the run
 //! stops at the first seed where one of them accepts a difference or both reject it.
 
-use battle_line::bot::{Contender, RandomPlayer, Sparring, choose, move_seed};
+use battle_line::bot::{Contender, RandomPlayer};
 use battle_line::{Game, Phase, Player, Settings};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -43,7 +45,6 @@ struct Outcome {
 fn play(seed: u64, seats: [Contender; 2], measured: Player) -> Outcome {
     let mut game = Game::new(seed, Settings::default());
     let mut random = RandomPlayer::new(seed ^ 0xABCD);
-    let sparring = Sparring::new();
     let mut times = Vec::new();
     let mut plays = Vec::new();
     for _ in 0..3000 {
@@ -52,14 +53,7 @@ fn play(seed: u64, seats: [Contender; 2], measured: Player) -> Outcome {
         }
         let seat = game.current();
         let start = Instant::now();
-        let cmd = match seats[seat.index()] {
-            Contender::Level(level) => {
-                let salt = seat.index() as u64 * 0x5851_F42D_4C95_7F2D;
-                choose(&game, level, move_seed(seed ^ salt, game.log().len()))
-            }
-            Contender::Random => random.choose(&game),
-            Contender::Sparring => sparring.choose(&game),
-        };
+        let cmd = seats[seat.index()].choose(&game, seed, &mut random);
         if seat == measured {
             let ms = start.elapsed().as_secs_f64() * 1e3;
             times.push(ms);

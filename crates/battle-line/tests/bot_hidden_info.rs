@@ -175,3 +175,29 @@ fn sparring_reads_only_what_its_seat_may_know() {
         "the twins hide other cards"
     );
 }
+
+#[test]
+fn hard_ranked_by_the_partner_reads_only_what_its_seat_may_know() {
+    use battle_line::bot::{Ranking, choose_ranked};
+    // Two positions, one search of each twin (slow in unoptimized test builds).
+    let positions: Vec<(Deal, Game)> = positions(2, 23).into_iter().take(2).collect();
+    assert_eq!(positions.len(), 2);
+    let mut differing = 0;
+    for (i, (deal, game)) in positions.iter().enumerate() {
+        let me = game.current();
+        let mut rng = Rng::new(3000 + i as u64);
+        let other_deal = twin(deal, game, me, &mut rng);
+        let twin_game = replay(&other_deal, game.log()).expect("the same moves replay");
+        assert_eq!(twin_game.view(me), game.view(me));
+        if twin_game.hand(me.opponent()) != game.hand(me.opponent()) {
+            differing += 1;
+        }
+        let seed = 91 + i as u64;
+        assert_eq!(
+            choose_ranked(game, Level::Hard, Ranking::Partner, seed),
+            choose_ranked(&twin_game, Level::Hard, Ranking::Partner, seed),
+            "hard ranked by the partner moved differently with other hidden cards (position {i})"
+        );
+    }
+    assert!(differing > 0, "the twins hide other cards");
+}

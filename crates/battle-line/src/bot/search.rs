@@ -28,6 +28,19 @@ pub(crate) struct Config {
     pub params: Params,
     pub policy: Policy,
     pub playout: Playout,
+    /// Which evaluation ranks the legal moves before the rollouts.
+    pub ranking: Ranking,
+}
+
+/// The one-ply evaluation that picks a searching level's candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ranking {
+    /// The chance of winning the game from the flags' completion odds (`eval.rs`), one
+    /// move per work unit.
+    Odds,
+    /// The sparring partner's weighted flags expected after the move
+    /// ([`super::Sparring`]), every move in one work unit.
+    Partner,
 }
 
 /// The bot's small decisions (draws, Scout's steps) and what tactics cost when the
@@ -283,7 +296,11 @@ impl Search {
         // Ranked from the end, so the listed order breaks ties.
         unranked.reverse();
         let total = unranked.len() + config.rollouts;
-        Progress::Searching(Box::new(Search {
+        let ranked = match config.ranking {
+            Ranking::Odds => Vec::new(),
+            Ranking::Partner => super::Sparring::new().rank(&know, &world),
+        };
+        let mut search = Box::new(Search {
             know,
             seed,
             config,
@@ -301,7 +318,25 @@ impl Search {
                 done: 0,
                 total,
             },
-        }))
+        });
+        if !ranked.is_empty() {
+            let listed = search.run.unranked.len();
+            search.run.unranked.clear();
+            search.run.candidates = ranked
+                .into_iter()
+                .map(|(prior, commands)| Candidate {
+                    commands,
+                    prior,
+                    total: 0.0,
+                    tries: 0,
+                })
+                .collect();
+            // The ranking is one unit of work, done.
+            search.run.done = 1;
+            search.run.total = search.run.total + 1 - listed;
+            search.plan();
+        }
+        Progress::Searching(search)
     }
 
     /// What the search has done so far, as data for [`Search::resume`].

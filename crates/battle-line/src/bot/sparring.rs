@@ -130,6 +130,79 @@ impl Sparring {
         })
     }
 
+    /// Every decision of the player to move in `world` (a deal of `know`) valued as
+    /// this partner values it: the weighted flags it expects to win after it, tactics
+    /// less their cost; a guile card with each of its resolutions. Empty outside the
+    /// plays and guile steps. The search ranks its candidates with this.
+    pub(crate) fn rank(&self, know: &Knowledge, world: &Game) -> Vec<(f64, Vec<Command>)> {
+        let mut table = Table::new(know, world, self.params);
+        let legal = world.legal_commands();
+        let mut out = Vec::new();
+        match world.phase() {
+            Phase::Play => {
+                let base = table.start(world);
+                for &cmd in &legal {
+                    match cmd {
+                        Command::Pass => out.push((base, vec![cmd])),
+                        Command::PlayCard {
+                            card: card @ Card::Tactic(Tactic::Scout),
+                            ..
+                        } => {
+                            out.push((base + self.params.scout_value - table.cost(card), vec![cmd]))
+                        }
+                        Command::PlayCard {
+                            card,
+                            target: Target::Field,
+                        } => {
+                            let mut g = world.clone();
+                            if g.apply(cmd).is_err() {
+                                continue;
+                            }
+                            let sure = table.sure;
+                            for r in g.legal_commands() {
+                                if !matches!(
+                                    r,
+                                    Command::ResolveRedeploy { .. }
+                                        | Command::ResolveDeserter { .. }
+                                        | Command::ResolveTraitor { .. }
+                                ) {
+                                    continue;
+                                }
+                                if let Some(v) = table.after(&g, &[r], sure) {
+                                    out.push((v - table.cost(card), vec![cmd, r]));
+                                }
+                            }
+                        }
+                        Command::PlayCard { card, .. } => {
+                            let sure = table.sure_without(card);
+                            if let Some(v) = table.after(world, &[cmd], sure) {
+                                out.push((v - table.cost(card), vec![cmd]));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Phase::Guile { .. } => {
+                table.start(world);
+                let sure = table.sure;
+                for &r in &legal {
+                    if matches!(
+                        r,
+                        Command::ResolveRedeploy { .. }
+                            | Command::ResolveDeserter { .. }
+                            | Command::ResolveTraitor { .. }
+                    ) && let Some(v) = table.after(world, &[r], sure)
+                    {
+                        out.push((v, vec![r]));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
     /// The end of a turn: a troop, or a tactic while the hand holds none.
     fn draw(&self, game: &Game, me: Player, may_draw: bool) -> Command {
         let troops = game.troop_deck_len() > 0;
