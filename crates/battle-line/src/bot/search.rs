@@ -503,12 +503,7 @@ impl Search {
                     return;
                 }
                 for r in g.legal_commands() {
-                    if matches!(
-                        r,
-                        Command::ResolveRedeploy { .. }
-                            | Command::ResolveDeserter { .. }
-                            | Command::ResolveTraitor { .. }
-                    ) {
+                    if r.resolves_guile() {
                         self.run.unranked.push(vec![*play, r]);
                         self.run.total += 1;
                     }

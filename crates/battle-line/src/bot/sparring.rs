@@ -160,12 +160,7 @@ impl Sparring {
                             }
                             let sure = table.sure;
                             for r in g.legal_commands() {
-                                if !matches!(
-                                    r,
-                                    Command::ResolveRedeploy { .. }
-                                        | Command::ResolveDeserter { .. }
-                                        | Command::ResolveTraitor { .. }
-                                ) {
+                                if !r.resolves_guile() {
                                     continue;
                                 }
                                 if let Some(v) = table.after(&g, &[r], sure) {
@@ -187,12 +182,8 @@ impl Sparring {
                 table.start(world);
                 let sure = table.sure;
                 for &r in &legal {
-                    if matches!(
-                        r,
-                        Command::ResolveRedeploy { .. }
-                            | Command::ResolveDeserter { .. }
-                            | Command::ResolveTraitor { .. }
-                    ) && let Some(v) = table.after(world, &[r], sure)
+                    if r.resolves_guile()
+                        && let Some(v) = table.after(world, &[r], sure)
                     {
                         out.push((v, vec![r]));
                     }
@@ -508,12 +499,7 @@ impl Table {
         let sure = self.sure;
         let mut best: Option<(f64, Command)> = None;
         for r in g.legal_commands() {
-            if !matches!(
-                r,
-                Command::ResolveRedeploy { .. }
-                    | Command::ResolveDeserter { .. }
-                    | Command::ResolveTraitor { .. }
-            ) {
+            if !r.resolves_guile() {
                 continue;
             }
             if let Some(v) = self.after(&g, &[r], sure)
@@ -531,12 +517,7 @@ impl Table {
         let sure = self.sure;
         let mut best: Option<(f64, Command)> = None;
         for &r in legal {
-            if !matches!(
-                r,
-                Command::ResolveRedeploy { .. }
-                    | Command::ResolveDeserter { .. }
-                    | Command::ResolveTraitor { .. }
-            ) {
+            if !r.resolves_guile() {
                 continue;
             }
             if let Some(v) = self.after(world, &[r], sure)

@@ -117,6 +117,18 @@ pub enum Command {
     SortHand { player: Player },
 }
 
+impl Command {
+    /// The operation of a guile tactic just played (Redeploy, Deserter or Traitor).
+    pub fn resolves_guile(&self) -> bool {
+        matches!(
+            self,
+            Command::ResolveRedeploy { .. }
+                | Command::ResolveDeserter { .. }
+                | Command::ResolveTraitor { .. }
+        )
+    }
+}
+
 /// The step of the turn the current player is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
