@@ -84,13 +84,20 @@ fn positions(games: u64, every: usize) -> Vec<(Deal, Game)> {
     out
 }
 
-/// Checks `level` at `positions`: the twin game looks the same to the player to move,
-/// hides different cards, and gets the same command.
-fn same_move_in_twins(level: Level, positions: &[(Deal, Game)]) -> usize {
+/// Checks a player at `positions`: each twin game (its hidden cards dealt again from
+/// `twin_seed` on) looks the same to the player to move, and `mover` (given the game
+/// and the position's index) makes the same move in both. Returns how many twins hide
+/// other cards in the opponent's hand.
+fn same_move_in_twins<M: PartialEq + std::fmt::Debug>(
+    who: &str,
+    positions: &[(Deal, Game)],
+    twin_seed: u64,
+    mover: impl Fn(&Game, u64) -> M,
+) -> usize {
     let mut differing = 0;
     for (i, (deal, game)) in positions.iter().enumerate() {
         let me = game.current();
-        let mut rng = Rng::new(1000 + i as u64);
+        let mut rng = Rng::new(twin_seed + i as u64);
         let other_deal = twin(deal, game, me, &mut rng);
         let twin_game = replay(&other_deal, game.log()).expect("the same moves replay");
         assert_eq!(
@@ -101,20 +108,26 @@ fn same_move_in_twins(level: Level, positions: &[(Deal, Game)]) -> usize {
         if twin_game.hand(me.opponent()) != game.hand(me.opponent()) {
             differing += 1;
         }
-        let seed = 77 + i as u64;
         assert_eq!(
-            choose(game, level, seed),
-            choose(&twin_game, level, seed),
-            "{level:?} moved differently with other hidden cards (position {i})"
+            mover(game, i as u64),
+            mover(&twin_game, i as u64),
+            "{who} moved differently with other hidden cards (position {i})"
         );
     }
     differing
 }
 
+/// [`same_move_in_twins`] for a page level.
+fn level_in_twins(level: Level, positions: &[(Deal, Game)]) -> usize {
+    same_move_in_twins(&format!("{level:?}"), positions, 1000, |g, i| {
+        choose(g, level, 77 + i)
+    })
+}
+
 #[test]
 fn easy_reads_only_what_its_seat_may_know() {
     let positions = positions(12, 3);
-    let differing = same_move_in_twins(Level::Easy, &positions);
+    let differing = level_in_twins(Level::Easy, &positions);
     assert!(
         differing * 2 > positions.len(),
         "the twins hide other cards"
@@ -125,7 +138,7 @@ fn easy_reads_only_what_its_seat_may_know() {
 fn normal_reads_only_what_its_seat_may_know() {
     let positions: Vec<(Deal, Game)> = positions(2, 23).into_iter().take(4).collect();
     assert_eq!(positions.len(), 4);
-    let differing = same_move_in_twins(Level::Normal, &positions);
+    let differing = level_in_twins(Level::Normal, &positions);
     assert!(
         differing * 2 > positions.len(),
         "the twins hide other cards"
@@ -137,7 +150,7 @@ fn hard_reads_only_what_its_seat_may_know() {
     // One search of each twin: the hard level is slow in unoptimized test builds.
     let positions: Vec<(Deal, Game)> = positions(1, 29).into_iter().skip(1).take(1).collect();
     assert_eq!(positions.len(), 1);
-    let differing = same_move_in_twins(Level::Hard, &positions);
+    let differing = level_in_twins(Level::Hard, &positions);
     assert!(differing > 0, "the twins hide other cards");
 }
 
@@ -146,7 +159,7 @@ fn expert_reads_only_what_its_seat_may_know() {
     // One search of each twin, as for hard (the expert's is twice as long).
     let positions: Vec<(Deal, Game)> = positions(1, 29).into_iter().skip(1).take(1).collect();
     assert_eq!(positions.len(), 1);
-    let differing = same_move_in_twins(Level::Expert, &positions);
+    let differing = level_in_twins(Level::Expert, &positions);
     assert!(differing > 0, "the twins hide other cards");
 }
 
@@ -154,22 +167,9 @@ fn expert_reads_only_what_its_seat_may_know() {
 fn sparring_reads_only_what_its_seat_may_know() {
     let positions = positions(12, 3);
     let partner = battle_line::bot::Sparring::new();
-    let mut differing = 0;
-    for (i, (deal, game)) in positions.iter().enumerate() {
-        let me = game.current();
-        let mut rng = Rng::new(2000 + i as u64);
-        let other_deal = twin(deal, game, me, &mut rng);
-        let twin_game = replay(&other_deal, game.log()).expect("the same moves replay");
-        assert_eq!(twin_game.view(me), game.view(me));
-        if twin_game.hand(me.opponent()) != game.hand(me.opponent()) {
-            differing += 1;
-        }
-        assert_eq!(
-            partner.choose(game),
-            partner.choose(&twin_game),
-            "the sparring partner moved differently with other hidden cards (position {i})"
-        );
-    }
+    let differing = same_move_in_twins("the sparring partner", &positions, 2000, |g, _| {
+        partner.choose(g)
+    });
     assert!(
         differing * 2 > positions.len(),
         "the twins hide other cards"
@@ -182,22 +182,8 @@ fn hard_ranked_by_the_partner_reads_only_what_its_seat_may_know() {
     // Two positions, one search of each twin (slow in unoptimized test builds).
     let positions: Vec<(Deal, Game)> = positions(2, 23).into_iter().take(2).collect();
     assert_eq!(positions.len(), 2);
-    let mut differing = 0;
-    for (i, (deal, game)) in positions.iter().enumerate() {
-        let me = game.current();
-        let mut rng = Rng::new(3000 + i as u64);
-        let other_deal = twin(deal, game, me, &mut rng);
-        let twin_game = replay(&other_deal, game.log()).expect("the same moves replay");
-        assert_eq!(twin_game.view(me), game.view(me));
-        if twin_game.hand(me.opponent()) != game.hand(me.opponent()) {
-            differing += 1;
-        }
-        let seed = 91 + i as u64;
-        assert_eq!(
-            choose_ranked(game, Level::Hard, Ranking::Partner, seed),
-            choose_ranked(&twin_game, Level::Hard, Ranking::Partner, seed),
-            "hard ranked by the partner moved differently with other hidden cards (position {i})"
-        );
-    }
+    let differing = same_move_in_twins("hard ranked by the partner", &positions, 3000, |g, i| {
+        choose_ranked(g, Level::Hard, Ranking::Partner, 91 + i)
+    });
     assert!(differing > 0, "the twins hide other cards");
 }
