@@ -20,7 +20,7 @@ const LONGEST: usize = 300;
 
 /// How far a position has come towards `goal`: Exodia pieces in hand, then cards dug
 /// from the deck; for a burn, the damage done. Higher is better.
-fn progress_of(d: &Duel, goal: Outcome, deck_at_start: usize) -> i64 {
+pub(super) fn progress_of(d: &Duel, goal: Outcome, deck_at_start: usize) -> i64 {
     let you = d.player(Player::You);
     match goal.reason() {
         Reason::Lp0 => 8_000 - i64::from(d.player(Player::Opponent).lp),
@@ -83,6 +83,17 @@ pub(crate) fn search(
             options.truncate(ordered.preferred);
         }
         options.truncate(WIDTH);
+        // A forced move that the best playout already makes needs no playout of its own.
+        if let [only] = options.as_slice()
+            && best.1.first() == Some(only)
+        {
+            let next = best.1.remove(0);
+            if d.apply(next.clone()).is_err() {
+                return None;
+            }
+            line.push(next);
+            continue;
+        }
         for cmd in options {
             if *spent >= playouts || (spent.is_multiple_of(8) && !go(*spent)) {
                 return None;
