@@ -64,15 +64,11 @@ impl Duel {
     fn has_all_pieces(&self, p: Player) -> bool {
         let hand = &self.player(p).hand;
         let in_hand = |code: Code| hand.iter().any(|id| self.cards[id.index()].code == code);
-        hand.iter().any(|id| {
-            def_of(self.cards[id.index()].code)
-                .rules
-                .iter()
-                .any(|r| match r {
-                    RuleDef::WinWithAllInHand { pieces } => pieces.iter().all(|&pc| in_hand(pc)),
-                    _ => false,
-                })
-        })
+        // Checked after every effect: the cards with such a rule are found by passcode
+        // among a handful read from the catalogue once, not by each card's rules.
+        win_rules()
+            .iter()
+            .any(|(card, pieces)| in_hand(*card) && pieces.iter().all(|&pc| in_hand(pc)))
     }
 
     pub(crate) fn exodia_check(&mut self) {
@@ -131,6 +127,23 @@ impl Duel {
             self.push_event(Event::GameOver { outcome });
         }
     }
+}
+
+/// Every "win with all of these in hand" rule of the catalogue: its card and the pieces
+/// it names.
+pub(crate) fn win_rules() -> &'static [(Code, &'static [Code])] {
+    static RULES: std::sync::OnceLock<Vec<(Code, &'static [Code])>> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| {
+        crate::card::catalog()
+            .iter()
+            .flat_map(|c| {
+                c.rules.iter().filter_map(move |r| match r {
+                    RuleDef::WinWithAllInHand { pieces } => Some((c.code, pieces.as_slice())),
+                    _ => None,
+                })
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]

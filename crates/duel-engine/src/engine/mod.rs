@@ -11,6 +11,7 @@ mod movement;
 mod steps;
 mod validate;
 
+pub(crate) use checks::win_rules;
 pub(crate) use validate::printed_match;
 
 use crate::card::{CardDef, Code, card};

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::card::{CardDef, Code, catalog};
 use crate::command::Command;
-use crate::effect::{Amount, Dest, EffectKind, Filter, Reg, RuleDef, Source, Step, Who};
+use crate::effect::{Amount, Dest, EffectKind, Filter, Reg, Source, Step, Who};
 use crate::engine::printed_match;
 use crate::state::{CardId, Duel, EndStep, Location, Outcome, Phase, Player, Reason};
 
@@ -500,12 +500,15 @@ fn pieces_missing(d: &Duel) -> Option<Vec<Vec<CardId>>> {
     let you = Player::You;
     // The rule of the first card you own that has one, as its card and the pieces it
     // names (read from the catalogue once).
-    let rules = win_rules();
-    let rule = d
+    let rules = crate::engine::win_rules();
+    let (card, pieces) = d
         .cards
         .iter()
         .filter(|c| c.owner == you)
-        .find_map(|c| rules.iter().find(|r| r[0] == c.code))?;
+        .find_map(|c| rules.iter().find(|r| r.0 == c.code))?;
+    let rule: Vec<Code> = std::iter::once(*card)
+        .chain(pieces.iter().copied())
+        .collect();
     let mut copies: Vec<Vec<CardId>> = vec![Vec::new(); rule.len()];
     for (i, c) in d.cards.iter().enumerate() {
         if c.owner != you {
@@ -518,27 +521,6 @@ fn pieces_missing(d: &Duel) -> Option<Vec<Vec<CardId>>> {
     let hand = &d.player(you).hand;
     copies.retain(|ids| !ids.iter().any(|id| hand.contains(id)));
     Some(copies)
-}
-
-/// Each "win with all in hand" rule of the catalogue as its card followed by the pieces
-/// it names.
-fn win_rules() -> &'static [Vec<Code>] {
-    static RULES: OnceLock<Vec<Vec<Code>>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        let mut out = Vec::new();
-        for c in catalog() {
-            for r in &c.rules {
-                if let RuleDef::WinWithAllInHand { pieces } = r {
-                    out.push(
-                        std::iter::once(c.code)
-                            .chain(pieces.iter().copied())
-                            .collect(),
-                    );
-                }
-            }
-        }
-        out
-    })
 }
 
 /// Whether a card you hold or control has an effect that can bring a card of `def` back

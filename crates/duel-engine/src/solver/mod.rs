@@ -17,9 +17,7 @@ use seeded_rng::Rng;
 
 use crate::card::{Code, Frame, catalog};
 use crate::command::{Command, Response};
-use crate::effect::{
-    Amount, EffectKind, Purpose, RuleDef, Step, SummonKind, TriggerDef, TriggerOn,
-};
+use crate::effect::{Amount, EffectKind, Purpose, Step, SummonKind, TriggerDef, TriggerOn};
 use crate::state::{CardId, Duel, OptKey, Outcome, PromptState, Reason};
 
 /// The result of a search.
@@ -561,16 +559,10 @@ pub fn policy_for(goal: Outcome) -> Guide {
 pub(crate) fn win_pieces() -> &'static [Code] {
     static PIECES: std::sync::OnceLock<Vec<Code>> = std::sync::OnceLock::new();
     PIECES.get_or_init(|| {
-        let mut out = Vec::new();
-        for c in catalog() {
-            for r in &c.rules {
-                if let RuleDef::WinWithAllInHand { pieces } = r {
-                    out.push(c.code);
-                    out.extend(pieces);
-                }
-            }
-        }
-        out
+        crate::engine::win_rules()
+            .iter()
+            .flat_map(|(card, pieces)| std::iter::once(*card).chain(pieces.iter().copied()))
+            .collect()
     })
 }
 
