@@ -12,7 +12,6 @@
 //! preferred candidates are drawn from, as in the guided playouts; the depth-first
 //! search that follows in [`super::solve_watched`] still tries everything.
 
-use rustc_hash::FxHashMap as HashMap;
 use seeded_rng::Rng;
 
 use crate::command::{Command, Response};
@@ -32,8 +31,25 @@ const ITERATIONS: usize = 30;
 /// The level of each run from the start.
 const LEVEL: u8 = 2;
 
-/// Learned weights by move code.
-type Weights = HashMap<u64, f64>;
+/// Learned weights by move code, sorted by code: a few hundred codes at most, and a
+/// sorted list costs the web app's wasm far less code than a hash map of its own.
+#[derive(Debug, Clone, Default)]
+struct Weights(Vec<(u64, f64)>);
+
+impl Weights {
+    fn get(&self, code: u64) -> f64 {
+        self.0
+            .binary_search_by_key(&code, |e| e.0)
+            .map_or(0.0, |i| self.0[i].1)
+    }
+
+    fn add(&mut self, code: u64, delta: f64) {
+        match self.0.binary_search_by_key(&code, |e| e.0) {
+            Ok(i) => self.0[i].1 += delta,
+            Err(i) => self.0.insert(i, (code, delta)),
+        }
+    }
+}
 
 /// The code of a move: what it does as far as a player can tell, with no instance ids.
 fn move_code(d: &Duel, cmd: &Command) -> u64 {
@@ -119,7 +135,7 @@ fn logits(w: &Weights, codes: &[u64]) -> Vec<f64> {
     codes
         .iter()
         .enumerate()
-        .map(|(i, c)| i as f64 * RANK_PRIOR + w.get(c).copied().unwrap_or(0.0))
+        .map(|(i, c)| i as f64 * RANK_PRIOR + w.get(*c))
         .collect()
 }
 
@@ -188,9 +204,9 @@ fn adapt(w: &mut Weights, best: &[Decision]) {
     let before = w.clone();
     for step in best {
         let p = probabilities(&logits(&before, &step.codes));
-        *w.entry(step.codes[step.chosen]).or_default() += ALPHA;
+        w.add(step.codes[step.chosen], ALPHA);
         for (c, pi) in step.codes.iter().zip(p) {
-            *w.entry(*c).or_default() -= ALPHA * pi;
+            w.add(*c, -ALPHA * pi);
         }
     }
 }
