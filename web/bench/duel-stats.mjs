@@ -3,7 +3,8 @@
 // through the module's own job entry point (the code the statistics workers run), giving
 // the median and p95 time to decide a hand and the solver's speed in budget positions per
 // second on the hands the budget does not decide (they spend all of it: budget / 2 guided
-// playouts in nested searches, then budget search positions); (2) the statistics page itself, HANDS hands at
+// playouts in nested and, for Exodia, adaptive searches, then budget search positions);
+// (2) the statistics page itself, HANDS hands at
 // its own budget per hand (`stats::HAND_BUDGET`; BUDGET is for (1) only) in its Web
 // Workers (one per core), timed from the click on `stats-run` to `stats-done`, with the
 // win rate and 95% interval it shows.
