@@ -447,8 +447,8 @@ fn ways_playout() -> playout::Playout {
     }
 }
 
-/// The rollouts of `hard-ways`: its playouts take about 2.3 times as long as hard's, so
-/// 400 rollouts take about the time of hard's 900.
+/// The rollouts of `hard-ways`: its playouts take about twice as long as hard's, so
+/// 400 rollouts take a little less than hard's 900 (`battle-line-bench`).
 const WAYS_ROLLOUTS: usize = 400;
 
 impl Contender {
