@@ -2,7 +2,7 @@
 //!
 //! `cargo run --profile fast -p battle-line --example battle-line-bench`
 
-use battle_line::bot::{Bot, Level, RandomPlayer, Ranking, choose, choose_ranked};
+use battle_line::bot::{Bot, Contender, Level, RandomPlayer, Ranking, choose, choose_ranked};
 use battle_line::{Command, Game, Phase, Player, Settings};
 use std::time::Instant;
 
@@ -85,26 +85,32 @@ fn main() {
         times.len()
     );
 
-    // Hard with its candidates ranked by the odds evaluation and by the partner's.
-    for (name, level, ranking) in [
+    // Hard with its candidates ranked by the odds evaluation and by the partner's, and
+    // with the rollout policy that counts every way to complete a side. They take turns
+    // position by position, so a change in the machine's load falls on all of them.
+    let searchers: [(&str, Level, Option<Ranking>); 4] = [
         ("normal", Level::Normal, None),
         ("hard-odds", Level::Hard, Some(Ranking::Odds)),
         ("hard-partner", Level::Hard, Some(Ranking::Partner)),
-    ] {
-        let mut times: Vec<f64> = plays
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let t = Instant::now();
-                let c = match ranking {
-                    None => choose(g, level, i as u64),
-                    Some(r) => choose_ranked(g, level, r, i as u64),
-                };
-                let ms = t.elapsed().as_secs_f64() * 1e3;
-                assert!(c.is_some_and(|c| g.legal_commands().contains(&c)));
-                ms
-            })
-            .collect();
+        ("hard-ways", Level::Hard, None),
+    ];
+    let mut times = vec![Vec::new(); searchers.len()];
+    for (i, g) in plays.iter().enumerate() {
+        for ((name, level, ranking), times) in searchers.iter().zip(&mut times) {
+            let t = Instant::now();
+            let c = match ranking {
+                None if *name == "hard-ways" => {
+                    let mut random = RandomPlayer::new(0);
+                    Contender::HardWays.choose(g, i as u64, &mut random)
+                }
+                None => choose(g, *level, i as u64),
+                Some(r) => choose_ranked(g, *level, *r, i as u64),
+            };
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            assert!(c.is_some_and(|c| g.legal_commands().contains(&c)));
+        }
+    }
+    for ((name, ..), mut times) in searchers.into_iter().zip(times) {
         let (mean, p99, max) = summary(&mut times);
         println!(
             "{name} decisions on {} fixed positions (a card to play): mean {mean:.1} ms, p99 {p99:.1} ms, max {max:.1} ms",

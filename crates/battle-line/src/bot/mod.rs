@@ -21,6 +21,7 @@ mod playout;
 mod reach;
 mod search;
 mod sparring;
+mod ways;
 
 pub use easy::Bot;
 pub use sparring::Sparring;
@@ -335,6 +336,11 @@ pub fn choose_ranked(game: &Game, level: Level, ranking: Ranking, seed: u64) -> 
     let Some(config) = level.config_ranked(ranking) else {
         return choose(game, level, seed);
     };
+    choose_with(game, config, seed)
+}
+
+/// The command the search with `config` picks (the whole search at once).
+fn choose_with(game: &Game, config: Config, seed: u64) -> Option<Command> {
     let mut progress = Search::start(game, seed, config);
     loop {
         match progress {
@@ -425,7 +431,25 @@ pub enum Contender {
     /// The rollout policy alone (`playout`), in a random deal of the cards it cannot
     /// see: a cheap measure of the playouts' quality.
     Playout,
+    /// The rollout policy whose sides are worth every way to complete them
+    /// (`playout-ways`, `Playout::ways`).
+    PlayoutWays,
+    /// Hard with that rollout policy (`hard-ways`).
+    HardWays,
 }
+
+/// The rollout policy of `playout-ways` and `hard-ways`: sides worth every way to
+/// complete them (`Playout::ways`).
+fn ways_playout() -> playout::Playout {
+    playout::Playout {
+        ways: true,
+        ..playout::Playout::default()
+    }
+}
+
+/// The rollouts of `hard-ways`: its playouts take about twice as long as hard's, so
+/// 400 rollouts take a little less than hard's 900 (`battle-line-bench`).
+const WAYS_ROLLOUTS: usize = 400;
 
 impl Contender {
     pub fn name(self) -> &'static str {
@@ -439,6 +463,8 @@ impl Contender {
             Contender::Ranked(Level::Expert, Ranking::Partner) => "expert-partner",
             Contender::Ranked(l, _) => l.code(),
             Contender::Playout => "playout",
+            Contender::PlayoutWays => "playout-ways",
+            Contender::HardWays => "hard-ways",
         }
     }
 
@@ -453,6 +479,8 @@ impl Contender {
             "expert-odds" => Some(Contender::Ranked(Level::Expert, Ranking::Odds)),
             "expert-partner" => Some(Contender::Ranked(Level::Expert, Ranking::Partner)),
             "playout" => Some(Contender::Playout),
+            "playout-ways" => Some(Contender::PlayoutWays),
+            "hard-ways" => Some(Contender::HardWays),
             other => Level::from_code(other).map(Contender::Level),
         }
     }
@@ -470,14 +498,27 @@ impl Contender {
             Contender::Random => random.choose(game),
             Contender::Sparring => Sparring::new().choose(game),
             Contender::Ranked(level, ranking) => choose_ranked(game, level, ranking, seed),
-            Contender::Playout => {
+            Contender::HardWays => {
+                let config = Config {
+                    playout: ways_playout(),
+                    rollouts: WAYS_ROLLOUTS,
+                    ..Level::Hard.config().expect("hard searches")
+                };
+                choose_with(game, config, seed)
+            }
+            Contender::Playout | Contender::PlayoutWays => {
                 if game.is_over() {
                     return None;
                 }
                 let mut rng = Rng::new(seed);
                 let world = knowledge::Knowledge::of(game, game.current()).sample(&mut rng);
                 let legal = game.legal_commands();
-                playout::Playout::default()
+                let policy = if self == Contender::PlayoutWays {
+                    ways_playout()
+                } else {
+                    playout::Playout::default()
+                };
+                policy
                     .command(&world, &mut rng)
                     .filter(|c| legal.contains(c))
                     .or_else(|| {
@@ -672,6 +713,8 @@ mod tests {
             "random",
             "sparring",
             "playout",
+            "playout-ways",
+            "hard-ways",
             "hard-odds",
             "hard-partner",
             "expert-odds",
@@ -685,21 +728,24 @@ mod tests {
 
     #[test]
     fn the_playout_contender_plays_legal_moves_through_a_whole_game() {
-        let mut game = Game::new(4, Settings::default());
-        let mut random = RandomPlayer::new(4);
-        for _ in 0..600 {
-            let seat = if game.current() == Player::P0 {
-                Contender::Playout
-            } else {
-                Contender::Sparring
-            };
-            let Some(cmd) = seat.choose(&game, 4, &mut random) else {
-                break;
-            };
-            assert!(game.legal_commands().contains(&cmd), "{cmd:?}");
-            game.apply(cmd).expect("legal");
+        // The policy as it is, and the one whose sides count every way to complete them.
+        for (policy, seed) in [(Contender::Playout, 4), (Contender::PlayoutWays, 5)] {
+            let mut game = Game::new(seed, Settings::default());
+            let mut random = RandomPlayer::new(seed);
+            for _ in 0..600 {
+                let seat = if game.current() == Player::P0 {
+                    policy
+                } else {
+                    Contender::Sparring
+                };
+                let Some(cmd) = seat.choose(&game, seed, &mut random) else {
+                    break;
+                };
+                assert!(game.legal_commands().contains(&cmd), "{cmd:?}");
+                game.apply(cmd).expect("legal");
+            }
+            assert!(game.is_over(), "{}", policy.name());
         }
-        assert!(game.is_over());
     }
 
     #[test]

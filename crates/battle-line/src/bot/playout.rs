@@ -9,17 +9,21 @@
 //! by default: it made the playouts weaker). Troops, morale cards, Deserter and Traitor
 //! are played (a guile tactic is worth its best resolution's change over the flags it
 //! touches, less what spending a tactic costs); the root search decides the other
-//! tactics. The worths are computed on bit masks ([`super::reach`]), wild cards
+//! tactics. With `ways` (a variant, off by default), a side of troops short of cards is
+//! worth every way it can still be completed ([`super::ways`]) instead. The worths are
+//! computed on bit masks ([`super::reach`]), wild cards
 //! included, without allocating; the strength found for a side's worth also decides
 //! its claim proofs, and the other side's is found once per move.
 
 use super::easy::strength_value;
 use super::eval::flag_weights;
 use super::reach::reach_side;
-use crate::card::{Card, Tactic, TacticKind, TroopSet};
+use super::ways::ways;
+use crate::card::{Card, Color, Tactic, TacticKind, Troop, TroopSet};
 use crate::formation::{Judging, Strength, best_formation};
 use crate::game::{Command, Deck, Game, Phase, Player, Target};
 use seeded_rng::Rng;
+use std::cell::RefCell;
 
 /// Knobs of the playout player.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -47,6 +51,14 @@ pub(crate) struct Playout {
     /// morale card, so a playout keeps them for a real swing (at 9 the search won
     /// 82.2% of 600 games against easy at 360 playouts, at 30 it won 85.8%).
     pub guile_cost: f64,
+    /// Whether a side of troops short of cards is worth every way it can be completed
+    /// ([`super::ways`]): the chance of each formation kind, best first, each card
+    /// not in hand arriving with `ways_scale` times its share of the draws (at most 1),
+    /// times `sure_discount` per missing card. Otherwise (and for sides with wild
+    /// cards, under Fog, or complete) the best reachable formation, discounted.
+    pub ways: bool,
+    /// See `ways`.
+    pub ways_scale: f64,
 }
 
 impl Default for Playout {
@@ -61,6 +73,8 @@ impl Default for Playout {
             position: 0.0,
             guile: true,
             guile_cost: 30.0,
+            ways: false,
+            ways_scale: 1.0,
         }
     }
 }
@@ -154,20 +168,33 @@ struct Sight {
     unplayed: TroopSet,
     mine_discount: f64,
     their_discount: f64,
+    /// The chance that an unseen card reaches the player, then the other player (for
+    /// `ways`).
+    mine_arrival: f64,
+    their_arrival: f64,
+    /// The worths of empty sides found so far (with `ways`): whose side (the other
+    /// player's?), the card being added, the rules, the worth. The same at every flag
+    /// with the same rules, and many flags are empty.
+    empty: RefCell<Vec<EmptyWorth>>,
 }
+
+/// The worth of an empty side, see `Sight::empty`.
+type EmptyWorth = (bool, Option<Card>, Judging, f64);
 
 impl Playout {
     fn sight(&self, game: &Game, me: Player) -> Sight {
         let hand: TroopSet = game.hand(me).iter().filter_map(|c| c.troop()).collect();
         let unseen = game.unseen_troops(me);
+        let u = unseen.len().max(1) as f64;
+        let draws = game.troop_deck_len().div_ceil(2) as f64;
+        let other_hand = game
+            .hand(me.opponent())
+            .iter()
+            .filter(|c| c.troop().is_some())
+            .count() as f64;
+        let mine_arrival = (self.ways_scale * draws / u).min(1.0);
+        let their_arrival = (self.ways_scale * (draws + other_hand) / u).min(1.0);
         let (mine_discount, their_discount) = if self.arrival_scale > 0.0 {
-            let u = unseen.len().max(1) as f64;
-            let draws = game.troop_deck_len().div_ceil(2) as f64;
-            let other_hand = game
-                .hand(me.opponent())
-                .iter()
-                .filter(|c| c.troop().is_some())
-                .count() as f64;
             (
                 (self.arrival_scale * draws / u).min(self.unseen_discount),
                 (self.arrival_scale * (draws + other_hand) / u).min(self.unseen_discount),
@@ -181,20 +208,104 @@ impl Playout {
             unplayed: game.unplayed_troops(),
             mine_discount,
             their_discount,
+            mine_arrival,
+            their_arrival,
+            empty: RefCell::new(Vec::new()),
         }
     }
 
-    /// A side's worth: its best reachable formation, discounted per card still needed,
-    /// and that formation's strength. `extra` is a card being added.
-    fn potential(
+    /// [`Playout::potential`] of `side` for the player to move (`theirs`: for the other
+    /// player) as `sight` sees it, an empty side's worth under `ways` found once.
+    fn side_worth(
+        &self,
+        sight: &Sight,
+        theirs: bool,
+        (side, extra): (&[Card], Option<Card>),
+        rules: Judging,
+        avail: TroopSet,
+        sure: TroopSet,
+    ) -> (f64, Option<Strength>) {
+        let (discount, arrival) = if theirs {
+            (sight.their_discount, sight.their_arrival)
+        } else {
+            (sight.mine_discount, sight.mine_arrival)
+        };
+        if self.ways && side.is_empty() {
+            let key = (theirs, extra, rules);
+            if let Some(&(.., worth)) = sight.empty.borrow().iter().find(|e| (e.0, e.1, e.2) == key)
+            {
+                return (worth, None);
+            }
+            if let Some(worth) = self.ways_worth(side, extra, rules, avail, sure, arrival) {
+                sight.empty.borrow_mut().push((theirs, extra, rules, worth));
+                return (worth, None);
+            }
+        }
+        self.potential((side, extra), rules, avail, sure, (discount, arrival))
+    }
+
+    /// A side's worth by every way it can be completed (`ways`), or `None` for a side
+    /// this does not judge (wild cards, Fog, complete or over full).
+    fn ways_worth(
         &self,
         side: &[Card],
         extra: Option<Card>,
         rules: Judging,
         avail: TroopSet,
         sure: TroopSet,
-        unsure_discount: f64,
+        arrival: f64,
+    ) -> Option<f64> {
+        if !self.ways || rules.fog {
+            return None;
+        }
+        let mut troops = [Troop {
+            color: Color::Red,
+            value: 1,
+        }; 5];
+        let mut len = 0;
+        for card in side.iter().chain(extra.iter()) {
+            match card {
+                Card::Troop(t) if len < rules.cards => {
+                    troops[len] = *t;
+                    len += 1;
+                }
+                _ => return None,
+            }
+        }
+        if len >= rules.cards {
+            return None;
+        }
+        let w = ways(&troops[..len], rules.cards, false, avail, sure, arrival);
+        let (mut worth, mut rest) = (0.0, 1.0);
+        for kind in (0..5).rev() {
+            let weight = w.weight[kind];
+            if weight <= 1e-12 {
+                continue;
+            }
+            let chance = weight.min(1.0);
+            let value = kind as f64 * 30.0 + w.sum[kind] / weight * 3.0 / rules.cards as f64;
+            worth += rest * chance * value;
+            rest *= 1.0 - chance;
+        }
+        Some(worth * self.sure_discount.powi((rules.cards - len) as i32))
+    }
+
+    /// A side's worth: its best reachable formation, discounted per card still needed
+    /// (`unsure_discount` per card not in hand), and that formation's strength; with
+    /// `ways`, a side of troops short of cards is worth every way to complete it (each
+    /// card not in hand arriving with chance `arrival`; no strength). `extra` is a card
+    /// being added.
+    fn potential(
+        &self,
+        (side, extra): (&[Card], Option<Card>),
+        rules: Judging,
+        avail: TroopSet,
+        sure: TroopSet,
+        (unsure_discount, arrival): (f64, f64),
     ) -> (f64, Option<Strength>) {
+        if let Some(worth) = self.ways_worth(side, extra, rules, avail, sure, arrival) {
+            return (worth, None);
+        }
         if let Some(side_reach) = reach_side(side, extra, rules.cards, rules.fog, avail, sure) {
             let Some(r) = side_reach else {
                 return (0.0, None);
@@ -248,8 +359,7 @@ impl Playout {
             avail.remove(t);
             unplayed.remove(t);
         }
-        let (worth, reached) =
-            self.potential(mine.0, mine.1, rules, avail, sure, sight.mine_discount);
+        let (worth, reached) = self.side_worth(sight, false, mine, rules, avail, sure);
         let mut v = worth - theirs.worth;
         let complete = mine.0.len() + usize::from(mine.1.is_some()) >= rules.cards;
         let their_complete = their_side.len() >= rules.cards;
@@ -352,13 +462,13 @@ impl Playout {
 
     /// The other side of a flag, as `sight` sees it.
     fn theirs<'a>(&self, side: &'a [Card], rules: Judging, sight: &Sight) -> Theirs<'a> {
-        let (worth, _) = self.potential(
-            side,
-            None,
+        let (worth, _) = self.side_worth(
+            sight,
+            true,
+            (side, None),
             rules,
             sight.unseen,
             TroopSet::EMPTY,
-            sight.their_discount,
         );
         let strength = (side.len() >= rules.cards)
             .then(|| best_strength(side, None, rules, TroopSet::EMPTY))

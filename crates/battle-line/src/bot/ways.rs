@@ -1,0 +1,356 @@
+//! Every way a side of troops can still be completed, kind by kind, on bit masks: how
+//! many handfuls of the available troops complete it into each formation kind, each
+//! handful weighed by the chance that all its cards arrive (a card the player holds
+//! surely, any other with a chance `p`), and the weighed total of their sums.
+//!
+//! With `p` = 1 and nothing sure, the weights are plain counts of the handfuls. The
+//! playout policy turns them into a side's worth (`Playout::ways`): the chance of each
+//! kind, best first, rather than only the best kind with a discount.
+
+use crate::card::{Color, Troop, TroopSet};
+use crate::formation::FormationKind;
+
+/// The handfuls that complete a side, by the kind they make (indexed by
+/// `FormationKind as usize`: host 0 up to wedge 4).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Ways {
+    /// The weighed number of handfuls of each kind.
+    pub weight: [f64; 5],
+    /// The weighed total of their formations' sums.
+    pub sum: [f64; 5],
+}
+
+/// The sum over every `k`-handful of `s` sure cards (weight 1) and `u` others (weight
+/// `p`, `pw[m]` = p^m) of the handful's weight: the elementary symmetric polynomial of
+/// the weights.
+fn handfuls(k: usize, s: usize, u: usize, pw: &[f64; 6]) -> f64 {
+    if k > s + u {
+        return 0.0;
+    }
+    (0..=k.min(s))
+        .filter(|&j| k - j <= u)
+        .map(|j| choose(s, j) * choose(u, k - j) * pw[k - j])
+        .sum()
+}
+
+/// The binomial coefficient, exact in f64 for the small `k` of a side.
+fn choose(n: usize, k: usize) -> f64 {
+    let n = n as u64;
+    let c = match k {
+        0 => 1,
+        1 => n,
+        2 => n * n.saturating_sub(1) / 2,
+        3 => n * n.saturating_sub(1) * n.saturating_sub(2) / 6,
+        4 => n * n.saturating_sub(1) * n.saturating_sub(2) * n.saturating_sub(3) / 24,
+        _ => {
+            return (0..k as u64).fold(1.0, |acc, i| {
+                acc * n.saturating_sub(i) as f64 / (i + 1) as f64
+            });
+        }
+    };
+    c as f64
+}
+
+/// The weight and the weighed total of the added cards' values over every `k`-handful
+/// of a pool: `s` sure cards whose values add up to `sv`, `u` others adding up to `uv`.
+fn handfuls_and_values(
+    k: usize,
+    s: usize,
+    u: usize,
+    sv: f64,
+    uv: f64,
+    pw: &[f64; 6],
+) -> (f64, f64) {
+    let w = handfuls(k, s, u, pw);
+    if k == 0 {
+        return (w, 0.0);
+    }
+    // Each card is in the handfuls of k - 1 others from the rest of the pool.
+    let with_sure = if s > 0 {
+        handfuls(k - 1, s - 1, u, pw)
+    } else {
+        0.0
+    };
+    let with_unsure = if u > 0 {
+        pw[1] * handfuls(k - 1, s, u - 1, pw)
+    } else {
+        0.0
+    };
+    (w, sv * with_sure + uv * with_unsure)
+}
+
+/// The total of the values whose bits (bit v-1 = value v) are set.
+fn values_total(mut mask: u16) -> f64 {
+    let mut total = 0u32;
+    while mask != 0 {
+        total += mask.trailing_zeros() + 1;
+        mask &= mask - 1;
+    }
+    f64::from(total)
+}
+
+fn run_sum(start: u8, n: usize) -> f64 {
+    (0..n as u8).map(|i| f64::from(start + i)).sum()
+}
+
+/// Every way `troops` (at most `n`, no wild cards) can be completed to `n` cards from
+/// `available`, by kind; `sure` are the available cards the player holds (weight 1),
+/// the others weigh `p`. Under Fog every handful is a host. `Ways::default()` when the
+/// side holds more than `n` troops.
+pub(crate) fn ways(
+    troops: &[Troop],
+    n: usize,
+    fog: bool,
+    available: TroopSet,
+    sure: TroopSet,
+    p: f64,
+) -> Ways {
+    let mut out = Ways::default();
+    let Some(k) = n.checked_sub(troops.len()) else {
+        return out;
+    };
+    let sure = sure.intersection(available);
+    // Powers of p (powi, as the chance of each handful is p to its unsure cards).
+    let pw: [f64; 6] = std::array::from_fn(|m| p.powi(m as i32));
+    let base: f64 = troops.iter().map(|t| f64::from(t.value)).sum();
+    // The whole pool: every handful, whatever its kind.
+    let (mut s_all, mut u_all, mut sv_all, mut uv_all) = (0, 0, 0.0, 0.0);
+    for c in Color::ALL {
+        let row = available.color_row(c);
+        let sure_row = sure.color_row(c);
+        s_all += sure_row.count_ones() as usize;
+        u_all += (row & !sure_row).count_ones() as usize;
+        sv_all += values_total(sure_row);
+        uv_all += values_total(row & !sure_row);
+    }
+    let (all_w, all_v) = handfuls_and_values(k, s_all, u_all, sv_all, uv_all, &pw);
+    let host = FormationKind::Host as usize;
+    if fog {
+        out.weight[host] = all_w;
+        out.sum[host] = base * all_w + all_v;
+        return out;
+    }
+    let mut values = 0u16;
+    let mut distinct = true;
+    for t in troops {
+        let bit = 1u16 << (t.value - 1);
+        distinct &= values & bit == 0;
+        values |= bit;
+    }
+    let one_color = troops
+        .first()
+        .map(|f| f.color)
+        .filter(|c| troops.iter().all(|t| t.color == *c));
+    let colors: &[Color] = match (troops.is_empty(), one_color) {
+        (true, _) => &Color::ALL,
+        (false, Some(c)) => &Color::ALL[c as usize..=c as usize],
+        (false, None) => &[],
+    };
+    let one_value = troops
+        .first()
+        .map(|f| f.value)
+        .filter(|v| troops.iter().all(|t| t.value == *v));
+    // The runs that hold every value shown.
+    let runs = || {
+        (1..=(11 - n as u8))
+            .map(move |s| (s, ((1u16 << n) - 1) << (s - 1)))
+            .filter(move |&(_, run)| distinct && values & !run == 0)
+    };
+    let wedge = FormationKind::Wedge as usize;
+    // Wedges: one handful per colour and run; kept per colour (battalions include
+    // them) and per run (skirmish lines include them).
+    let mut wedge_color = [(0.0f64, 0.0f64); 6];
+    let mut wedge_run = [0.0f64; 11];
+    for &c in colors {
+        let row = available.color_row(c);
+        let sure_row = sure.color_row(c);
+        for (start, run) in runs() {
+            let missing = run & !values;
+            if missing & !row != 0 {
+                continue;
+            }
+            let w = pw[(missing & !sure_row).count_ones() as usize];
+            let total = w * run_sum(start, n);
+            out.weight[wedge] += w;
+            out.sum[wedge] += total;
+            wedge_color[c as usize].0 += w;
+            wedge_color[c as usize].1 += total;
+            wedge_run[start as usize] += w;
+        }
+    }
+    // Phalanxes: k of the available cards of the one value.
+    let phalanx = FormationKind::Phalanx as usize;
+    let (low, high) = match (troops.is_empty(), one_value) {
+        (true, _) => (1, 10),
+        (false, Some(v)) => (v, v),
+        (false, None) => (1, 0),
+    };
+    for v in low..=high {
+        let s = sure.count_value(v);
+        let w = handfuls(k, s, available.count_value(v) - s, &pw);
+        out.weight[phalanx] += w;
+        out.sum[phalanx] += w * f64::from(v) * n as f64;
+    }
+    // Battalions: k of the colour's available cards, less its wedges.
+    let battalion = FormationKind::Battalion as usize;
+    for &c in colors {
+        let row = available.color_row(c);
+        let sure_row = sure.color_row(c);
+        let (w, v) = handfuls_and_values(
+            k,
+            sure_row.count_ones() as usize,
+            (row & !sure_row).count_ones() as usize,
+            values_total(sure_row),
+            values_total(row & !sure_row),
+            &pw,
+        );
+        let (ww, wv) = wedge_color[c as usize];
+        out.weight[battalion] += w - ww;
+        out.sum[battalion] += base * w + v - wv;
+    }
+    // Skirmish lines: a card of each missing value of a run, less the run's wedges.
+    let skirmish = FormationKind::SkirmishLine as usize;
+    let mut by_value = [0.0f64; 11];
+    if distinct {
+        for (v, w) in by_value.iter_mut().enumerate().skip(1) {
+            let s = sure.count_value(v as u8);
+            *w = s as f64 + (available.count_value(v as u8) - s) as f64 * p;
+        }
+    }
+    for (start, run) in runs() {
+        let mut missing = run & !values;
+        let mut w = 1.0;
+        while missing != 0 {
+            w *= by_value[missing.trailing_zeros() as usize + 1];
+            missing &= missing - 1;
+        }
+        let w = w - wedge_run[start as usize];
+        out.weight[skirmish] += w;
+        out.sum[skirmish] += w * run_sum(start, n);
+    }
+    // Hosts: every other handful.
+    let others_w: f64 = out.weight[1..].iter().sum();
+    let others_v: f64 = out.sum[1..].iter().sum();
+    out.weight[host] = all_w - others_w;
+    out.sum[host] = base * all_w + all_v - others_v;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Card;
+    use crate::formation::{Judging, best_formation};
+    use seeded_rng::Rng;
+
+    /// Every `k`-handful of `pool`, by brute force.
+    fn each_handful(
+        pool: &[Troop],
+        k: usize,
+        from: usize,
+        taken: &mut Vec<Troop>,
+        f: &mut impl FnMut(&[Troop]),
+    ) {
+        if taken.len() == k {
+            f(taken);
+            return;
+        }
+        for i in from..pool.len() {
+            taken.push(pool[i]);
+            each_handful(pool, k, i + 1, taken, f);
+            taken.pop();
+        }
+    }
+
+    fn brute_force(
+        troops: &[Troop],
+        rules: Judging,
+        available: TroopSet,
+        sure: TroopSet,
+        p: f64,
+    ) -> Ways {
+        let pool: Vec<Troop> = available.iter_high_first().collect();
+        let mut out = Ways::default();
+        let k = rules.cards - troops.len();
+        each_handful(&pool, k, 0, &mut Vec::new(), &mut |hand| {
+            let side: Vec<Card> = troops.iter().chain(hand).map(|t| Card::Troop(*t)).collect();
+            let s = best_formation(&side, rules, TroopSet::EMPTY)
+                .expect("a complete side")
+                .strength;
+            let w = hand
+                .iter()
+                .map(|t| if sure.contains(*t) { 1.0 } else { p })
+                .product::<f64>();
+            out.weight[s.kind as usize] += w;
+            out.sum[s.kind as usize] += w * f64::from(s.sum);
+        });
+        out
+    }
+
+    #[test]
+    fn ways_match_brute_force_on_small_pools() {
+        let mut rng = Rng::new(2323);
+        let mut by_kind = [0usize; 5];
+        for case in 0..3_000 {
+            let mut deck: Vec<Troop> = Troop::all().collect();
+            // Small pools of few colours and values, so every kind turns up.
+            let colors = 1 + rng.index(3);
+            let low = 1 + rng.index(6) as u8;
+            deck.retain(|t| (t.color as usize) < colors && (low..low + 5).contains(&t.value));
+            rng.shuffle(&mut deck);
+            let rules = match rng.index(6) {
+                0 => Judging {
+                    cards: 4,
+                    fog: false,
+                },
+                1 => Judging {
+                    cards: 3,
+                    fog: true,
+                },
+                _ => Judging::NORMAL,
+            };
+            let on_side = rng.index(rules.cards + 1).min(deck.len());
+            let troops: Vec<Troop> = deck.drain(..on_side).collect();
+            let pool = rng.index(deck.len() + 1).min(10);
+            let avail: TroopSet = deck.drain(..pool).collect();
+            let sure: TroopSet = avail
+                .iter_high_first()
+                .filter(|_| rng.chance(0.3))
+                .collect();
+            let p = if case % 3 == 0 { 1.0 } else { rng.next_f64() };
+            let got = ways(&troops, rules.cards, rules.fog, avail, sure, p);
+            let expected = brute_force(&troops, rules, avail, sure, p);
+            for (kind, seen) in by_kind.iter_mut().enumerate() {
+                if expected.weight[kind] > 0.0 {
+                    *seen += 1;
+                }
+                assert!(
+                    (got.weight[kind] - expected.weight[kind]).abs() < 1e-9
+                        && (got.sum[kind] - expected.sum[kind]).abs() < 1e-7,
+                    "{troops:?} {rules:?} {avail:?} sure {sure:?} p {p}: kind {kind}: {got:?} vs {expected:?}"
+                );
+            }
+        }
+        // Every kind was checked many times.
+        assert!(by_kind.iter().all(|&c| c > 100), "{by_kind:?}");
+    }
+
+    #[test]
+    fn with_certain_cards_the_weights_are_counts() {
+        let t = |color, value| Troop { color, value };
+        // Red 8 and 9 on the side; red 10, red 7, blue 10 and green 9 available.
+        let troops = [t(Color::Red, 8), t(Color::Red, 9)];
+        let avail: TroopSet = [
+            t(Color::Red, 10),
+            t(Color::Red, 7),
+            t(Color::Blue, 10),
+            t(Color::Green, 9),
+        ]
+        .into_iter()
+        .collect();
+        let w = ways(&troops, 3, false, avail, TroopSet::EMPTY, 1.0);
+        // Two wedges (7-8-9, 8-9-10), a skirmish line (blue 10), a host (green 9).
+        assert_eq!(w.weight, [1.0, 1.0, 0.0, 0.0, 2.0]);
+        assert_eq!(w.sum, [26.0, 27.0, 0.0, 0.0, 24.0 + 27.0]);
+    }
+}
