@@ -19,6 +19,48 @@ fn run_sum(start: u8, n: usize) -> u8 {
     (0..n as u8).map(|i| start + i).sum()
 }
 
+/// What a side's troops tell about the formations they can still make: the values
+/// shown (as bits, value 1 the lowest), whether they are all different, the colours a
+/// flush may still take (all of them for an empty side, none once two colours show),
+/// and the value a phalanx would have to take.
+pub(crate) struct Shape {
+    pub values: u16,
+    pub distinct: bool,
+    pub colors: &'static [Color],
+    pub one_value: Option<u8>,
+}
+
+impl Shape {
+    pub(crate) fn of(troops: &[Troop]) -> Shape {
+        let mut values = 0u16;
+        let mut distinct = true;
+        for t in troops {
+            let bit = 1u16 << (t.value - 1);
+            distinct &= values & bit == 0;
+            values |= bit;
+        }
+        let one_color = troops
+            .first()
+            .map(|f| f.color)
+            .filter(|c| troops.iter().all(|t| t.color == *c));
+        let colors: &'static [Color] = match (troops.is_empty(), one_color) {
+            (true, _) => &Color::ALL,
+            (false, Some(c)) => &Color::ALL[c as usize..=c as usize],
+            (false, None) => &[],
+        };
+        let one_value = troops
+            .first()
+            .map(|f| f.value)
+            .filter(|v| troops.iter().all(|t| t.value == *v));
+        Shape {
+            values,
+            distinct,
+            colors,
+            one_value,
+        }
+    }
+}
+
 /// The best formation of `troops` (fewer than `n`, no wilds) completed from
 /// `available`; `sure` are the available cards the player holds.
 pub(crate) fn reach(
@@ -53,26 +95,12 @@ pub(crate) fn reach(
     if fog {
         return host(FormationKind::Host);
     }
-    let mut values = 0u16;
-    let mut distinct = true;
-    for t in troops {
-        let bit = 1u16 << (t.value - 1);
-        distinct &= values & bit == 0;
-        values |= bit;
-    }
-    let one_color = troops
-        .first()
-        .map(|f| f.color)
-        .filter(|c| troops.iter().all(|t| t.color == *c));
-    let colors: &[Color] = match (troops.is_empty(), one_color) {
-        (true, _) => &Color::ALL,
-        (false, Some(c)) => &Color::ALL[c as usize..=c as usize],
-        (false, None) => &[],
-    };
-    let one_value = troops
-        .first()
-        .map(|f| f.value)
-        .filter(|v| troops.iter().all(|t| t.value == *v));
+    let Shape {
+        values,
+        distinct,
+        colors,
+        one_value,
+    } = Shape::of(troops);
     // Only the runs that hold every value shown: they start at most at the lowest
     // value and at least n - 1 below the highest.
     let (last, first) = if values == 0 {

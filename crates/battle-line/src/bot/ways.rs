@@ -10,6 +10,8 @@
 use crate::card::{Color, Troop, TroopSet};
 use crate::formation::FormationKind;
 
+use super::reach::Shape;
+
 /// The handfuls that complete a side, by the kind they make (indexed by
 /// `FormationKind as usize`: host 0 up to wedge 4).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -130,26 +132,12 @@ pub(crate) fn ways(
         out.sum[host] = base * all_w + all_v;
         return out;
     }
-    let mut values = 0u16;
-    let mut distinct = true;
-    for t in troops {
-        let bit = 1u16 << (t.value - 1);
-        distinct &= values & bit == 0;
-        values |= bit;
-    }
-    let one_color = troops
-        .first()
-        .map(|f| f.color)
-        .filter(|c| troops.iter().all(|t| t.color == *c));
-    let colors: &[Color] = match (troops.is_empty(), one_color) {
-        (true, _) => &Color::ALL,
-        (false, Some(c)) => &Color::ALL[c as usize..=c as usize],
-        (false, None) => &[],
-    };
-    let one_value = troops
-        .first()
-        .map(|f| f.value)
-        .filter(|v| troops.iter().all(|t| t.value == *v));
+    let Shape {
+        values,
+        distinct,
+        colors,
+        one_value,
+    } = Shape::of(troops);
     // The runs that hold every value shown.
     let runs = || {
         (1..=(11 - n as u8))
