@@ -328,18 +328,15 @@ fn stand_in(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::card::Card;
     use crate::formation::{Judging, best_formation};
     use seeded_rng::Rng;
 
-    /// All troops shuffled, and Mud, Fog or the ordinary rules (the ordinary ones
-    /// more often).
-    fn shuffled_deck_and_rules(rng: &mut Rng) -> (Vec<Troop>, Judging) {
-        let mut deck: Vec<Troop> = Troop::all().collect();
-        rng.shuffle(&mut deck);
-        let rules = match rng.index(5) {
+    /// Mud, Fog or the ordinary rules (the ordinary ones more often).
+    pub(in crate::bot) fn random_rules(rng: &mut Rng) -> Judging {
+        match rng.index(5) {
             0 => Judging {
                 cards: 4,
                 fog: false,
@@ -349,7 +346,14 @@ mod tests {
                 fog: true,
             },
             _ => Judging::NORMAL,
-        };
+        }
+    }
+
+    /// All troops shuffled, and rules from [`random_rules`].
+    fn shuffled_deck_and_rules(rng: &mut Rng) -> (Vec<Troop>, Judging) {
+        let mut deck: Vec<Troop> = Troop::all().collect();
+        rng.shuffle(&mut deck);
+        let rules = random_rules(rng);
         (deck, rules)
     }
 

@@ -286,17 +286,7 @@ mod tests {
             let low = 1 + rng.index(6) as u8;
             deck.retain(|t| (t.color as usize) < colors && (low..low + 5).contains(&t.value));
             rng.shuffle(&mut deck);
-            let rules = match rng.index(6) {
-                0 => Judging {
-                    cards: 4,
-                    fog: false,
-                },
-                1 => Judging {
-                    cards: 3,
-                    fog: true,
-                },
-                _ => Judging::NORMAL,
-            };
+            let rules = crate::bot::reach::tests::random_rules(&mut rng);
             let on_side = rng.index(rules.cards + 1).min(deck.len());
             let troops: Vec<Troop> = deck.drain(..on_side).collect();
             let pool = rng.index(deck.len() + 1).min(10);
