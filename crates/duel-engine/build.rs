@@ -67,6 +67,10 @@ mod data {
     pub(crate) fn aliases() -> &'static [(u32, u32)] {
         &[]
     }
+
+    pub(crate) fn codes() -> &'static [u32] {
+        &[]
+    }
 }
 
 /// `crate::Lang`, which the data types' name and text accessors take.
@@ -98,6 +102,13 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map_err(|e| format!("data/decks.json: {e}"))?;
 
     fs::write(Path::new(&out).join("cards.bin"), borsh::to_vec(&cards)?)?;
+    // The passcodes alone, in the same order: what `card::card` searches (a few hundred
+    // bytes to search, where the definitions are a few hundred bytes each).
+    let codes: Vec<String> = cards.iter().map(|c| c.code.to_string()).collect();
+    fs::write(
+        Path::new(&out).join("codes.rs"),
+        format!("&[{}]", codes.join(", ")),
+    )?;
     // `(alias, passcode)` pairs, for the importers of deck files only.
     let aliases: Vec<String> = cards
         .iter()

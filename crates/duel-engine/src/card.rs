@@ -228,11 +228,8 @@ pub fn catalog() -> &'static [CardDef] {
 
 /// Looks a card up by passcode.
 pub fn card(code: Code) -> Option<&'static CardDef> {
-    let cards = catalog();
-    cards
-        .binary_search_by_key(&code, |c| c.code)
-        .ok()
-        .map(|i| &cards[i])
+    let i = crate::data::codes().binary_search(&code).ok()?;
+    catalog().get(i)
 }
 
 /// Looks a card up by any passcode a deck file may name it by: its own, or one of its

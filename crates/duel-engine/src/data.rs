@@ -30,6 +30,12 @@ pub(crate) fn catalog() -> &'static [CardDef] {
     CATALOG.get_or_init(|| decode(CARDS, "data/cards.json"))
 }
 
+/// The passcodes of [`catalog`], in its order.
+pub(crate) fn codes() -> &'static [Code] {
+    const CODES: &[Code] = include!(concat!(env!("OUT_DIR"), "/codes.rs"));
+    CODES
+}
+
 /// `(alias, passcode)`: the other passcodes of cards (`CardDef::aliases` in the card
 /// file), compiled in as a table so that only the deck-file importers carry them.
 pub(crate) fn aliases() -> &'static [(Code, Code)] {
@@ -75,6 +81,12 @@ mod tests {
             aliases.extend(c.aliases.drain(..).map(|a| (a, c.code)));
         }
         assert_eq!(catalog(), cards.as_slice());
+        let sorted_codes: Vec<Code> = cards.iter().map(|c| c.code).collect();
+        assert_eq!(
+            codes(),
+            sorted_codes.as_slice(),
+            "the lookup table of passcodes"
+        );
         assert_eq!(super::aliases(), aliases.as_slice());
         assert!(
             aliases.contains(&(83_764_718, 83_764_719)),

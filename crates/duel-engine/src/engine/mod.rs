@@ -63,6 +63,13 @@ impl Duel {
     /// duel until the player must act again. Returns what happened.
     pub fn apply(&mut self, cmd: Command) -> Result<Vec<Event>, RuleError> {
         self.validate(&cmd)?;
+        Ok(self.apply_valid(cmd))
+    }
+
+    /// Applies a command that [`Duel::validate`] accepted on this very position (the
+    /// solver's listed choices, validated once as they were listed), without validating
+    /// it again.
+    pub(crate) fn apply_valid(&mut self, cmd: Command) -> Vec<Event> {
         let record = !self.journal.off;
         if record {
             self.journal.events.clear();
@@ -98,11 +105,11 @@ impl Duel {
             Command::Respond(r) => self.respond(r),
         }
         self.run();
-        Ok(if record {
+        if record {
             self.journal.events.clone()
         } else {
             Vec::new()
-        })
+        }
     }
 
     pub(crate) fn enter(&mut self, phase: Phase) {

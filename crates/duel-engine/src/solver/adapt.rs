@@ -184,7 +184,7 @@ fn playout(
                 options.swap_remove(chosen)
             }
         };
-        if d.apply(cmd.clone()).is_err() {
+        if !super::play(&mut d, &cmd) {
             break;
         }
         line.push(cmd);

@@ -508,9 +508,7 @@ fn dfs(d: &Duel, remaining: u16, ctx: &mut Ctx<'_>) -> Outcome_ {
     let mut cut = false;
     for cmd in commands {
         let mut next = d.clone();
-        if next.apply(cmd.clone()).is_err() {
-            continue;
-        }
+        next.apply_valid(cmd.clone());
         ctx.path.push(cmd);
         match dfs(&next, remaining - 1, ctx) {
             Outcome_::Win => return Outcome_::Win,
@@ -790,6 +788,17 @@ pub fn rollout(start: &Duel, rng: &mut Rng, guide: Guide) -> (Duel, Vec<Command>
 /// One move of a playout: among the guide's preferred candidates (all of them when it
 /// prefers none), the first most often and later ones geometrically less, sometimes
 /// any at random; ending the turn when there is nothing else.
+/// Plays a command the guided playouts chose: one of the listed choices, validated as
+/// they were listed, or ending the turn when none was left, validated here. Whether it
+/// was played.
+pub(super) fn play(d: &mut Duel, cmd: &Command) -> bool {
+    if *cmd == Command::EndTurn {
+        return d.apply(Command::EndTurn).is_ok();
+    }
+    d.apply_valid(cmd.clone());
+    true
+}
+
 pub(crate) fn guided_choice(d: &Duel, rng: &mut Rng, guide: Guide) -> Command {
     let ordered = guide(d, choices(d));
     let mut options = ordered.commands;

@@ -50,7 +50,7 @@ fn playout(
     let mut best = progress_of(&d, goal, deck_at_start);
     while d.outcome().is_none() && line.len() < LONGEST {
         let cmd = guided_choice(&d, rng, guide);
-        if d.apply(cmd.clone()).is_err() {
+        if !super::play(&mut d, &cmd) {
             break;
         }
         line.push(cmd);
@@ -100,7 +100,7 @@ pub(crate) fn search(
             }
             *spent += 1;
             let mut child = d.clone();
-            if child.apply(cmd.clone()).is_err() {
+            if !super::play(&mut child, &cmd) {
                 continue;
             }
             let (rest, won, score) = playout(&child, goal, guide, rng, deck_at_start);
