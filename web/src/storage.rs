@@ -14,6 +14,8 @@ pub const KEY_DUEL_STATS_PREFIX: &str = "games.duel.stats|";
 pub const KEY_DUEL_DECKS: &str = "games.duel.decks";
 pub const KEY_MOTION: &str = "games.motion";
 pub const KEY_CONFIRM_END_TURN: &str = "games.duel.confirmEndTurn";
+/// Whether the duel page checks after each action that a win is left (`on`; off else).
+pub const KEY_DUEL_WINNABLE: &str = "games.duel.winnable";
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()

@@ -10,10 +10,10 @@ use test_seeds::{
 };
 use wasm_bindgen_test::*;
 use web::duel::pages::stats_page::{RunKey, Stored};
-use web::duel::practice::jobs::NO_RETURN_BUDGET;
+use web::duel::practice::jobs::{HINT_BUDGET, Hint, HintAnswer, NO_RETURN_BUDGET};
 use web::duel::save::SaveFile;
 use web::storage::{
-    KEY_CHAIN_CONFIRM, KEY_DUEL_OWN_SAVE, KEY_DUEL_SAVE, KEY_DUEL_STATS_PREFIX,
+    KEY_CHAIN_CONFIRM, KEY_DUEL_OWN_SAVE, KEY_DUEL_SAVE, KEY_DUEL_STATS_PREFIX, KEY_DUEL_WINNABLE,
     KEY_EXODIA_MID_EFFECT, KEY_LANG, KEY_VOID_COUNTS_ITSELF,
 };
 
@@ -54,6 +54,7 @@ fn reset_storage() {
         KEY_CHAIN_CONFIRM,
         KEY_VOID_COUNTS_ITSELF,
         KEY_EXODIA_MID_EFFECT,
+        KEY_DUEL_WINNABLE,
     ]);
     clear_keys_where(|k| k.starts_with(KEY_DUEL_STATS_PREFIX));
 }
@@ -323,6 +324,119 @@ async fn the_hint_proves_that_a_hopeless_opening_hand_cannot_win() {
     );
     assert!(!app.has("[data-testid=hint-step]"), "no line to show");
     assert!(!app.has("[data-testid=btn-hint-next]"));
+}
+
+/// What the "still winnable?" indicator should say of the position after `commands` of
+/// a preset deck's seeded duel: the hint's answer at the hint's first budget.
+fn winnable_answer(deck: &str, seed: u64, commands: Vec<Command>) -> &'static str {
+    let hint = Hint {
+        deck: deck.to_owned(),
+        custom: None,
+        seed,
+        settings: Settings::default(),
+        commands,
+        budget: HINT_BUDGET,
+    };
+    match hint
+        .solve(&mut |_| true)
+        .expect("the position replays")
+        .answer
+    {
+        HintAnswer::Win(_) => "yes",
+        HintAnswer::NoWin => "no",
+        HintAnswer::Undecided => "unknown",
+    }
+}
+
+/// The commands of the autosaved duel.
+fn saved_commands() -> Vec<Command> {
+    let text = web::storage::get(KEY_DUEL_SAVE).expect("the duel is autosaved");
+    SaveFile::from_text(&text).expect("a valid save").commands
+}
+
+#[wasm_bindgen_test]
+async fn the_winnable_indicator_is_off_by_default_and_once_on_answers_each_position_as_the_hint() {
+    reset_storage();
+    let deck = "exodia-deck";
+    let app = mount(&format!("#/simulator/{deck}?seed={SEED_GRACEFUL_CHARITY}")).await;
+    assert!(app.has("[data-testid=winnable-toggle]"));
+    assert!(
+        !app.has("[data-testid=winnable]"),
+        "off by default: nothing is searched"
+    );
+    app.click("[data-testid=winnable-toggle]").await;
+    assert_eq!(
+        web::storage::get(KEY_DUEL_WINNABLE).as_deref(),
+        Some("on"),
+        "remembered"
+    );
+    let answered = |moves: usize| {
+        format!("[data-testid=winnable][data-moves='{moves}']:not([data-state=thinking])")
+    };
+    assert!(
+        app.wait_for(&answered(0), 120).await,
+        "the opening hand is answered"
+    );
+    let opening = winnable_answer(deck, SEED_GRACEFUL_CHARITY, Vec::new());
+    assert_eq!(app.attr("[data-testid=winnable]", "data-state"), opening);
+
+    // A new action: the indicator answers for the new position.
+    app.set_into_the_void().await;
+    let commands = saved_commands();
+    assert_eq!(commands.len(), 1, "setting a card is one command");
+    assert!(
+        app.wait_for(&answered(1), 120).await,
+        "the new position is answered"
+    );
+    let now = app.attr("[data-testid=winnable]", "data-state");
+    let fresh = winnable_answer(deck, SEED_GRACEFUL_CHARITY, commands);
+    // The opening's winning line, if the action followed it, still wins without a search.
+    assert!(
+        now == fresh || (now == "yes" && opening == "yes" && fresh != "no"),
+        "indicator {now}, the hint {fresh}"
+    );
+
+    // Turned off, it shows nothing again.
+    app.click("[data-testid=winnable-toggle]").await;
+    assert!(!app.has("[data-testid=winnable]"));
+    assert_eq!(web::storage::get(KEY_DUEL_WINNABLE).as_deref(), Some("off"));
+}
+
+#[wasm_bindgen_test]
+async fn the_winnable_indicator_remembered_on_says_a_lost_opening_can_no_longer_win() {
+    reset_storage();
+    preset(&[(KEY_DUEL_WINNABLE, "on")]);
+    let app = mount(&format!(
+        "#/simulator/{HINT_LOST_DECK}?seed={HINT_LOST_SEED}"
+    ))
+    .await;
+    assert!(
+        app.wait_for("[data-testid=winnable][data-state=no]", 120)
+            .await,
+        "the proved loss is shown"
+    );
+    assert_eq!(app.attr("[data-testid=winnable]", "data-moves"), "0");
+    // Lost stays lost: the next action is answered at once, with no search.
+    let duel =
+        Duel::with_settings(HINT_LOST_DECK, HINT_LOST_SEED, Settings::default()).expect("deals");
+    let legal = duel.legal_commands();
+    let settable = duel
+        .view()
+        .you
+        .hand
+        .iter()
+        .find(|c| {
+            legal.contains(&Command::SetSpellTrap { card: c.id })
+                || legal.contains(&Command::SetMonster { card: c.id })
+        })
+        .and_then(|c| c.code)
+        .expect("a card of the opening hand can be set");
+    app.click(&hand_card(settable)).await;
+    app.click("[data-testid=card-menu] [data-testid=btn-set]")
+        .await;
+    assert_eq!(saved_commands().len(), 1);
+    assert_eq!(app.attr("[data-testid=winnable]", "data-state"), "no");
+    assert_eq!(app.attr("[data-testid=winnable]", "data-moves"), "1");
 }
 
 #[wasm_bindgen_test]

@@ -1,4 +1,4 @@
-//! The duel page's practice bar: undo and redo (buttons, Ctrl+Z and Ctrl+Shift+Z), a share link that replays the game, and the hint.
+//! The duel page's practice bar: undo and redo (buttons, Ctrl+Z and Ctrl+Shift+Z), a share link that replays the game, the hint and the "still winnable?" indicator.
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -10,6 +10,7 @@ use crate::ctx::use_ctx;
 use crate::duel::practice::jobs::{
     HINT_BUDGET, HINT_BUDGET_MAX, HINT_DEEPER, Hint, HintAnswer, Words,
 };
+use crate::duel::practice::winnable::use_winnable;
 use crate::duel::state::{Action, DuelState};
 use crate::worker::{self, Job, Options};
 
@@ -65,9 +66,10 @@ enum Phase {
 /// applies). A step made by hand that does what the line's step does (another copy of
 /// the named card, the named cards chosen in another order: `Duel::same_action`) counts,
 /// and the rest of the line then names the copies the player used. `at_base` replays
-/// that position, only when a step differs from the line's.
+/// that position, only when a step differs from the line's (a `dyn` function: the hint
+/// and the "still winnable?" indicator share one copy of this code in the bundle).
 pub fn follow(
-    at_base: impl FnOnce() -> Option<Duel>,
+    at_base: &dyn Fn() -> Option<Duel>,
     base: &[Command],
     line: &[Command],
     log: &[Command],
@@ -96,6 +98,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
     let state = &props.state;
     let phase = use_state(|| Phase::Idle);
     let job = use_mut_ref(|| None::<Job>);
+    let winnable = use_winnable(state, props.version);
 
     // Leaving the page stops a search still running.
     {
@@ -196,7 +199,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             base,
             answer: HintAnswer::Win(line),
             ..
-        } => follow(|| state.deal().replay(base), base, line, log),
+        } => follow(&|| state.deal().replay(base), base, line, log),
         _ => None,
     };
     let next_step = progress
@@ -345,6 +348,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
                 ) }
             </p>
             { body }
+            { winnable }
         </div>
     }
 }
@@ -396,7 +400,7 @@ mod tests {
     fn a_line_is_followed_while_the_game_goes_through_its_commands() {
         let base = vec![Command::PassChain];
         let line = vec![Command::EndTurn, Command::PassChain];
-        let at = |log: &[Command]| follow(|| None, &base, &line, log).map(|(k, _)| k);
+        let at = |log: &[Command]| follow(&|| None, &base, &line, log).map(|(k, _)| k);
         assert_eq!(at(&base), Some(0));
         assert_eq!(at(&[Command::PassChain, Command::EndTurn]), Some(1));
         assert_eq!(
@@ -427,10 +431,10 @@ mod tests {
         let line = vec![play(pots[0]), play(pots[1])];
         // The player activated the other copy first: the line goes on with the copy left.
         assert_eq!(
-            follow(start, &[], &line, &[play(pots[1])]),
+            follow(&start, &[], &line, &[play(pots[1])]),
             Some((1, vec![play(pots[1]), play(pots[0])]))
         );
-        assert_eq!(follow(start, &[], &line, &[Command::EndTurn]), None);
+        assert_eq!(follow(&start, &[], &line, &[Command::EndTurn]), None);
     }
 
     #[test]
