@@ -86,22 +86,25 @@ fn main() {
     );
 
     // Hard with its candidates ranked by the odds evaluation and by the partner's, and
-    // with the rollout policy that counts every way to complete a side. They take turns
+    // with the rollout policy that counts every way to complete a side (400 and 900
+    // rollouts). They take turns
     // position by position, so a change in the machine's load falls on all of them.
-    let searchers: [(&str, Level, Option<Ranking>); 4] = [
+    let searchers: [(&str, Level, Option<Ranking>); 5] = [
         ("normal", Level::Normal, None),
         ("hard-odds", Level::Hard, Some(Ranking::Odds)),
         ("hard-partner", Level::Hard, Some(Ranking::Partner)),
         ("hard-ways", Level::Hard, None),
+        ("hard-ways-900", Level::Hard, None),
     ];
     let mut times = vec![Vec::new(); searchers.len()];
     for (i, g) in plays.iter().enumerate() {
         for ((name, level, ranking), times) in searchers.iter().zip(&mut times) {
             let t = Instant::now();
             let c = match ranking {
-                None if *name == "hard-ways" => {
+                None if name.starts_with("hard-ways") => {
                     let mut random = RandomPlayer::new(0);
-                    Contender::HardWays.choose(g, i as u64, &mut random)
+                    let c = Contender::from_name(name).expect("a contender");
+                    c.choose(g, i as u64, &mut random)
                 }
                 None => choose(g, *level, i as u64),
                 Some(r) => choose_ranked(g, *level, *r, i as u64),

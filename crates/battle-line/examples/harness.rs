@@ -6,8 +6,10 @@
 //! ```
 //!
 //! Players: `easy`, `normal`, `hard`, `expert`, `random`, `sparring` (the probability
-//! bot), `playout` (the rollout policy alone), and hard or expert with their candidates
-//! ranked a named way: `hard-odds`, `hard-partner`, `expert-odds`, `expert-partner`.
+//! bot), `playout` (the rollout policy alone), `playout-ways` (the policy whose sides
+//! count every way to complete them), `hard-ways` and `hard-ways-900` (hard with that
+//! policy, 400 and 900 rollouts), and hard or expert with their candidates ranked a
+//! named way: `hard-odds`, `hard-partner`, `expert-odds`, `expert-partner`.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

@@ -199,3 +199,15 @@ fn hard_with_the_ways_playouts_reads_only_what_its_seat_may_know() {
     });
     assert!(differing > 0, "the twins hide other cards");
 }
+
+#[test]
+fn hard_with_the_ways_playouts_at_hards_rollouts_reads_only_what_its_seat_may_know() {
+    use battle_line::bot::{Contender, RandomPlayer};
+    // Two positions, one search of each twin, as for hard-ways.
+    let positions: Vec<(Deal, Game)> = positions(2, 23).into_iter().take(2).collect();
+    assert_eq!(positions.len(), 2);
+    let differing = same_move_in_twins("hard-ways-900", &positions, 4100, |g, i| {
+        Contender::HardWays900.choose(g, 95 + i, &mut RandomPlayer::new(0))
+    });
+    assert!(differing > 0, "the twins hide other cards");
+}

@@ -434,8 +434,10 @@ pub enum Contender {
     /// The rollout policy whose sides are worth every way to complete them
     /// (`playout-ways`, `Playout::ways`).
     PlayoutWays,
-    /// Hard with that rollout policy (`hard-ways`).
+    /// Hard with that rollout policy (`hard-ways`, 400 rollouts).
     HardWays,
+    /// Hard with that rollout policy at hard's 900 rollouts (`hard-ways-900`).
+    HardWays900,
 }
 
 /// The rollout policy of `playout-ways` and `hard-ways`: sides worth every way to
@@ -447,8 +449,9 @@ fn ways_playout() -> playout::Playout {
     }
 }
 
-/// The rollouts of `hard-ways`: its playouts take about twice as long as hard's, so
-/// 400 rollouts take a little less than hard's 900 (`battle-line-bench`).
+/// The rollouts of `hard-ways`: its playouts took about twice as long as hard's, so
+/// 400 rollouts took a little less time than hard's 900 (`battle-line-bench`); since
+/// the pool is counted once a move, `hard-ways-900` takes about 1.7 times hard's.
 const WAYS_ROLLOUTS: usize = 400;
 
 impl Contender {
@@ -465,6 +468,7 @@ impl Contender {
             Contender::Playout => "playout",
             Contender::PlayoutWays => "playout-ways",
             Contender::HardWays => "hard-ways",
+            Contender::HardWays900 => "hard-ways-900",
         }
     }
 
@@ -481,6 +485,7 @@ impl Contender {
             "playout" => Some(Contender::Playout),
             "playout-ways" => Some(Contender::PlayoutWays),
             "hard-ways" => Some(Contender::HardWays),
+            "hard-ways-900" => Some(Contender::HardWays900),
             other => Level::from_code(other).map(Contender::Level),
         }
     }
@@ -498,11 +503,16 @@ impl Contender {
             Contender::Random => random.choose(game),
             Contender::Sparring => Sparring::new().choose(game),
             Contender::Ranked(level, ranking) => choose_ranked(game, level, ranking, seed),
-            Contender::HardWays => {
+            Contender::HardWays | Contender::HardWays900 => {
+                let hard = Level::Hard.config().expect("hard searches");
                 let config = Config {
                     playout: ways_playout(),
-                    rollouts: WAYS_ROLLOUTS,
-                    ..Level::Hard.config().expect("hard searches")
+                    rollouts: if self == Contender::HardWays {
+                        WAYS_ROLLOUTS
+                    } else {
+                        hard.rollouts
+                    },
+                    ..hard
                 };
                 choose_with(game, config, seed)
             }
@@ -715,6 +725,7 @@ mod tests {
             "playout",
             "playout-ways",
             "hard-ways",
+            "hard-ways-900",
             "hard-odds",
             "hard-partner",
             "expert-odds",

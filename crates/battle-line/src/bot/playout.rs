@@ -18,7 +18,7 @@
 use super::easy::strength_value;
 use super::eval::flag_weights;
 use super::reach::reach_side;
-use super::ways::ways;
+use super::ways::{Pool, ways_from};
 use crate::card::{Card, Color, Tactic, TacticKind, Troop, TroopSet};
 use crate::formation::{Judging, Strength, best_formation};
 use crate::game::{Command, Deck, Game, Phase, Player, Target};
@@ -168,10 +168,11 @@ struct Sight {
     unplayed: TroopSet,
     mine_discount: f64,
     their_discount: f64,
-    /// The chance that an unseen card reaches the player, then the other player (for
-    /// `ways`).
-    mine_arrival: f64,
-    their_arrival: f64,
+    /// With `ways`: the pools the player's sides (the unseen troops and its hand, the
+    /// hand sure) and the other player's (the unseen troops) are completed from,
+    /// counted once for the move, each unseen card reaching that player with its share
+    /// of the draws (`ways_scale` times).
+    pools: Option<[Pool; 2]>,
     /// The worths of empty sides found so far (with `ways`): whose side (the other
     /// player's?), the card being added, the rules, the worth. The same at every flag
     /// with the same rules, and many flags are empty.
@@ -202,14 +203,19 @@ impl Playout {
         } else {
             (self.unseen_discount, self.unseen_discount)
         };
+        let pools = self.ways.then(|| {
+            [
+                Pool::new(unseen.union(hand), hand, mine_arrival),
+                Pool::new(unseen, TroopSet::EMPTY, their_arrival),
+            ]
+        });
         Sight {
             hand,
             unseen,
             unplayed: game.unplayed_troops(),
             mine_discount,
             their_discount,
-            mine_arrival,
-            their_arrival,
+            pools,
             empty: RefCell::new(Vec::new()),
         }
     }
@@ -225,23 +231,35 @@ impl Playout {
         avail: TroopSet,
         sure: TroopSet,
     ) -> (f64, Option<Strength>) {
-        let (discount, arrival) = if theirs {
-            (sight.their_discount, sight.their_arrival)
+        let discount = if theirs {
+            sight.their_discount
         } else {
-            (sight.mine_discount, sight.mine_arrival)
+            sight.mine_discount
         };
-        if self.ways && side.is_empty() {
-            let key = (theirs, extra, rules);
-            if let Some(&(.., worth)) = sight.empty.borrow().iter().find(|e| (e.0, e.1, e.2) == key)
-            {
-                return (worth, None);
-            }
-            if let Some(worth) = self.ways_worth(side, extra, rules, avail, sure, arrival) {
-                sight.empty.borrow_mut().push((theirs, extra, rules, worth));
+        if let Some(pools) = &sight.pools {
+            // The pool counted for the move, less the card being added.
+            let (pool, taken) = match (theirs, extra) {
+                (true, _) => (&pools[1], None),
+                (false, Some(Card::Troop(t))) => (&pools[0], Some(t)),
+                (false, _) => (&pools[0], None),
+            };
+            debug_assert_eq!(pool.available(taken), avail);
+            if side.is_empty() {
+                let key = (theirs, extra, rules);
+                if let Some(&(.., worth)) =
+                    sight.empty.borrow().iter().find(|e| (e.0, e.1, e.2) == key)
+                {
+                    return (worth, None);
+                }
+                if let Some(worth) = self.ways_worth(side, extra, rules, (pool, taken)) {
+                    sight.empty.borrow_mut().push((theirs, extra, rules, worth));
+                    return (worth, None);
+                }
+            } else if let Some(worth) = self.ways_worth(side, extra, rules, (pool, taken)) {
                 return (worth, None);
             }
         }
-        self.potential((side, extra), rules, avail, sure, (discount, arrival))
+        self.potential((side, extra), rules, avail, sure, discount)
     }
 
     /// A side's worth by every way it can be completed (`ways`), or `None` for a side
@@ -251,9 +269,7 @@ impl Playout {
         side: &[Card],
         extra: Option<Card>,
         rules: Judging,
-        avail: TroopSet,
-        sure: TroopSet,
-        arrival: f64,
+        (pool, taken): (&Pool, Option<Troop>),
     ) -> Option<f64> {
         if !self.ways || rules.fog {
             return None;
@@ -275,7 +291,7 @@ impl Playout {
         if len >= rules.cards {
             return None;
         }
-        let w = ways(&troops[..len], rules.cards, false, avail, sure, arrival);
+        let w = ways_from(&troops[..len], rules.cards, false, pool, taken);
         let (mut worth, mut rest) = (0.0, 1.0);
         for kind in (0..5).rev() {
             let weight = w.weight[kind];
@@ -291,21 +307,17 @@ impl Playout {
     }
 
     /// A side's worth: its best reachable formation, discounted per card still needed
-    /// (`unsure_discount` per card not in hand), and that formation's strength; with
-    /// `ways`, a side of troops short of cards is worth every way to complete it (each
-    /// card not in hand arriving with chance `arrival`; no strength). `extra` is a card
-    /// being added.
+    /// (`unsure_discount` per card not in hand), and that formation's strength. `extra`
+    /// is a card being added. (With `ways`, [`Playout::side_worth`] judges sides of
+    /// troops short of cards by every way to complete them first.)
     fn potential(
         &self,
         (side, extra): (&[Card], Option<Card>),
         rules: Judging,
         avail: TroopSet,
         sure: TroopSet,
-        (unsure_discount, arrival): (f64, f64),
+        unsure_discount: f64,
     ) -> (f64, Option<Strength>) {
-        if let Some(worth) = self.ways_worth(side, extra, rules, avail, sure, arrival) {
-            return (worth, None);
-        }
         if let Some(side_reach) = reach_side(side, extra, rules.cards, rules.fog, avail, sure) {
             let Some(r) = side_reach else {
                 return (0.0, None);

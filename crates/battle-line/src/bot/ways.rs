@@ -63,21 +63,10 @@ fn handfuls_and_values(
     uv: f64,
     pw: &[f64; 6],
 ) -> (f64, f64) {
-    let w = handfuls(k, s, u, pw);
+    let (w, with_sure, with_unsure) = handfuls_by_card(k, s, u, pw);
     if k == 0 {
         return (w, 0.0);
     }
-    // Each card is in the handfuls of k - 1 others from the rest of the pool.
-    let with_sure = if s > 0 {
-        handfuls(k - 1, s - 1, u, pw)
-    } else {
-        0.0
-    };
-    let with_unsure = if u > 0 {
-        pw[1] * handfuls(k - 1, s, u - 1, pw)
-    } else {
-        0.0
-    };
     (w, sv * with_sure + uv * with_unsure)
 }
 
@@ -95,10 +84,146 @@ fn run_sum(start: u8, n: usize) -> f64 {
     (0..n as u8).map(|i| f64::from(start + i)).sum()
 }
 
+/// The troops a side may be completed from, counted once (for a whole move of the
+/// playouts): the available cards, those the player holds (`sure`), the chance `p` of
+/// each other card, their counts and value totals per colour and per value, and the
+/// handfuls of the whole pool. A card being played is taken out on the fly
+/// ([`ways_from`]'s `taken`) instead of counting the pool again.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Pool {
+    available: TroopSet,
+    sure: TroopSet,
+    /// Powers of `p` (powi, as the chance of a handful is `p` to its unsure cards).
+    pw: [f64; 6],
+    /// Per colour: the sure cards, the others, and the totals of their values.
+    color: [Counts; 6],
+    /// The same over every colour.
+    all: Counts,
+    /// Per value (index 1..=10): the sure cards of that value, and all of it.
+    value: [(u8, u8); 11],
+    /// The whole pool's handfuls of `k` cards (`k` < `TABLE`), [`Handfuls`]: as it is
+    /// (index 0), without one of its sure cards (1), without one of the others (2).
+    handfuls: [[Handfuls; TABLE]; 3],
+}
+
+/// The handful sizes the pool's table holds (a side of up to 4 cards).
+const TABLE: usize = 5;
+
+/// Over every `k`-handful of a pool: the total weight, and the weight of the handfuls
+/// holding a given sure card, then a given other card (the values' coefficients).
+type Handfuls = (f64, f64, f64);
+
+/// Sure and other cards and the totals of their values, see [`Pool`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Counts {
+    sure: usize,
+    unsure: usize,
+    sure_values: f64,
+    unsure_values: f64,
+}
+
+impl Counts {
+    /// Without a card of `value` (`sure`: one the player holds).
+    fn without(mut self, sure: bool, value: u8) -> Counts {
+        if sure {
+            self.sure -= 1;
+            self.sure_values -= f64::from(value);
+        } else {
+            self.unsure -= 1;
+            self.unsure_values -= f64::from(value);
+        }
+        self
+    }
+}
+
+/// The weights of [`Handfuls`] for `k` cards of `s` sure and `u` other cards.
+fn handfuls_by_card(k: usize, s: usize, u: usize, pw: &[f64; 6]) -> Handfuls {
+    let w = handfuls(k, s, u, pw);
+    if k == 0 {
+        return (w, 0.0, 0.0);
+    }
+    // Each card is in the handfuls of k - 1 others from the rest of the pool.
+    let with_sure = if s > 0 {
+        handfuls(k - 1, s - 1, u, pw)
+    } else {
+        0.0
+    };
+    let with_unsure = if u > 0 {
+        pw[1] * handfuls(k - 1, s, u - 1, pw)
+    } else {
+        0.0
+    };
+    (w, with_sure, with_unsure)
+}
+
+impl Pool {
+    /// The pool of `available` troops, `sure` of them held, each other one arriving
+    /// with chance `p`.
+    pub(crate) fn new(available: TroopSet, sure: TroopSet, p: f64) -> Pool {
+        let sure = sure.intersection(available);
+        let mut color = [Counts::default(); 6];
+        let mut all = Counts::default();
+        for c in Color::ALL {
+            let row = available.color_row(c);
+            let sure_row = sure.color_row(c);
+            let counts = Counts {
+                sure: sure_row.count_ones() as usize,
+                unsure: (row & !sure_row).count_ones() as usize,
+                sure_values: values_total(sure_row),
+                unsure_values: values_total(row & !sure_row),
+            };
+            all.sure += counts.sure;
+            all.unsure += counts.unsure;
+            all.sure_values += counts.sure_values;
+            all.unsure_values += counts.unsure_values;
+            color[c as usize] = counts;
+        }
+        let mut value = [(0u8, 0u8); 11];
+        for (v, counts) in value.iter_mut().enumerate().skip(1) {
+            *counts = (
+                sure.count_value(v as u8) as u8,
+                available.count_value(v as u8) as u8,
+            );
+        }
+        let pw: [f64; 6] = std::array::from_fn(|m| p.powi(m as i32));
+        let (s, u) = (all.sure, all.unsure);
+        let table = |s: Option<usize>, u: Option<usize>| -> [Handfuls; TABLE] {
+            match (s, u) {
+                (Some(s), Some(u)) => std::array::from_fn(|k| handfuls_by_card(k, s, u, &pw)),
+                _ => [(0.0, 0.0, 0.0); TABLE],
+            }
+        };
+        let handfuls = [
+            table(Some(s), Some(u)),
+            table(s.checked_sub(1), Some(u)),
+            table(Some(s), u.checked_sub(1)),
+        ];
+        Pool {
+            available,
+            sure,
+            pw,
+            color,
+            all,
+            value,
+            handfuls,
+        }
+    }
+
+    /// The available troops without `taken`.
+    pub(crate) fn available(&self, taken: Option<Troop>) -> TroopSet {
+        let mut a = self.available;
+        if let Some(t) = taken {
+            a.remove(t);
+        }
+        a
+    }
+}
+
 /// Every way `troops` (at most `n`, no wild cards) can be completed to `n` cards from
 /// `available`, by kind; `sure` are the available cards the player holds (weight 1),
 /// the others weigh `p`. Under Fog every handful is a host. `Ways::default()` when the
 /// side holds more than `n` troops.
+#[cfg(test)]
 pub(crate) fn ways(
     troops: &[Troop],
     n: usize,
@@ -107,25 +232,62 @@ pub(crate) fn ways(
     sure: TroopSet,
     p: f64,
 ) -> Ways {
+    ways_from(troops, n, fog, &Pool::new(available, sure, p), None)
+}
+
+/// [`ways`] from a pool counted beforehand, without the card `taken` (being played;
+/// nothing changes if it is not in the pool).
+pub(crate) fn ways_from(
+    troops: &[Troop],
+    n: usize,
+    fog: bool,
+    pool: &Pool,
+    taken: Option<Troop>,
+) -> Ways {
     let mut out = Ways::default();
     let Some(k) = n.checked_sub(troops.len()) else {
         return out;
     };
-    let sure = sure.intersection(available);
-    // Powers of p (powi, as the chance of each handful is p to its unsure cards).
-    let pw: [f64; 6] = std::array::from_fn(|m| p.powi(m as i32));
+    let taken = taken.filter(|t| pool.available.contains(*t));
+    let taken_sure = taken.is_some_and(|t| pool.sure.contains(t));
+    let (mut available, mut sure, pw) = (pool.available, pool.sure, &pool.pw);
+    let mut all = pool.all;
+    if let Some(t) = taken {
+        available.remove(t);
+        sure.remove(t);
+        all = all.without(taken_sure, t.value);
+    }
+    // The counts of colour `c` and value `v` without the card taken.
+    let color_counts = |c: Color| match taken {
+        Some(t) if t.color == c => pool.color[c as usize].without(taken_sure, t.value),
+        _ => pool.color[c as usize],
+    };
+    let value_counts = |v: u8| {
+        let (s, a) = pool.value[v as usize];
+        match taken {
+            Some(t) if t.value == v => {
+                (usize::from(s) - usize::from(taken_sure), usize::from(a) - 1)
+            }
+            _ => (usize::from(s), usize::from(a)),
+        }
+    };
     let base: f64 = troops.iter().map(|t| f64::from(t.value)).sum();
     // The whole pool: every handful, whatever its kind.
-    let (mut s_all, mut u_all, mut sv_all, mut uv_all) = (0, 0, 0.0, 0.0);
-    for c in Color::ALL {
-        let row = available.color_row(c);
-        let sure_row = sure.color_row(c);
-        s_all += sure_row.count_ones() as usize;
-        u_all += (row & !sure_row).count_ones() as usize;
-        sv_all += values_total(sure_row);
-        uv_all += values_total(row & !sure_row);
-    }
-    let (all_w, all_v) = handfuls_and_values(k, s_all, u_all, sv_all, uv_all, &pw);
+    let (all_w, with_sure, with_unsure) = if k < TABLE {
+        let variant = match (taken, taken_sure) {
+            (None, _) => 0,
+            (Some(_), true) => 1,
+            (Some(_), false) => 2,
+        };
+        pool.handfuls[variant][k]
+    } else {
+        handfuls_by_card(k, all.sure, all.unsure, pw)
+    };
+    let all_v = if k == 0 {
+        0.0
+    } else {
+        all.sure_values * with_sure + all.unsure_values * with_unsure
+    };
     let host = FormationKind::Host as usize;
     if fog {
         out.weight[host] = all_w;
@@ -174,23 +336,22 @@ pub(crate) fn ways(
         (false, None) => (1, 0),
     };
     for v in low..=high {
-        let s = sure.count_value(v);
-        let w = handfuls(k, s, available.count_value(v) - s, &pw);
+        let (s, a) = value_counts(v);
+        let w = handfuls(k, s, a - s, pw);
         out.weight[phalanx] += w;
         out.sum[phalanx] += w * f64::from(v) * n as f64;
     }
     // Battalions: k of the colour's available cards, less its wedges.
     let battalion = FormationKind::Battalion as usize;
     for &c in colors {
-        let row = available.color_row(c);
-        let sure_row = sure.color_row(c);
+        let counts = color_counts(c);
         let (w, v) = handfuls_and_values(
             k,
-            sure_row.count_ones() as usize,
-            (row & !sure_row).count_ones() as usize,
-            values_total(sure_row),
-            values_total(row & !sure_row),
-            &pw,
+            counts.sure,
+            counts.unsure,
+            counts.sure_values,
+            counts.unsure_values,
+            pw,
         );
         let (ww, wv) = wedge_color[c as usize];
         out.weight[battalion] += w - ww;
@@ -200,9 +361,10 @@ pub(crate) fn ways(
     let skirmish = FormationKind::SkirmishLine as usize;
     let mut by_value = [0.0f64; 11];
     if distinct {
+        let p = pw[1];
         for (v, w) in by_value.iter_mut().enumerate().skip(1) {
-            let s = sure.count_value(v as u8);
-            *w = s as f64 + (available.count_value(v as u8) - s) as f64 * p;
+            let (s, a) = value_counts(v as u8);
+            *w = s as f64 + (a - s) as f64 * p;
         }
     }
     for (start, run) in runs() {
@@ -311,6 +473,54 @@ mod tests {
         }
         // Every kind was checked many times.
         assert!(by_kind.iter().all(|&c| c > 100), "{by_kind:?}");
+    }
+
+    #[test]
+    fn a_pool_counted_once_gives_the_same_ways_as_counting_it_without_the_card_taken() {
+        let mut rng = Rng::new(2324);
+        let (mut taken_sure, mut taken_other, mut not_in_pool) = (0, 0, 0);
+        for case in 0..3_000 {
+            let mut deck: Vec<Troop> = Troop::all().collect();
+            rng.shuffle(&mut deck);
+            let rules = crate::bot::reach::tests::random_rules(&mut rng);
+            let on_side = rng.index(rules.cards + 1);
+            let troops: Vec<Troop> = deck.drain(..on_side).collect();
+            // Pools as large as the playouts' (the whole unseen part of the deck).
+            let pool_len = rng.index(deck.len() + 1);
+            let avail: TroopSet = deck[..pool_len].iter().copied().collect();
+            let sure: TroopSet = avail
+                .iter_high_first()
+                .filter(|_| rng.chance(0.15))
+                .collect();
+            let p = if case % 3 == 0 { 1.0 } else { rng.next_f64() };
+            let pool = Pool::new(avail, sure, p);
+            // No card taken: as counted from the sets.
+            assert_eq!(
+                ways_from(&troops, rules.cards, rules.fog, &pool, None),
+                ways(&troops, rules.cards, rules.fog, avail, sure, p)
+            );
+            // A card of the pool (held or not) or one outside it taken: the same ways,
+            // to the last bit, as counting the pool without it.
+            let t = deck[rng.index(deck.len())];
+            match (avail.contains(t), sure.contains(t)) {
+                (true, true) => taken_sure += 1,
+                (true, false) => taken_other += 1,
+                (false, _) => not_in_pool += 1,
+            }
+            let (mut a, mut s) = (avail, sure);
+            a.remove(t);
+            s.remove(t);
+            assert_eq!(pool.available(Some(t)), a);
+            assert_eq!(
+                ways_from(&troops, rules.cards, rules.fog, &pool, Some(t)),
+                ways(&troops, rules.cards, rules.fog, a, s, p),
+                "{troops:?} {rules:?} taken {t:?} from {avail:?}, sure {sure:?}, p {p}"
+            );
+        }
+        assert!(
+            taken_sure > 100 && taken_other > 100 && not_in_pool > 100,
+            "{taken_sure} {taken_other} {not_in_pool}"
+        );
     }
 
     #[test]
