@@ -59,28 +59,24 @@ pub fn set_confirm_end_turn(on: bool) {
     storage::set(storage::KEY_CONFIRM_END_TURN, if on { "on" } else { "off" });
 }
 
+/// A checkbox's change: flips the shown setting and stores it with `store`.
+pub fn switch(setting: &UseStateHandle<bool>, store: fn(bool)) -> Callback<Event> {
+    let setting = setting.clone();
+    Callback::from(move |_: Event| {
+        let next = !*setting;
+        store(next);
+        setting.set(next);
+    })
+}
+
 /// The preferences as checkboxes (on the home page).
 #[function_component(Preferences)]
 pub fn preferences() -> Html {
     let ctx = use_ctx();
     let motion = use_state(motion_setting);
     let confirm = use_state(confirm_end_turn);
-    let on_motion = {
-        let motion = motion.clone();
-        Callback::from(move |_: Event| {
-            let next = !*motion;
-            set_motion(next);
-            motion.set(next);
-        })
-    };
-    let on_confirm = {
-        let confirm = confirm.clone();
-        Callback::from(move |_: Event| {
-            let next = !*confirm;
-            set_confirm_end_turn(next);
-            confirm.set(next);
-        })
-    };
+    let on_motion = switch(&motion, set_motion);
+    let on_confirm = switch(&confirm, set_confirm_end_turn);
     html! {
         <section class="prefs" aria-labelledby="prefs-title">
             <h2 id="prefs-title">{ ctx.lang.pick("表示と操作の設定", "Display and controls") }</h2>

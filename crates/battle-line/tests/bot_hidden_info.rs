@@ -188,26 +188,38 @@ fn hard_ranked_by_the_partner_reads_only_what_its_seat_may_know() {
     assert!(differing > 0, "the twins hide other cards");
 }
 
-#[test]
-fn hard_with_the_ways_playouts_reads_only_what_its_seat_may_know() {
-    use battle_line::bot::{Contender, RandomPlayer};
-    // Two positions, one search of each twin, as for hard ranked by the partner.
+/// A harness contender that plays the ways playouts: two positions, one search of each
+/// twin, as for hard ranked by the partner.
+fn ways_contender_reads_only_its_seat(
+    name: &str,
+    contender: battle_line::bot::Contender,
+    twins_seed: u64,
+    salt: u64,
+) {
     let positions: Vec<(Deal, Game)> = positions(2, 23).into_iter().take(2).collect();
     assert_eq!(positions.len(), 2);
-    let differing = same_move_in_twins("hard-ways", &positions, 4000, |g, i| {
-        Contender::HardWays.choose(g, 93 + i, &mut RandomPlayer::new(0))
+    let differing = same_move_in_twins(name, &positions, twins_seed, |g, i| {
+        contender.choose(g, salt + i, &mut battle_line::bot::RandomPlayer::new(0))
     });
     assert!(differing > 0, "the twins hide other cards");
 }
 
 #[test]
+fn hard_with_the_ways_playouts_reads_only_what_its_seat_may_know() {
+    ways_contender_reads_only_its_seat(
+        "hard-ways",
+        battle_line::bot::Contender::HardWays,
+        4000,
+        93,
+    );
+}
+
+#[test]
 fn hard_with_the_ways_playouts_at_hards_rollouts_reads_only_what_its_seat_may_know() {
-    use battle_line::bot::{Contender, RandomPlayer};
-    // Two positions, one search of each twin, as for hard-ways.
-    let positions: Vec<(Deal, Game)> = positions(2, 23).into_iter().take(2).collect();
-    assert_eq!(positions.len(), 2);
-    let differing = same_move_in_twins("hard-ways-900", &positions, 4100, |g, i| {
-        Contender::HardWays900.choose(g, 95 + i, &mut RandomPlayer::new(0))
-    });
-    assert!(differing > 0, "the twins hide other cards");
+    ways_contender_reads_only_its_seat(
+        "hard-ways-900",
+        battle_line::bot::Contender::HardWays900,
+        4100,
+        95,
+    );
 }

@@ -485,6 +485,24 @@ impl Job {
     }
 }
 
+/// The slot of the one job a component runs at a time (a new one aborts the old as it
+/// takes the slot); whatever it holds when the component leaves the page is aborted.
+#[yew::hook]
+pub fn use_job_slot() -> Rc<RefCell<Option<Job>>> {
+    let slot = yew::use_mut_ref(|| None::<Job>);
+    {
+        let slot = slot.clone();
+        yew::use_effect_with((), move |_| {
+            move || {
+                if let Some(running) = slot.borrow_mut().take() {
+                    running.abort();
+                }
+            }
+        });
+    }
+    slot
+}
+
 /// How a job is run.
 #[derive(Default)]
 pub struct Options {

@@ -12,7 +12,7 @@ use crate::duel::practice::jobs::{
 };
 use crate::duel::practice::winnable::use_winnable;
 use crate::duel::state::{Action, DuelState};
-use crate::worker::{self, Job, Options};
+use crate::worker::{self, Options};
 
 #[derive(Debug, Properties, Clone)]
 pub struct HintProps {
@@ -97,20 +97,9 @@ pub fn hint_panel(props: &HintProps) -> Html {
     let lang = ctx.lang;
     let state = &props.state;
     let phase = use_state(|| Phase::Idle);
-    let job = use_mut_ref(|| None::<Job>);
-    let winnable = use_winnable(state, props.version);
-
     // Leaving the page stops a search still running.
-    {
-        let job = job.clone();
-        use_effect_with((), move |_| {
-            move || {
-                if let Some(running) = job.borrow_mut().take() {
-                    running.abort();
-                }
-            }
-        });
-    }
+    let job = worker::use_job_slot();
+    let winnable = use_winnable(state, props.version);
 
     let ask = {
         let job = job.clone();

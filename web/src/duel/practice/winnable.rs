@@ -8,9 +8,6 @@
 //! line from the later position would be a line from the earlier one), and a winning
 //! line still wins while the game follows it (`hint::follow`).
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use duel_engine::Command;
 use yew::prelude::*;
 
@@ -19,7 +16,7 @@ use crate::duel::practice::hint::follow;
 use crate::duel::practice::jobs::{HINT_BUDGET, Hint, HintAnswer};
 use crate::duel::state::DuelState;
 use crate::storage;
-use crate::worker::{self, Job, Options};
+use crate::worker::{self, Options};
 
 /// Whether the indicator is on (off unless the player turned it on).
 pub fn winnable_setting() -> bool {
@@ -106,7 +103,8 @@ pub fn use_winnable(state: &UseReducerHandle<DuelState>, version: u64) -> Html {
     let shown = use_state(|| None::<Shown>);
     // The last answer, read by the effect below whatever render made it.
     let last = use_mut_ref(|| None::<Known>);
-    let job: Rc<RefCell<Option<Job>>> = use_mut_ref(|| None);
+    // Leaving the page stops a search still running.
+    let job = worker::use_job_slot();
 
     {
         let (state, shown, last, job) = (state.clone(), shown.clone(), last.clone(), job.clone());
@@ -162,26 +160,7 @@ pub fn use_winnable(state: &UseReducerHandle<DuelState>, version: u64) -> Html {
             *job.borrow_mut() = Some(running);
         });
     }
-    // Leaving the page stops a search still running.
-    {
-        let job = job.clone();
-        use_effect_with((), move |_| {
-            move || {
-                if let Some(running) = job.borrow_mut().take() {
-                    running.abort();
-                }
-            }
-        });
-    }
-
-    let on_toggle = {
-        let on = on.clone();
-        Callback::from(move |_: Event| {
-            let next = !*on;
-            set_winnable(next);
-            on.set(next);
-        })
-    };
+    let on_toggle = crate::prefs::switch(&on, set_winnable);
     let indicator = (*shown).as_ref().map(|s| {
         let (key, moves, text) = match s {
             Shown::Thinking(moves) => ("thinking", Some(*moves), lang.pick("確認中…", "Checking…")),
