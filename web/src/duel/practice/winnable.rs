@@ -94,7 +94,7 @@ enum Shown {
 }
 
 /// The indicator's switch and answer, as the hint panel shows them under the hint (a hook
-/// of the panel rather than a component of its own: 3,689 bytes gzip in the duel bundle
+/// of the panel rather than a component of its own: 3,472 bytes gzip in the duel bundle
 /// instead of 4,653). `version` is the state's version when the panel rendered.
 #[hook]
 pub fn use_winnable(state: &UseReducerHandle<DuelState>, version: u64) -> Html {
