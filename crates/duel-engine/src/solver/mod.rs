@@ -100,7 +100,8 @@ fn candidates(d: &Duel) -> Candidates {
             },
         };
     }
-    let mut seen = HashSet::default();
+    // A few dozen at most: a list beats a hash set here.
+    let mut seen = Vec::new();
     let mut end = None;
     let mut commands: Vec<Command> = d
         .legal_commands()
@@ -133,7 +134,12 @@ fn candidates(d: &Duel) -> Candidates {
                 .and_then(|m| d.instance(m))
                 .map(|m| (m.code, m.controller, m.kind_key()));
             let place = (inst.location.zone_name(), used, equipped);
-            seen.insert((kind, inst.kind_key(), place))
+            let what = (kind, inst.kind_key(), place);
+            if seen.contains(&what) {
+                return false;
+            }
+            seen.push(what);
+            true
         })
         .collect();
     commands.extend(end);
@@ -669,19 +675,17 @@ pub(crate) fn code_in(d: &Duel, id: CardId) -> Code {
     d.instance(id).map_or(0, |c| c.code)
 }
 
-fn effect_steps(code: Code, kind: EffectKind) -> Vec<&'static Step> {
+fn effect_steps(code: Code, kind: EffectKind) -> impl Iterator<Item = &'static Step> {
     crate::card::card(code)
         .into_iter()
         .flat_map(|c| c.effects.iter())
-        .filter(|e| e.kind == kind)
+        .filter(move |e| e.kind == kind)
         .flat_map(|e| e.steps())
-        .collect()
 }
 
 /// The LP an activation of this card's effect of `kind` costs.
 fn lp_cost(code: Code, kind: EffectKind) -> u32 {
     effect_steps(code, kind)
-        .into_iter()
         .map(|s| match s {
             Step::PayLp {
                 amount: Amount::Fixed(n),
@@ -847,11 +851,13 @@ fn exodia_policy(d: &Duel, mut cmds: Vec<Command>) -> Ordered {
 /// damage first, then the other effects, and Tribute the strongest monster that has no
 /// effect of its own to use; do not Set.
 fn burn_policy(d: &Duel, cmds: Vec<Command>) -> Ordered {
-    let ignition = |id: CardId| !effect_steps(code_in(d, id), EffectKind::Ignition).is_empty();
-    let burns = |id: CardId| {
+    let ignition = |id: CardId| {
         effect_steps(code_in(d, id), EffectKind::Ignition)
-            .iter()
-            .any(|s| matches!(s, Step::Damage { .. }))
+            .next()
+            .is_some()
+    };
+    let burns = |id: CardId| {
+        effect_steps(code_in(d, id), EffectKind::Ignition).any(|s| matches!(s, Step::Damage { .. }))
     };
     let atk = |id: CardId| crate::card::card(code_in(d, id)).map_or(0, |c| i64::from(c.atk()));
     let purpose = purpose(d);
