@@ -9,12 +9,16 @@
 //! the time per position (median, p95, p99, max).
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-hint-time -- 60 20000`
-//! (deals per deck, budget)
+//! (deals per deck, budget). With `CODES=<file>`, each position is also written to the
+//! file as the question the page's hint job reads (`<deck> <budget>.<share code>`, a
+//! line each, with the native answer), for `web/bench/duel-hint.mjs` to time the same
+//! positions in the browser.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
 
 use duel_engine::analysis::playout_seed;
+use duel_engine::replay::encode_game;
 use duel_engine::solver::{Search, choices, order_for, shortest, solve};
 use duel_engine::stats::{SHORTEN_SHARE, goal_of};
 use duel_engine::{Command, Duel, Outcome, Settings, decks};
@@ -56,6 +60,9 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let deals: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60);
     let budget: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let mut codes = std::env::var("CODES")
+        .ok()
+        .map(|path| std::fs::File::create(path).expect("the CODES file can be written"));
     for deck in decks() {
         let Ok(goal) = goal_of(&deck.id) else {
             continue;
@@ -75,6 +82,16 @@ fn main() {
                 }
                 let start = Instant::now();
                 let answer = solve(&d, goal, budget, playout_seed(seed, commands.len())).0;
+                if let Some(f) = codes.as_mut() {
+                    use std::io::Write;
+                    let code = encode_game(&deck.id, seed, Settings::default(), &commands);
+                    let said = match &answer {
+                        Search::Found(_) => "win",
+                        Search::Impossible => "no-win",
+                        _ => "undecided",
+                    };
+                    writeln!(f, "{} {budget}.{code} {said}", deck.id).expect("written");
+                }
                 match answer {
                     Search::Found(line) => {
                         let order = order_for(goal);

@@ -10,7 +10,10 @@
 //! shortest) and the time the won hands took, the search for a shorter line included.
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-win-rate -- 1000 4000`
-//! (hands per deck, search budget in positions, optionally one deck id)
+//! (hands per deck, search budget in positions, optionally one deck id). With
+//! `HANDS=<file>` each hand's answer and time are also written to the file, a line
+//! each (deck, seed, result code as `HandResult::code`, milliseconds), so two versions
+//! can be compared hand by hand.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
@@ -23,6 +26,9 @@ fn main() {
     let hands: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let budget: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4000);
     let only = args.get(3);
+    let mut hands_out = std::env::var("HANDS")
+        .ok()
+        .map(|path| std::fs::File::create(path).expect("the HANDS file can be written"));
     for deck in decks() {
         if only.is_some_and(|o| *o != deck.id) {
             continue;
@@ -36,6 +42,10 @@ fn main() {
             let r = solve_hand(&deck.id, seed, Settings::default(), budget).unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             times.push(ms);
+            if let Some(f) = hands_out.as_mut() {
+                use std::io::Write;
+                writeln!(f, "{} {seed} {} {ms:.1}", deck.id, r.code()).expect("written");
+            }
             match r {
                 HandResult::Undecided => undecided_ms += ms,
                 HandResult::Won { .. } => won_ms += ms,

@@ -36,6 +36,13 @@ pub(crate) fn codes() -> &'static [Code] {
     CODES
 }
 
+/// The perfect hash of [`codes`] that `build.rs` found: a card's index in the catalogue
+/// is `slots[(code * m) >> 24]` (255: no card), checked against its passcode.
+pub(crate) fn slots() -> &'static (u32, [u8; 256]) {
+    const SLOTS: (u32, [u8; 256]) = include!(concat!(env!("OUT_DIR"), "/slots.rs"));
+    &SLOTS
+}
+
 /// `(alias, passcode)`: the other passcodes of cards (`CardDef::aliases` in the card
 /// file), compiled in as a table so that only the deck-file importers carry them.
 pub(crate) fn aliases() -> &'static [(Code, Code)] {

@@ -141,10 +141,22 @@ fn logits(w: &Weights, codes: &[u64]) -> Vec<f64> {
 
 /// Softmax probabilities of `logits`.
 fn probabilities(logits: &[f64]) -> Vec<f64> {
-    let top = logits.iter().copied().fold(f64::MIN, f64::max);
-    let e: Vec<f64> = logits.iter().map(|&l| exp(l - top)).collect();
-    let total: f64 = e.iter().sum();
-    e.into_iter().map(|x| x / total).collect()
+    let mut p = logits.to_vec();
+    softmax(&mut p);
+    p
+}
+
+/// Turns logits into their softmax probabilities in place (no allocation on a path
+/// taken at every step of every adaptive playout).
+fn softmax(v: &mut [f64]) {
+    let top = v.iter().copied().fold(f64::MIN, f64::max);
+    for x in v.iter_mut() {
+        *x = exp(*x - top);
+    }
+    let total: f64 = v.iter().sum();
+    for x in v.iter_mut() {
+        *x /= total;
+    }
 }
 
 fn playout(
@@ -170,7 +182,8 @@ fn playout(
             1 => options.remove(0),
             _ => {
                 let codes: Vec<u64> = options.iter().map(|c| move_code(&d, c)).collect();
-                let p = probabilities(&logits(w, &codes));
+                let mut p = logits(w, &codes);
+                softmax(&mut p);
                 let mut x = rng.next_f64();
                 let mut chosen = p.len() - 1;
                 for (i, pi) in p.iter().enumerate() {

@@ -5,8 +5,6 @@
 
 use std::sync::OnceLock;
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::card::{CardDef, Code, catalog};
 use crate::command::Command;
 use crate::effect::{Amount, Dest, EffectKind, Filter, Reg, Source, Step, Who};
@@ -293,17 +291,6 @@ fn for_steps(
     }
 }
 
-/// The profiles of every card in the catalogue, computed once.
-fn profiles() -> &'static HashMap<Code, (&'static CardDef, Profile)> {
-    static PROFILES: OnceLock<HashMap<Code, (&'static CardDef, Profile)>> = OnceLock::new();
-    PROFILES.get_or_init(|| {
-        catalog()
-            .iter()
-            .map(|c| (c.code, (c, profile(c))))
-            .collect()
-    })
-}
-
 /// Whether `m` can move a card of definition `def` out of `from`: its filter is read on
 /// what the card is only; what depends on its state counts as passed, which only makes
 /// the cut weaker.
@@ -311,42 +298,165 @@ fn moves(def: &CardDef, m: &Mover, from: Zone) -> bool {
     (m.from == from || m.from == Zone::Any) && m.filter.is_none_or(|f| printed_match(def, f))
 }
 
-/// The zones a card of definition `def` can reach from `start`, by the moves of
-/// `movers` and the game's own (summoning from the hand or the Extra Deck, sending from
-/// the field to the graveyard by a Tribute or as material), as bits by `Zone`.
-fn reach(def: &CardDef, start: Zone, movers: &[Mover]) -> u8 {
-    let bit = |z: Zone| 1u8 << (z as u8);
-    let mut seen = bit(start);
-    let mut queue = vec![start];
-    while let Some(z) = queue.pop() {
-        let game: &[Zone] = match z {
-            Zone::Hand | Zone::Extra => &[Zone::Field, Zone::Grave],
-            Zone::Field => &[Zone::Grave],
-            _ => &[],
-        };
-        let by_cards = movers
-            .iter()
-            .filter(|m| moves(def, m, z))
-            .map(|m| m.to)
-            .filter(|&t| t != Zone::Any);
-        for t in game.iter().copied().chain(by_cards) {
-            if seen & bit(t) == 0 {
-                seen |= bit(t);
-                queue.push(t);
-            }
-        }
-    }
-    seen
+/// A set of the catalogue's movers ([`Tables::movers`]), as bits.
+type Movers = u128;
+
+/// Zones as bits, by `Zone`.
+const fn bit(z: Zone) -> u8 {
+    1 << (z as u8)
 }
 
-/// Your cards grouped by passcode and zone: what the cut reads does not tell copies in
-/// one zone apart.
-struct Class {
-    def: &'static CardDef,
-    profile: &'static Profile,
-    zone: Zone,
-    copies: u32,
-    alive: bool,
+const ZONES: [Zone; 7] = [
+    Zone::Deck,
+    Zone::Hand,
+    Zone::Grave,
+    Zone::Banished,
+    Zone::Field,
+    Zone::Extra,
+    Zone::Any,
+];
+
+/// What the cut reads of one card of the catalogue, worked out once.
+struct CardTable {
+    profile: Profile,
+    /// The movers its own effects make.
+    own: Movers,
+    /// For each zone (by `Zone`): the movers that can move it out of there.
+    out_of: [Movers; 7],
+    /// The movers that can fetch it from the deck by a filter (a search).
+    searches: Movers,
+    /// The movers that bring it back from the graveyard or banishment somewhere other
+    /// than the graveyard.
+    revives: Movers,
+}
+
+/// Every move the catalogue's effects can make, once each (the same source, filter and
+/// destination), and each card's [`CardTable`], by its place in the catalogue.
+struct Tables {
+    to: Vec<Zone>,
+    cards: Vec<CardTable>,
+    /// Every move has its bit in a [`Movers`]; with more moves than that, the cut never
+    /// fires (the profiles still serve the guides).
+    fits: bool,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let profiles: Vec<(&'static CardDef, Profile)> =
+            catalog().iter().map(|c| (c, profile(c))).collect();
+        let mut movers: Vec<Mover> = Vec::new();
+        let same = |x: &Mover, m: &Mover| {
+            x.from == m.from
+                && x.to == m.to
+                && match (x.filter, m.filter) {
+                    (None, None) => true,
+                    (Some(a), Some(b)) => std::ptr::eq(a, b),
+                    _ => false,
+                }
+        };
+        let mut owns = Vec::with_capacity(profiles.len());
+        for (_, p) in &profiles {
+            let mut own: Movers = 0;
+            for m in &p.movers {
+                let i = match movers.iter().position(|x| same(x, m)) {
+                    Some(i) => i,
+                    None => {
+                        movers.push(*m);
+                        movers.len() - 1
+                    }
+                };
+                own |= one(i);
+            }
+            owns.push(own);
+        }
+        let cards: Vec<CardTable> = profiles
+            .into_iter()
+            .zip(owns)
+            .map(|((def, profile), own)| {
+                let mut t = CardTable {
+                    profile,
+                    own,
+                    out_of: [0; 7],
+                    searches: 0,
+                    revives: 0,
+                };
+                for (i, m) in movers.iter().enumerate() {
+                    let b = one(i);
+                    for z in ZONES {
+                        if moves(def, m, z) {
+                            t.out_of[z as usize] |= b;
+                        }
+                    }
+                    if m.filter.is_some() && moves(def, m, Zone::Deck) {
+                        t.searches |= b;
+                    }
+                    if matches!(m.from, Zone::Grave | Zone::Banished)
+                        && m.to != Zone::Grave
+                        && m.filter.is_none_or(|f| printed_match(def, f))
+                    {
+                        t.revives |= b;
+                    }
+                }
+                t
+            })
+            .collect();
+        Tables {
+            fits: movers.len() <= Movers::BITS as usize,
+            to: movers.iter().map(|m| m.to).collect(),
+            cards,
+        }
+    })
+}
+
+/// The bit of the `i`-th move (none past the width of [`Movers`]).
+fn one(i: usize) -> Movers {
+    u32::try_from(i)
+        .ok()
+        .and_then(|i| (1 as Movers).checked_shl(i))
+        .unwrap_or(0)
+}
+
+impl Tables {
+    /// A card's place in the catalogue (and in [`Tables::cards`]).
+    fn index(&self, code: Code) -> Option<usize> {
+        crate::card::index(code)
+    }
+
+    fn card(&self, code: Code) -> Option<&CardTable> {
+        self.cards.get(self.index(code)?)
+    }
+
+    /// The zones a card can reach from `start` by the `active` movers and the game's own
+    /// moves (summoning from the hand or the Extra Deck, sending from the field to the
+    /// graveyard by a Tribute or as material), as bits by `Zone`.
+    fn reach(&self, card: &CardTable, start: Zone, active: Movers) -> u8 {
+        let mut seen = bit(start);
+        let mut todo = seen;
+        while todo != 0 {
+            let z = ZONES[todo.trailing_zeros() as usize];
+            todo &= todo - 1;
+            let mut next = match z {
+                Zone::Hand | Zone::Extra => bit(Zone::Field) | bit(Zone::Grave),
+                Zone::Field => bit(Zone::Grave),
+                _ => 0,
+            };
+            let mut by_cards = card.out_of[z as usize] & active;
+            while by_cards != 0 {
+                let i = by_cards.trailing_zeros() as usize;
+                by_cards &= by_cards - 1;
+                if let Some(&to) = self.to.get(i)
+                    && to != Zone::Any
+                {
+                    next |= bit(to);
+                }
+            }
+            let new = next & !seen;
+            seen |= new;
+            todo |= new;
+        }
+        seen
+    }
 }
 
 /// For the Exodia goal: some missing piece can never reach the hand. The cards that
@@ -356,6 +466,9 @@ struct Class {
 /// needs to be within reach of the draws those cards can make, unless one of them can
 /// search it, shuffle the deck, reveal cards from it, draw without a bound, or bring a
 /// card that draws back from the graveyard or banishment.
+///
+/// What each card's effects can move is read from the catalogue once ([`tables`]), so
+/// a position costs a pass over its cards with a few bit operations each.
 pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
     let you = Player::You;
     let Some(pieces) = pieces_missing(d) else {
@@ -368,58 +481,42 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
         // A piece you do not own at all: no win.
         return true;
     }
-    let profiles = profiles();
-    let mut classes: Vec<Class> = Vec::new();
+    let t = tables();
+    if !t.fits {
+        return false;
+    }
+    // Your cards grouped by kind and zone (what the cut reads does not tell copies in
+    // one zone apart), and whether each group may still act.
+    let mut slot = vec![u16::MAX; t.cards.len() * ZONES.len()];
+    let mut classes: Vec<(&CardTable, Zone, bool)> = Vec::with_capacity(32);
+    let mut active: Movers = 0;
     for c in &d.cards {
         if c.owner != you && c.controller != you {
             continue;
         }
-        let (Some(zone), Some((def, profile))) = (zone_of(c.location), profiles.get(&c.code))
-        else {
+        let (Some(zone), Some(i)) = (zone_of(c.location), t.index(c.code)) else {
             continue;
         };
-        if let Some(class) = classes
-            .iter_mut()
-            .find(|k| k.def.code == c.code && k.zone == zone)
-        {
-            class.copies += 1;
-        } else {
-            classes.push(Class {
-                def,
-                profile,
-                zone,
-                copies: 1,
-                alive: matches!(zone, Zone::Hand | Zone::Field | Zone::Extra),
-            });
+        let Some(s) = slot.get_mut(i * ZONES.len() + zone as usize) else {
+            continue;
+        };
+        if *s != u16::MAX {
+            continue;
         }
+        *s = classes.len() as u16;
+        let card = &t.cards[i];
+        let alive = matches!(zone, Zone::Hand | Zone::Field | Zone::Extra);
+        if alive {
+            active |= card.own;
+        }
+        classes.push((card, zone, alive));
     }
-    let mut movers: Vec<Mover> = Vec::new();
-    let mut counted = vec![false; classes.len()];
     loop {
-        for (i, k) in classes.iter().enumerate() {
-            if k.alive && !counted[i] {
-                counted[i] = true;
-                for m in &k.profile.movers {
-                    let known = movers.iter().any(|x| {
-                        x.from == m.from
-                            && x.to == m.to
-                            && match (x.filter, m.filter) {
-                                (None, None) => true,
-                                (Some(a), Some(b)) => std::ptr::eq(a, b),
-                                _ => false,
-                            }
-                    });
-                    if !known {
-                        movers.push(*m);
-                    }
-                }
-            }
-        }
         let mut changed = false;
-        for k in classes.iter_mut().filter(|k| !k.alive) {
-            let r = reach(k.def, k.zone, &movers);
-            if r & (1 << Zone::Hand as u8 | 1 << Zone::Field as u8) != 0 {
-                k.alive = true;
+        for (card, zone, alive) in &mut classes {
+            if !*alive && t.reach(card, *zone, active) & (bit(Zone::Hand) | bit(Zone::Field)) != 0 {
+                *alive = true;
+                active |= card.own;
                 changed = true;
             }
         }
@@ -427,31 +524,34 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
             break;
         }
     }
-    let searched = |def: &CardDef| {
-        movers
-            .iter()
-            .any(|m| m.filter.is_some() && moves(def, m, Zone::Deck))
-    };
-    // Draws within reach: the alive cards outside the deck, then the deck from the top
-    // as far as the draws reach, until that stops growing.
+    // Draws within reach: the alive cards outside the deck (each copy), then the deck
+    // from the top as far as the draws reach, until that stops growing.
     let mut unbounded = false;
-    let mut base = 0u32;
-    for k in &classes {
-        let p = k.profile;
-        let draws_again = p.draws != Some(0) || p.unbounded;
-        if k.alive && k.zone != Zone::Deck {
-            unbounded |= p.unbounded;
-            base += p.draws.unwrap_or(0) * k.copies;
-        }
-        if draws_again {
+    for &(card, zone, _) in &classes {
+        let p = &card.profile;
+        if p.draws != Some(0) || p.unbounded {
             // A card that draws, brought back from the graveyard or banishment, or
             // fetched from anywhere in the deck, draws again or beyond the top.
-            unbounded |= movers.iter().any(|m| {
-                matches!(m.from, Zone::Grave | Zone::Banished)
-                    && m.to != Zone::Grave
-                    && m.filter.is_none_or(|f| printed_match(k.def, f))
-            });
-            unbounded |= k.zone == Zone::Deck && searched(k.def);
+            unbounded |= card.revives & active != 0;
+            unbounded |= zone == Zone::Deck && card.searches & active != 0;
+        }
+    }
+    let mut base = 0u32;
+    for c in &d.cards {
+        if c.owner != you && c.controller != you {
+            continue;
+        }
+        let (Some(zone), Some(i)) = (zone_of(c.location), t.index(c.code)) else {
+            continue;
+        };
+        let alive = slot
+            .get(i * ZONES.len() + zone as usize)
+            .and_then(|&s| classes.get(usize::from(s)))
+            .is_some_and(|k| k.2);
+        if alive && zone != Zone::Deck {
+            let p = &t.cards[i].profile;
+            unbounded |= p.unbounded;
+            base += p.draws.unwrap_or(0);
         }
     }
     let deck = &d.player(you).deck;
@@ -459,9 +559,9 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
     while !unbounded {
         let mut total = base;
         for &id in deck.iter().rev().take(drawn) {
-            if let Some((_, p)) = d.instance(id).and_then(|c| profiles.get(&c.code)) {
-                unbounded |= p.unbounded;
-                total += p.draws.unwrap_or(0);
+            if let Some(card) = d.instance(id).and_then(|c| t.card(c.code)) {
+                unbounded |= card.profile.unbounded;
+                total += card.profile.draws.unwrap_or(0);
             }
         }
         let reach_now = (total as usize).min(deck.len());
@@ -475,13 +575,13 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
             let Some(c) = d.instance(id) else {
                 return true;
             };
-            let (Some(zone), Some((def, _))) = (zone_of(c.location), profiles.get(&c.code)) else {
+            let (Some(zone), Some(card)) = (zone_of(c.location), t.card(c.code)) else {
                 return true;
             };
-            if reach(def, zone, &movers) & (1 << Zone::Hand as u8) == 0 {
+            if t.reach(card, zone, active) & bit(Zone::Hand) == 0 {
                 return true;
             }
-            if !unbounded && zone == Zone::Deck && !searched(def) {
+            if !unbounded && zone == Zone::Deck && card.searches & active == 0 {
                 let depth = deck
                     .iter()
                     .rev()
@@ -534,11 +634,13 @@ pub(crate) fn back_from_grave(d: &Duel, def: &CardDef) -> bool {
         .chain(&you.spell_trap)
         .chain(std::iter::once(&you.field_zone))
         .flatten();
+    let t = tables();
     you.hand.iter().chain(field).any(|&id| {
         d.instance(id)
-            .and_then(|c| profiles().get(&c.code))
-            .is_some_and(|(_, p)| {
-                p.movers
+            .and_then(|c| t.card(c.code))
+            .is_some_and(|card| {
+                card.profile
+                    .movers
                     .iter()
                     .any(|m| m.to == Zone::Hand && moves(def, m, Zone::Grave))
             })
@@ -549,7 +651,8 @@ pub(crate) fn back_from_grave(d: &Duel, def: &CardDef) -> bool {
 /// data bounds it (draws, and one for each move to the hand), for the guides' order: a
 /// hint, not a cut.
 pub(crate) fn hand_gain(code: Code) -> i64 {
-    profiles().get(&code).map_or(0, |(_, p)| {
+    tables().card(code).map_or(0, |card| {
+        let p = &card.profile;
         let to_hand = p.movers.iter().filter(|m| m.to == Zone::Hand).count() as i64;
         i64::from(p.draws.unwrap_or(3)) + to_hand
     })

@@ -6,7 +6,8 @@
 //! copies of a card in the same state are interchangeable (the engine's shuffles depend
 //! only on what a player can tell apart), the hand, graveyard, banishment and Extra Deck
 //! are sets (nothing reads their order but the opponent's hand, kept in order), the deck
-//! is a sequence, and stamps only count as "this card has not moved since" where an End
+//! is a sequence (the opponent's, which only loses its top cards in a turn, by its
+//! cards' ids), and stamps only count as "this card has not moved since" where an End
 //! Phase effect remembers a card. Any other position is keyed by all of its data.
 
 use std::hash::{Hash, Hasher};
@@ -196,6 +197,20 @@ fn set_of(d: &Duel, ids: &[CardId], w: &mut Words) {
     w.word(y);
 }
 
+/// The opponent's deck, by its cards' ids in order: in the first turn it only ever
+/// loses its top cards to draws, so along one search its ids stand for its cards and
+/// their states, and a quarter of the words of the cards' own.
+fn ids_of(ids: &[CardId], w: &mut Words) {
+    w.word(ids.len() as u64);
+    for four in ids.chunks(4) {
+        let mut x = 0u64;
+        for (i, id) in four.iter().enumerate() {
+            x |= u64::from(id.0) << (16 * i);
+        }
+        w.word(x);
+    }
+}
+
 /// A pile in its order.
 fn sequence_of(d: &Duel, ids: &[CardId], w: &mut Words) {
     w.word(ids.len() as u64);
@@ -214,7 +229,11 @@ fn player_words(d: &Duel, p: Player, ps: &PlayerState, w: &mut Words) {
             | u64::from(ps.special_summoned_this_turn) << 16
             | u64::from(ps.drew_from_empty) << 17,
     );
-    sequence_of(d, &ps.deck, w);
+    if p == Player::You {
+        sequence_of(d, &ps.deck, w);
+    } else {
+        ids_of(&ps.deck, w);
+    }
     if p == Player::You {
         set_of(d, &ps.hand, w);
     } else {
