@@ -22,19 +22,26 @@ page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outsid
 // A static host has no game server: no page asks it for anything.
 page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) problems.push(`API request from a static page: ${r.url()}`); });
 // Every bundle has a Web Worker (a wasm-bindgen snippet): a page must load its own
-// bundle's, never another's, except that the duel page's hint worker runs the
-// duel-analysis module (web/release/link-worker.mjs), whose glue imports its own copy.
-const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'battle-line-online', 'duel-analysis', 'deck-lab'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
+// bundle's, never another's, except that the duel pages' workers (the hint, the
+// statistics) run the duel solver's module (web/release/link-worker.mjs), whose glue
+// imports its own copy.
+const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'battle-line-online', 'duel-analysis', 'deck-lab', 'duel-solver'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
+const duelPages = ['home', 'duel-analysis', 'deck-lab'];
 const workerScripts = new Set();
-const hintModule = [];
+// The duel solver's module files each page asked for, by page bundle.
+const solverModule = { home: [], 'duel-analysis': [], 'deck-lab': [] };
 page.on('request', (r) => {
   const [from, at] = [bundleOf(page.url()), bundleOf(r.url())];
-  if (from === 'home' && at === 'duel-analysis' && r.url().endsWith('.wasm')) hintModule.push(r.url());
+  if (at === 'duel-solver') {
+    if (duelPages.includes(from)) solverModule[from].push(r.url());
+    else problems.push(`the duel solver's module loaded by ${from}: ${r.url()}`);
+    return;
+  }
   if (!r.url().includes('/snippets/')) return;
   if (from === at) workerScripts.add(at);
-  else if (from === 'home' && at === 'duel-analysis') hintModule.push(r.url());
   else problems.push(`worker script of ${at} loaded by ${from}: ${r.url()}`);
 });
+const ranOnSolver = (from) => solverModule[from].some((u) => u.endsWith('.wasm'));
 
 const expect = async (what, selector, path) => {
   try {
@@ -94,11 +101,11 @@ await expect('a Battle Line link in the online bundle moves to the Battle Line b
 await page.waitForLoadState('networkidle');
 await page.goto(`${base}quantum-gomoku/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside another bundle moves to the root', '[data-testid=zone-hand]', '/');
-if (hintModule.length > 0) problems.push(`the duel page loaded the duel-analysis module before a hint: ${hintModule}`);
+if (solverModule.home.length > 0) problems.push(`the duel page loaded the solver's module before a hint: ${solverModule.home}`);
 await page.click('[data-testid=btn-hint]');
 await expect('the duel hint answers', '[data-testid=hint-result]', '/');
-if (!hintModule.some((u) => u.endsWith('.wasm'))) problems.push('the hint did not run on the duel-analysis module');
-else console.log('ok: ... from the duel-analysis module, loaded only then');
+if (!ranOnSolver('home')) problems.push("the hint did not run on the duel solver's module");
+else console.log("ok: ... from the duel solver's module, loaded only then");
 // The replay and statistics pages live in dist/duel-analysis/.
 await page.click('[data-testid=btn-share]');
 await expect('the duel page shares its game', '[data-testid=share-url]', '/');
@@ -121,6 +128,8 @@ await expect('a statistics hash link at the root moves to its bundle', '[data-te
 if (!page.url().includes('hands=6')) problems.push(`the statistics query was lost on the way: ${page.url()}`);
 await page.click('[data-testid=stats-run]');
 await expect('the statistics run in the Web Workers', '[data-testid=stats-done]', '/duel-analysis/');
+if (!ranOnSolver('duel-analysis')) problems.push("the statistics did not run on the duel solver's module");
+else console.log("ok: ... on the duel solver's module");
 await page.goto(`${base}duel-analysis/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside the statistics bundle moves to the root', '[data-testid=zone-hand]', '/');
 // The deck lab is a bundle of its own (no solver).

@@ -1,9 +1,10 @@
 // The hint's time in the browser on positions reached in play: the questions that
 // `duel-hint-time` writes natively (CODES=<file>: the positions a quarter, half and three
 // quarters along the solver's winning line and after 3, 6 and 10 random commands, for each
-// seeded deal of each deck) are asked one at a time through the duel-analysis module's own
+// seeded deal of each deck) are asked one at a time through the duel solver's module's
 // job entry point (`duel.hint`, the job the hint's worker runs, on the page's thread here),
-// in headless Chromium against the release build. Prints, per deck, the answers (won /
+// in headless Chromium against the release build (BUNDLE=duel-analysis asks that bundle's
+// own copy of the solver instead, built for size). Prints, per deck, the answers (won /
 // proved lost / undecided, and how many differ from the native answer) and the time per
 // position: median, p95, p99, max.
 //
@@ -25,7 +26,9 @@ const browser = await launch();
 const page = await browser.newPage();
 const problems = [];
 page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-await page.goto(`${base}duel-analysis/#/stats/exodia-deck`);
+// The duel-analysis bundle's address needs one of its own routes, or its router moves on.
+const bundle = process.env.BUNDLE ?? 'duel-solver';
+await page.goto(bundle === 'duel-solver' ? `${base}duel-solver/` : `${base}${bundle}/#/stats/exodia-deck`);
 await page.waitForFunction(() => typeof window.wasmBindings?.gamesWorkerRun === 'function');
 
 const decks = [...new Set(questions.map((q) => q.deck))];

@@ -1,6 +1,6 @@
-// Measures the duel solver in the release bundle (dist/duel-analysis/) in headless
-// Chromium. For each deck: (1) SAMPLE opening hands solved one at a time on the page
-// through the module's own job entry point (the code the statistics workers run), giving
+// Measures the duel solver in the release build (dist/) in headless Chromium. For each
+// deck: (1) SAMPLE opening hands solved one at a time through the job entry point of the
+// duel solver's module (dist/duel-solver/, the code the statistics workers run), giving
 // the median and p95 time to decide a hand and the solver's speed in budget positions per
 // second on the hands the budget does not decide (they spend all of it: budget / 2 guided
 // playouts in nested and, for Exodia, adaptive searches, then budget search positions);
@@ -30,17 +30,22 @@ page.on('console', (m) => {
   if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console error: ${m.text()}`);
 });
 
-// The statistics job lives in the duel-analysis bundle (with its page).
+// The statistics page lives in the duel-analysis bundle; its workers run the duel solver's
+// module, which (1) loads as a page of its own to call its job entry point.
 const analysis = `${base}duel-analysis/`;
-await page.goto(`${analysis}#/stats/${DECKS[0]}`);
-await page.waitForSelector('[data-testid=stats-run]');
-await page.waitForFunction(() => typeof window.wasmBindings?.gamesWorkerRun === 'function');
+const solver = `${base}duel-solver/`;
+const openSolver = async () => {
+  await page.goto(solver);
+  await page.waitForFunction(() => typeof window.wasmBindings?.gamesWorkerRun === 'function');
+};
+await openSolver();
 const cores = await page.evaluate(() => navigator.hardwareConcurrency);
 console.log(`headless Chromium, navigator.hardwareConcurrency = ${cores}; budget ${BUDGET} positions per hand`);
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 for (const deck of DECKS) {
   // (1) One hand at a time, on the page's thread.
+  await openSolver();
   const one = await page.evaluate(({ deck, sample, budget }) => {
     const times = [];
     let undecided = 0;

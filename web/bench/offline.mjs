@@ -44,9 +44,9 @@ await page.reload();
 check(await seen('[data-testid=btn-start]'), 'offline: the home page reloads');
 await page.click('[data-testid=btn-start]');
 check(await seen('[data-testid=zone-hand] [data-testid=card]'), 'offline: a duel starts and deals its hand');
-// The hint's worker runs the duel-analysis module, which this page never loaded before.
+// The hint's worker runs the duel solver's module, which this page never loaded before.
 await page.click('[data-testid=btn-hint]');
-check(await seen('[data-testid=hint-result]'), "offline: the duel's hint answers (the duel-analysis module comes from the cache)");
+check(await seen('[data-testid=hint-result]'), "offline: the duel's hint answers (the duel solver's module comes from the cache)");
 await page.goto(`${base}battle-line/#/battle-line`);
 check(await seen('[data-testid=mode-cpu]'), 'offline: Battle Line opens');
 await page.goto(`${base}quantum-gomoku/#/quantum-gomoku`);

@@ -2,10 +2,11 @@
 // web/src/worker/mod.rs): writes
 //   <meta name="games-worker" content="<bundle>/<glue>.js" data-wasm="<bundle>/<glue>_bg.wasm">
 // into PAGE/index.html, reading the file names Trunk gave BUNDLE from BUNDLE/index.html.
-// `scripts/dev` runs it so the duel page's hint runs in the duel-analysis bundle, which
-// has the solver the duel page leaves out.
+// `scripts/dev` runs it so the duel pages' workers (the hint, the point of no return, the
+// statistics) run the duel solver's bundle, whose engine is optimized for speed: the duel
+// page leaves the solver out, and the pages' own copies are optimized for size.
 //
-//   node web/release/link-worker.mjs <page dir> <bundle dir, inside the page dir>
+//   node web/release/link-worker.mjs <page dir> <bundle dir, in the same site>
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -25,7 +26,7 @@ const wasm = loader.match(/module_or_path: '\.\/([\w.-]+\.wasm)'/)?.[1];
 if (!glue || !wasm) fail(`${bundle}/index.html names no wasm-bindgen glue and wasm`);
 
 const folder = relative(page, bundle).split(sep).join('/');
-if (!folder || folder.startsWith('..')) fail(`${bundle} is not inside ${page}`);
+if (!folder) fail(`${bundle} is the page's own folder`);
 const meta = `<meta name=games-worker content="${folder}/${glue}" data-wasm="${folder}/${wasm}">`;
 
 const html = await readFile(join(page, 'index.html'), 'utf8');

@@ -10,12 +10,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::worker::{Task, progress};
 
-/// Positions a first hint may search (about half a second natively, a little more in
-/// the browser); an undecided answer offers a longer search.
-pub const HINT_BUDGET: u32 = 20_000;
+/// Positions a first hint may search: sized so that the hint answers within a second in
+/// the browser for nearly every position reached in play (README, "the hint in the
+/// browser": at 20,000 the slowest 1% took 1.1-1.3 s); an undecided answer offers a
+/// longer search.
+pub const HINT_BUDGET: u32 = 16_000;
 /// Each longer search multiplies the budget by this much, up to [`HINT_BUDGET_MAX`].
 pub const HINT_DEEPER: u32 = 4;
-pub const HINT_BUDGET_MAX: u32 = 320_000;
+pub const HINT_BUDGET_MAX: u32 = HINT_BUDGET * HINT_DEEPER * HINT_DEEPER;
 
 /// A question the worker answers about one game: the game (deck, seed, rule settings and
 /// the commands played) and a search budget. `ASK` says which question, so each has its own
