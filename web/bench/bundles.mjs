@@ -23,25 +23,29 @@ page.on('request', (r) => { if (!r.url().startsWith(base)) problems.push(`outsid
 page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) problems.push(`API request from a static page: ${r.url()}`); });
 // Every bundle has a Web Worker (a wasm-bindgen snippet): a page must load its own
 // bundle's, never another's, except that the duel pages' workers (the hint, the
-// statistics) run the duel solver's module (web/release/link-worker.mjs), whose glue
-// imports its own copy.
-const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'battle-line-online', 'duel-analysis', 'deck-lab', 'duel-solver'].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
-const duelPages = ['home', 'duel-analysis', 'deck-lab'];
+// statistics) run the duel solver's module and the Battle Line page's (the computer) the
+// battle-line-ai module (web/release/link-worker.mjs), whose glue imports its own copy.
+const workerModules = {
+  'duel-solver': ['home', 'duel-analysis', 'deck-lab'],
+  'battle-line-ai': ['battle-line'],
+};
+const bundleOf = (url) => ['quantum-gomoku', 'battle-line', 'battle-line-online', 'duel-analysis', 'deck-lab',
+  ...Object.keys(workerModules)].find((g) => url.startsWith(`${base}${g}/`)) ?? 'home';
 const workerScripts = new Set();
-// The duel solver's module files each page asked for, by page bundle.
-const solverModule = { home: [], 'duel-analysis': [], 'deck-lab': [] };
+// The files of a workers' module each page asked for: `<module> from <page bundle>` -> URLs.
+const moduleFiles = new Map();
 page.on('request', (r) => {
   const [from, at] = [bundleOf(page.url()), bundleOf(r.url())];
-  if (at === 'duel-solver') {
-    if (duelPages.includes(from)) solverModule[from].push(r.url());
-    else problems.push(`the duel solver's module loaded by ${from}: ${r.url()}`);
+  if (at in workerModules) {
+    if (workerModules[at].includes(from)) moduleFiles.set(`${at} from ${from}`, [...(moduleFiles.get(`${at} from ${from}`) ?? []), r.url()]);
+    else problems.push(`the ${at} module loaded by ${from}: ${r.url()}`);
     return;
   }
   if (!r.url().includes('/snippets/')) return;
   if (from === at) workerScripts.add(at);
   else problems.push(`worker script of ${at} loaded by ${from}: ${r.url()}`);
 });
-const ranOnSolver = (from) => solverModule[from].some((u) => u.endsWith('.wasm'));
+const ranOn = (module, from) => (moduleFiles.get(`${module} from ${from}`) ?? []).some((u) => u.endsWith('.wasm'));
 
 const expect = async (what, selector, path) => {
   try {
@@ -76,6 +80,8 @@ await page.click('[data-testid=hand-card]');
 await page.click('[data-testid=slot-0-0]');
 await page.click('[data-testid=draw-troop]');
 await expect('the Battle Line computer answers', '[data-testid=bot-move]', '/battle-line/');
+if (!ranOn('battle-line-ai', 'battle-line')) problems.push("the Battle Line computer did not run on the battle-line-ai module");
+else console.log('ok: ... on the battle-line-ai module');
 // Battle Line online needs the game server: from a static host the Battle Line page does
 // not offer it, and its own bundle (dist/battle-line-online/) says so and links back.
 await page.goto(`${base}battle-line/#/battle-line`);
@@ -101,10 +107,10 @@ await expect('a Battle Line link in the online bundle moves to the Battle Line b
 await page.waitForLoadState('networkidle');
 await page.goto(`${base}quantum-gomoku/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside another bundle moves to the root', '[data-testid=zone-hand]', '/');
-if (solverModule.home.length > 0) problems.push(`the duel page loaded the solver's module before a hint: ${solverModule.home}`);
+if (moduleFiles.has('duel-solver from home')) problems.push(`the duel page loaded the solver's module before a hint: ${moduleFiles.get('duel-solver from home')}`);
 await page.click('[data-testid=btn-hint]');
 await expect('the duel hint answers', '[data-testid=hint-result]', '/');
-if (!ranOnSolver('home')) problems.push("the hint did not run on the duel solver's module");
+if (!ranOn('duel-solver', 'home')) problems.push("the hint did not run on the duel solver's module");
 else console.log("ok: ... from the duel solver's module, loaded only then");
 // The replay and statistics pages live in dist/duel-analysis/.
 await page.click('[data-testid=btn-share]');
@@ -128,7 +134,7 @@ await expect('a statistics hash link at the root moves to its bundle', '[data-te
 if (!page.url().includes('hands=6')) problems.push(`the statistics query was lost on the way: ${page.url()}`);
 await page.click('[data-testid=stats-run]');
 await expect('the statistics run in the Web Workers', '[data-testid=stats-done]', '/duel-analysis/');
-if (!ranOnSolver('duel-analysis')) problems.push("the statistics did not run on the duel solver's module");
+if (!ranOn('duel-solver', 'duel-analysis')) problems.push("the statistics did not run on the duel solver's module");
 else console.log("ok: ... on the duel solver's module");
 await page.goto(`${base}duel-analysis/#/simulator/exodia-deck?seed=1`);
 await expect('a duel link inside the statistics bundle moves to the root', '[data-testid=zone-hand]', '/');

@@ -703,6 +703,15 @@ impl Mounted {
     }
 }
 
+/// No main-thread task froze the page while the computer played (its searches run in the
+/// worker: the callers check the runner and the `data-worker` mark). The page's own
+/// renders are short, but in this unoptimized build on a loaded machine one passed 50 ms
+/// (67 ms seen), so the bound is 250 ms, the Battle Line test's largest.
+fn assert_no_long_task(long_tasks: &LongTasks) {
+    let long = long_tasks.over(250.0);
+    assert!(long.is_empty(), "main-thread tasks over 250 ms: {long:?}");
+}
+
 #[wasm_bindgen_test]
 async fn computer_as_white_answers_each_move_and_observes_from_the_worker_without_blocking() {
     clear_storage();
@@ -729,8 +738,8 @@ async fn computer_as_white_answers_each_move_and_observes_from_the_worker_withou
     assert!(app.number("obs-used-white") >= 1, "the computer observed");
     assert_eq!(app.value("obs-used-black"), "0");
     assert_eq!(app.attr("[data-testid=qg-computer]", "data-worker"), "true");
-    let long = long_tasks.over(50.0);
-    assert!(long.is_empty(), "main-thread tasks over 50 ms: {long:?}");
+    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
+    assert_no_long_task(&long_tasks);
     drop(app);
 
     // The choice is kept for the next visit.
@@ -763,6 +772,6 @@ async fn computer_as_black_opens_in_the_centre_and_observes_from_the_worker_with
     assert!(app.number("obs-used-black") >= 1, "the computer observed");
     assert_eq!(app.value("obs-used-white"), "0");
     assert_eq!(app.attr("[data-testid=qg-computer]", "data-worker"), "true");
-    let long = long_tasks.over(50.0);
-    assert!(long.is_empty(), "main-thread tasks over 50 ms: {long:?}");
+    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
+    assert_no_long_task(&long_tasks);
 }
