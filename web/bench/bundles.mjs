@@ -15,6 +15,9 @@ page.on('pageerror', (e) => problems.push(`page error: ${e}`));
 page.on('requestfailed', (r) => {
   // The browser drops a page's favicon fetch when the next navigation starts at once.
   if (r.url().endsWith('/icon.svg') && r.failure()?.errorText === 'net::ERR_ABORTED') return;
+  // A page that moves on while its Web Worker still fetches the workers' module (the replay
+  // page asks for its point of no return at once) aborts that fetch.
+  if (bundleOf(r.url()) in workerModules && r.failure()?.errorText === 'net::ERR_ABORTED') return;
   problems.push(`failed request: ${r.url()} (${r.failure()?.errorText})`);
 });
 page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
