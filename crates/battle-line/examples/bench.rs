@@ -1,6 +1,7 @@
 //! Benchmarks: claim proofs per second (exhaustive over unseen troops), the easy bot's time per move, and the searching levels' time on fixed positions.
 //!
-//! `cargo run --profile fast -p battle-line --example battle-line-bench`
+//! `cargo run --profile fast -p battle-line --example battle-line-bench [searcher...]`
+//! (the searchers timed on the fixed positions, by name; all of them by default)
 
 use battle_line::bot::{Bot, Contender, Level, RandomPlayer, Ranking, choose, choose_ranked};
 use battle_line::{Command, Game, Phase, Player, Settings};
@@ -85,23 +86,35 @@ fn main() {
         times.len()
     );
 
-    // Hard with its candidates ranked by the odds evaluation and by the partner's, and
-    // with the rollout policy that counts every way to complete a side (400 and 900
-    // rollouts). They take turns
+    // Hard with its candidates ranked by the odds evaluation and by the partner's, with
+    // the rollout policy that counts every way to complete a side (400 and 900
+    // rollouts), and with rollouts cut after 4, 8 or 16 turns of each player and scored
+    // by a chance of winning the game. They take turns
     // position by position, so a change in the machine's load falls on all of them.
-    let searchers: [(&str, Level, Option<Ranking>); 5] = [
+    let all: [(&str, Level, Option<Ranking>); 11] = [
         ("normal", Level::Normal, None),
         ("hard-odds", Level::Hard, Some(Ranking::Odds)),
         ("hard-partner", Level::Hard, Some(Ranking::Partner)),
         ("hard-ways", Level::Hard, None),
         ("hard-ways-900", Level::Hard, None),
+        ("hard-cut-4", Level::Hard, None),
+        ("hard-cut-8", Level::Hard, None),
+        ("hard-cut-16", Level::Hard, None),
+        ("hard-cut-odds-4", Level::Hard, None),
+        ("hard-cut-odds-8", Level::Hard, None),
+        ("hard-cut-odds-16", Level::Hard, None),
     ];
+    let wanted: Vec<String> = std::env::args().skip(1).collect();
+    let searchers: Vec<(&str, Level, Option<Ranking>)> = all
+        .into_iter()
+        .filter(|(name, ..)| wanted.is_empty() || wanted.iter().any(|w| w == name))
+        .collect();
     let mut times = vec![Vec::new(); searchers.len()];
     for (i, g) in plays.iter().enumerate() {
         for ((name, level, ranking), times) in searchers.iter().zip(&mut times) {
             let t = Instant::now();
             let c = match ranking {
-                None if name.starts_with("hard-ways") => {
+                None if name.starts_with("hard-") => {
                     let mut random = RandomPlayer::new(0);
                     let c = Contender::from_name(name).expect("a contender");
                     c.choose(g, i as u64, &mut random)

@@ -188,8 +188,8 @@ fn hard_ranked_by_the_partner_reads_only_what_its_seat_may_know() {
     assert!(differing > 0, "the twins hide other cards");
 }
 
-/// A harness contender that plays the ways playouts: two positions, one search of each
-/// twin, as for hard ranked by the partner.
+/// A harness contender that searches (the ways playouts, or cut rollouts): two
+/// positions, one search of each twin, as for hard ranked by the partner.
 fn ways_contender_reads_only_its_seat(
     name: &str,
     contender: battle_line::bot::Contender,
@@ -221,5 +221,25 @@ fn hard_with_the_ways_playouts_at_hards_rollouts_reads_only_what_its_seat_may_kn
         battle_line::bot::Contender::HardWays900,
         4100,
         95,
+    );
+}
+
+#[test]
+fn hard_with_rollouts_cut_and_scored_by_the_partner_reads_only_what_its_seat_may_know() {
+    ways_contender_reads_only_its_seat(
+        "hard-cut-8",
+        battle_line::bot::Contender::from_name("hard-cut-8").expect("named"),
+        4200,
+        97,
+    );
+}
+
+#[test]
+fn hard_with_rollouts_cut_and_scored_by_the_odds_reads_only_what_its_seat_may_know() {
+    ways_contender_reads_only_its_seat(
+        "hard-cut-odds-8",
+        battle_line::bot::Contender::from_name("hard-cut-odds-8").expect("named"),
+        4300,
+        99,
     );
 }

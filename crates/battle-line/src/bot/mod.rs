@@ -27,8 +27,8 @@ pub use easy::Bot;
 pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player, Settings};
-pub use search::Ranking;
 use search::{Config, Policy, Progress, Run, Search};
+pub use search::{CutScore, Ranking};
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -86,6 +86,7 @@ impl Level {
                 policy,
                 playout: playout::Playout::default(),
                 ranking: Ranking::Odds,
+                cut: CutScore::Odds,
             }),
             Level::Hard => Some(Config {
                 width: 8,
@@ -95,6 +96,7 @@ impl Level {
                 policy,
                 playout: playout::Playout::default(),
                 ranking,
+                cut: CutScore::Odds,
             }),
             Level::Expert => Some(Config {
                 width: 10,
@@ -104,6 +106,7 @@ impl Level {
                 policy,
                 playout: playout::Playout::default(),
                 ranking,
+                cut: CutScore::Odds,
             }),
         }
     }
@@ -438,6 +441,42 @@ pub enum Contender {
     HardWays,
     /// Hard with that rollout policy at hard's 900 rollouts (`hard-ways-900`).
     HardWays900,
+    /// Hard whose rollouts stop after `plies` turns of each player past the move tried
+    /// and are scored by `CutScore`'s chance of winning the game in place of the 0/1
+    /// result (`hard-cut-8`: the partner's flag chances; `hard-cut-odds-8`: the odds
+    /// evaluation's), with [`CUT_PARTNER_ROLLOUTS`] or [`CUT_ROLLOUTS`] rollouts.
+    HardCut {
+        plies: u8,
+        score: CutScore,
+    },
+}
+
+/// The cut rollouts' lengths the harness names (turns of each player).
+const CUT_PLIES: [u8; 3] = [4, 8, 16];
+
+/// The rollouts of the `hard-cut-odds-…` contenders (their time stays hard's at most
+/// on `battle-line-bench`: a cut rollout scored by the odds evaluation costs about
+/// what a whole one does).
+pub const CUT_ROLLOUTS: usize = 900;
+
+/// The rollouts of the `hard-cut-…` contenders scored by the partner's flag chances:
+/// about a millisecond an evaluation, so at 900 rollouts hard-cut-8 took 3.6 times
+/// hard's time (`battle-line-bench`); 200 keep it near hard's.
+pub const CUT_PARTNER_ROLLOUTS: usize = 200;
+
+/// The search of `hard-cut-…`: hard's, its rollouts cut after `plies` turns of each
+/// player and scored by `score`.
+fn hard_cut_config(plies: u8, score: CutScore) -> Config {
+    let hard = Level::Hard.config().expect("hard searches");
+    Config {
+        depth: 2 * usize::from(plies),
+        cut: score,
+        rollouts: match score {
+            CutScore::Odds => CUT_ROLLOUTS,
+            CutScore::Partner => CUT_PARTNER_ROLLOUTS,
+        },
+        ..hard
+    }
 }
 
 /// The rollout policy of `playout-ways` and `hard-ways`: sides worth every way to
@@ -469,6 +508,21 @@ impl Contender {
             Contender::PlayoutWays => "playout-ways",
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
+            Contender::HardCut { plies, score } => {
+                let names: [(&str, &str); 3] = [
+                    ("hard-cut-4", "hard-cut-odds-4"),
+                    ("hard-cut-8", "hard-cut-odds-8"),
+                    ("hard-cut-16", "hard-cut-odds-16"),
+                ];
+                let (partner, odds) = CUT_PLIES
+                    .iter()
+                    .position(|&p| p == plies)
+                    .map_or(("hard-cut", "hard-cut-odds"), |i| names[i]);
+                match score {
+                    CutScore::Partner => partner,
+                    CutScore::Odds => odds,
+                }
+            }
         }
     }
 
@@ -486,7 +540,21 @@ impl Contender {
             "playout-ways" => Some(Contender::PlayoutWays),
             "hard-ways" => Some(Contender::HardWays),
             "hard-ways-900" => Some(Contender::HardWays900),
-            other => Level::from_code(other).map(Contender::Level),
+            other => {
+                let cut = |rest: &str, score| {
+                    let plies: u8 = rest.parse().ok()?;
+                    CUT_PLIES
+                        .contains(&plies)
+                        .then_some(Contender::HardCut { plies, score })
+                };
+                if let Some(rest) = other.strip_prefix("hard-cut-odds-") {
+                    cut(rest, CutScore::Odds)
+                } else if let Some(rest) = other.strip_prefix("hard-cut-") {
+                    cut(rest, CutScore::Partner)
+                } else {
+                    Level::from_code(other).map(Contender::Level)
+                }
+            }
         }
     }
 }
@@ -515,6 +583,9 @@ impl Contender {
                     ..hard
                 };
                 choose_with(game, config, seed)
+            }
+            Contender::HardCut { plies, score } => {
+                choose_with(game, hard_cut_config(plies, score), seed)
             }
             Contender::Playout | Contender::PlayoutWays => {
                 if game.is_over() {
@@ -726,6 +797,12 @@ mod tests {
             "playout-ways",
             "hard-ways",
             "hard-ways-900",
+            "hard-cut-4",
+            "hard-cut-8",
+            "hard-cut-16",
+            "hard-cut-odds-4",
+            "hard-cut-odds-8",
+            "hard-cut-odds-16",
             "hard-odds",
             "hard-partner",
             "expert-odds",
@@ -735,6 +812,8 @@ mod tests {
             assert_eq!(c.name(), name);
         }
         assert_eq!(Contender::from_name("hard-uniform"), None);
+        assert_eq!(Contender::from_name("hard-cut-5"), None);
+        assert_eq!(Contender::from_name("hard-cut-"), None);
     }
 
     #[test]
@@ -757,6 +836,104 @@ mod tests {
             }
             assert!(game.is_over(), "{}", policy.name());
         }
+    }
+
+    /// A game played to its end by the easy bot from `seed`.
+    fn finished_game(seed: u64) -> Game {
+        let mut game = Game::new(seed, Settings::default());
+        let mut bot = Bot::new(seed);
+        for _ in 0..3000 {
+            let Some(cmd) = bot.choose(&game) else { break };
+            game.apply(cmd).expect("legal");
+        }
+        assert!(game.is_over());
+        game
+    }
+
+    #[test]
+    fn a_cut_rollouts_score_is_a_chance_and_exact_once_the_game_is_over() {
+        let mut scored = 0;
+        for seed in [21, 22] {
+            for game in searched_positions(seed, 6) {
+                for me in Player::BOTH {
+                    for (name, v) in [
+                        ("partner", sparring::game_chance(&game, me)),
+                        ("odds", search::value(&game, me, eval::Params::default())),
+                    ] {
+                        assert!((0.0..=1.0).contains(&v), "{name}: {v}");
+                    }
+                    scored += 1;
+                }
+            }
+        }
+        assert!(scored >= 20, "only {scored} positions");
+        for seed in [23, 24] {
+            let game = finished_game(seed);
+            let winner = game.winner().expect("a winner");
+            assert_eq!(sparring::game_chance(&game, winner), 1.0);
+            assert_eq!(sparring::game_chance(&game, winner.opponent()), 0.0);
+        }
+    }
+
+    #[test]
+    fn a_won_flag_raises_the_partners_cut_score() {
+        // The same position with one more open flag given to a player: its chance of
+        // winning the game does not fall, the other player's does not rise.
+        let mut compared = 0;
+        for game in searched_positions(25, 6) {
+            let me = game.current();
+            let Some(open) = game.flags().iter().position(|f| f.owner.is_none()) else {
+                continue;
+            };
+            let mut won = game.clone();
+            won.set_flag_owner_for_tests(open, me);
+            if won.is_over() {
+                continue;
+            }
+            let (before, after) = (
+                sparring::game_chance(&game, me),
+                sparring::game_chance(&won, me),
+            );
+            assert!(after >= before - 1e-12, "{before} -> {after}");
+            compared += 1;
+        }
+        assert!(compared >= 3, "only {compared} positions");
+    }
+
+    #[test]
+    fn hard_cut_plays_legal_moves_the_same_way_from_the_same_seed() {
+        for (i, game) in searched_positions(26, 3).into_iter().enumerate() {
+            let legal = game.legal_commands();
+            for name in ["hard-cut-8", "hard-cut-odds-8"] {
+                let c = Contender::from_name(name).expect(name);
+                let first = c.choose(&game, i as u64, &mut RandomPlayer::new(0));
+                assert!(legal.contains(&first.expect("a move")), "{name}");
+                let again = c.choose(&game, i as u64, &mut RandomPlayer::new(1));
+                assert_eq!(first, again, "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn hard_cut_plays_a_whole_game_legally() {
+        let seed = 27;
+        let mut game = Game::new(seed, Settings::default());
+        let mut random = RandomPlayer::new(seed);
+        let cut = Contender::from_name("hard-cut-odds-4").expect("named");
+        for ply in 0..600 {
+            // The search decides every 5th command (slow in unoptimized test builds).
+            let seat = if ply % 5 == 0 {
+                cut
+            } else {
+                Contender::Level(Level::Easy)
+            };
+            let Some(cmd) = seat.choose(&game, seed, &mut random) else {
+                break;
+            };
+            assert!(game.legal_commands().contains(&cmd), "{cmd:?}");
+            game.apply(cmd).expect("legal");
+        }
+        assert!(game.is_over());
     }
 
     #[test]

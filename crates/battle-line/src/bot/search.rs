@@ -30,6 +30,19 @@ pub(crate) struct Config {
     pub playout: Playout,
     /// Which evaluation ranks the legal moves before the rollouts.
     pub ranking: Ranking,
+    /// How a rollout that stops before the game ends is scored.
+    pub cut: CutScore,
+}
+
+/// How a rollout cut before the end of the game (after `Config::depth` turns, or when
+/// both players passed) is scored for the searching player: a chance of winning the
+/// game from per-flag chances, combined over the 512 ways the nine flags can fall.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CutScore {
+    /// The flags' chances of the odds evaluation (`eval.rs`), as the levels do.
+    Odds,
+    /// The sparring partner's flag chances (`Sparring::game_chance`).
+    Partner,
 }
 
 /// The one-ply evaluation that picks a searching level's candidates.
@@ -604,6 +617,9 @@ impl Search {
         self.config
             .playout
             .run(&mut game, self.config.depth + 1, &mut rng);
-        value(&game, me, self.config.params)
+        match self.config.cut {
+            CutScore::Odds => value(&game, me, self.config.params),
+            CutScore::Partner => super::sparring::game_chance(&game, me),
+        }
     }
 }

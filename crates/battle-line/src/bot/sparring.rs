@@ -211,6 +211,24 @@ impl Sparring {
     }
 }
 
+/// `me`'s chance of winning `game`: 1 or 0 once it is over (a stalemate a half),
+/// otherwise the partner's chance of winning each flag as `me` sees it, combined over
+/// the 512 ways the nine flags can fall (breakthrough or envelopment,
+/// [`super::eval::game_chance`]). Only what `me` may know of `game` is read. The search
+/// scores its cut rollouts with it (`CutScore::Partner`).
+pub(crate) fn game_chance(game: &Game, me: Player) -> f64 {
+    match game.phase() {
+        Phase::GameOver { winner, .. } => return f64::from(u8::from(winner == me)),
+        Phase::Stalemate => return 0.5,
+        _ => {}
+    }
+    let know = Knowledge::of(game, me);
+    let mut table = Table::new(&know, game, Params::default());
+    let sure = table.sure;
+    let p = table.chances(game, sure);
+    super::eval::game_chance(&p).clamp(0.0, 1.0)
+}
+
 /// A side's cards and how it is judged: the key of the outlook caches.
 type SideKey = (Vec<Card>, usize, bool);
 

@@ -192,6 +192,12 @@ impl Game {
         (&self.troop_deck, &self.tactic_deck)
     }
 
+    /// Gives flag `i` to `owner` without a claim, for tests of evaluations.
+    #[cfg(test)]
+    pub(crate) fn set_flag_owner_for_tests(&mut self, i: usize, owner: Player) {
+        self.flags[i].owner = Some(owner);
+    }
+
     /// Fills a skeleton's hidden places: `other`'s hand and the two decks (last = top).
     pub(crate) fn fill_hidden(
         &mut self,
