@@ -2,9 +2,9 @@
 //!
 //! A game with jobs writes them as [`crate::worker::Task`]s and a `jobs::dispatch` that runs
 //! those of its kinds; this list names each game of the build once, so the worker itself
-//! knows no game. The release duel page has no job of its own (its hint runs in the
-//! duel-analysis bundle's module, see `worker::worker_module`); the deck lab runs the
-//! duel's statistics jobs in its own, to compare two builds.
+//! knows no game. The release duel page has no job of its own (its hint runs in the duel
+//! solver's module, see `worker::worker_module`); the deck lab has the duel's statistics
+//! jobs, to compare two builds, for when no worker can start.
 
 /// Runs the job named `kind` from its text with the first game of this build that has it;
 /// `None` if none has. A list of calls rather than an array of function pointers: the

@@ -211,7 +211,7 @@ fn progress_from_js(value: &JsValue) -> Option<(u32, f64)> {
 }
 
 /// Runs a task from its text and answers text (for the games' dispatch functions).
-// The duel page alone runs no job of its own (its hint runs in the duel-analysis module).
+// The duel page alone runs no job of its own (its hint runs in the duel solver's module).
 #[cfg(any(
     feature = "duel-analysis",
     feature = "battle-line",
@@ -288,9 +288,10 @@ extern "C" {
 const MODULE_META: &str = "meta[name=games-worker]";
 
 /// The glue URL and the module (compiled, or the URL of its file) the workers run: the
-/// page's own, unless the page names another bundle's in [`MODULE_META`]. The release
-/// duel page names the duel-analysis bundle's, which has the hint's solver, so the duel
-/// page does not carry it (`scripts/dev` writes the tag; see `web/release/link-worker.mjs`).
+/// page's own, unless the page names another bundle's in [`MODULE_META`]. In the release
+/// the duel pages name the duel solver's module and the Battle Line page the
+/// battle-line-ai module, built for speed (so the duel page does not carry the solver at
+/// all); `scripts/dev` writes the tag, see `web/release/link-worker.mjs`.
 fn worker_module() -> (String, JsValue) {
     named_module().unwrap_or_else(|| (GLUE_URL.with(Clone::clone), wasm_bindgen::module()))
 }

@@ -553,9 +553,10 @@ fn run_wire<T: Task>(body: &str) -> Result<String, String> {
 use crate::worker::run_wire;
 
 /// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
-/// only the duel-analysis and deck-lab bundles link in: the release duel page's workers
-/// run the duel-analysis bundle's module for its hint (see `worker::worker_module`), the
-/// deck lab's its own to compare two builds.
+/// only the duel-analysis and deck-lab bundles (and the duel solver's module, built from
+/// the duel-analysis feature) link in: in the release the duel pages' workers run the duel
+/// solver's module (see `worker::worker_module`), and the pages' own copies serve when no
+/// worker can start.
 #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
