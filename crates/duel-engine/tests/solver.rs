@@ -299,3 +299,32 @@ fn a_win_through_chicken_games_draw_is_still_found_by_the_guided_search() {
     }
     assert_eq!(replay.outcome(), Some(WIN));
 }
+
+#[test]
+fn a_set_that_lets_card_of_demise_draw_one_more_card_is_still_tried() {
+    // ygo-rulings.md "Card of Demise": it draws until the hand holds 3 (itself on the
+    // field), so every card Set before it is one more card drawn. Here only that wins:
+    // activated at once it draws one piece, Pot of Greed and Upstart Goblin three more;
+    // with one of them Set first it draws two, and the Set card still draws from the
+    // field. The search's rule that a Set does no better than keeping the card in hand
+    // must not apply to a duel whose cards read the hand's size this way.
+    let d = duel(
+        &[CARD_OF_DEMISE, POT_OF_GREED, UPSTART_GOBLIN],
+        &[
+            EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG, LEFT_LEG, FILLER, FILLER,
+        ],
+    );
+    let Search::Found(line) = search(&d, WIN, 100_000) else {
+        panic!("the win through a Set is found");
+    };
+    assert!(
+        line.iter()
+            .any(|c| matches!(c, Command::SetSpellTrap { .. })),
+        "the line Sets a card first: {line:?}"
+    );
+    let mut replay = d.clone();
+    for cmd in line {
+        replay.apply(cmd).expect("the line replays");
+    }
+    assert_eq!(replay.outcome(), Some(WIN));
+}

@@ -5,12 +5,13 @@
 //! and a "lost" answer must find no winning line in the enumeration, and no cut
 //! ([`solver::hopeless`]) may call a position lost that the enumeration can win. The
 //! search in the guides' order, which leave out commands that another line does at
-//! least as well as, must agree too.
+//! least as well as, must agree too, and so must an enumeration that leaves out the Sets
+//! and Summons the search drops as dominated ([`solver::dominated`]).
 
 mod common;
 
 use common::*;
-use duel_engine::solver::{Search, hopeless, order_for, search, search_with};
+use duel_engine::solver::{Search, dominated, hopeless, order_for, search, search_with};
 use duel_engine::{
     Code, Command, Duel, Outcome, Player, PromptKind, Reason, Response, Setup, decks,
 };
@@ -52,6 +53,16 @@ fn all_commands(d: &Duel) -> Vec<Command> {
 
 /// Whether some line from `d` reaches `goal` (`None`: more than [`CAP`] positions).
 fn exhaustive(d: &Duel, goal: Outcome, nodes: &mut usize) -> Option<bool> {
+    exhaustive_without(d, goal, nodes, &|_, _| false)
+}
+
+/// [`exhaustive`] that never plays the commands `skip` names.
+fn exhaustive_without(
+    d: &Duel,
+    goal: Outcome,
+    nodes: &mut usize,
+    skip: &dyn Fn(&Duel, &Command) -> bool,
+) -> Option<bool> {
     if let Some(o) = d.outcome() {
         return Some(o == goal);
     }
@@ -61,11 +72,14 @@ fn exhaustive(d: &Duel, goal: Outcome, nodes: &mut usize) -> Option<bool> {
     }
     let mut unknown = false;
     for cmd in all_commands(d) {
+        if skip(d, &cmd) {
+            continue;
+        }
         let mut next = d.clone();
         if next.apply(cmd).is_err() {
             continue;
         }
-        match exhaustive(&next, goal, nodes) {
+        match exhaustive_without(&next, goal, nodes, skip) {
             Some(true) => return Some(true),
             Some(false) => {}
             None => unknown = true,
@@ -190,6 +204,48 @@ fn no_cut_calls_a_winnable_position_lost() {
     }
     println!("cuts fired {fired} times");
     assert!(fired >= 50, "the cuts fired only {fired} times");
+}
+
+#[test]
+fn leaving_out_the_dominated_sets_and_summons_never_loses_a_win() {
+    // Positions along random lines from small starts: wherever the search would leave a
+    // command out, an enumeration that never plays such commands must win exactly where
+    // the full one does, also where the command left out starts a winning line.
+    let (mut compared, mut on_winning_lines) = (0, 0);
+    for seed in 0..300 {
+        let (mut d, goal) = small_position(20_000 + seed);
+        let mut rng = Rng::new(seed);
+        while d.outcome().is_none() {
+            let options = all_commands(&d);
+            let left_out: Vec<_> = options.iter().filter(|c| dominated(&d, c)).collect();
+            if !left_out.is_empty() {
+                let (mut a, mut b) = (0, 0);
+                let full = exhaustive(&d, goal, &mut a);
+                let without = exhaustive_without(&d, goal, &mut b, &|d, c| dominated(d, c));
+                if let (Some(full), Some(without)) = (full, without) {
+                    assert_eq!(full, without, "seed {seed}: {left_out:?} left out");
+                    compared += 1;
+                    on_winning_lines += usize::from(left_out.iter().any(|&c| {
+                        let mut next = d.clone();
+                        let mut n = 0;
+                        next.apply(c.clone()).is_ok()
+                            && exhaustive(&next, goal, &mut n) == Some(true)
+                    }));
+                }
+            }
+            if options.is_empty() {
+                break;
+            }
+            let cmd = options[rng.index(options.len())].clone();
+            d.apply(cmd).expect("a legal command");
+        }
+    }
+    println!("compared {compared}, a left-out command on a winning line {on_winning_lines}");
+    assert!(compared >= 200, "compared only {compared} positions");
+    assert!(
+        on_winning_lines >= 30,
+        "a left-out command started a winning line only {on_winning_lines} times"
+    );
 }
 
 #[test]

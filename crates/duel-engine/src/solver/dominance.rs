@@ -1,0 +1,337 @@
+//! Commands the depth-first search need not try, because not playing them does at least
+//! as well: putting a card from the hand onto the field where, as the card data of the
+//! duel shows, nothing will ever read it there.
+//!
+//! - **Setting a Spell or Trap** (not a Field Spell). A card Set in the first turn is
+//!   only ever activated later in the Main Phase (a Set Quick-Play Spell or Trap cannot
+//!   be activated the turn it was Set), and a line that does so can activate it from the
+//!   hand at the same moment instead, into the zone the Set left free. Meanwhile the
+//!   card is in the hand instead of on the field, which changes nothing when no effect of
+//!   the duel looks at face-down Spells and Traps on the field, and every effect that
+//!   reads the hand is *monotone*: a larger hand only adds choices (discard 2, shuffle any
+//!   number back, "at least 3 cards in hand"). A hand moved away as a whole in the End
+//!   Phase (Into the Void) sends the card to the graveyard with it, where a card too many
+//!   only adds choices as well, and a Set card can do nothing any more by then.
+//! - **Normal Summoning or Setting a monster without effects** (an Exodia piece, a Normal
+//!   Monster). It stays in the hand instead, and the Normal Summon stays unused, when no
+//!   effect of the duel looks at monsters on the field (for a face-down Set: at
+//!   face-down ones), no monster of the duel needs Tributes or Synchro Materials, and no
+//!   effect watches monsters leave the field; the hand's readers are monotone as above.
+//!
+//! So a winning line that plays such a command gives a winning line without it, one
+//! command shorter (and by induction one without any of them): the search stays a proof,
+//! and its shortest lines stay shortest. The conditions are read once per search from
+//! every card of the duel (a deck with Reload or Card of Demise, whose effects prefer a
+//! smaller hand, keeps every Set). `tests/solver_soundness.rs` checks the rule against an
+//! exhaustive enumeration that tries everything.
+
+use crate::card::{CardDef, Frame, card};
+use crate::command::Command;
+use crate::effect::{Condition, Constraint, Dest, RuleDef, Source, Step, TriggerOn, Who};
+use crate::state::{CardId, Duel};
+
+/// Which commands a search of one duel may leave out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Dominance {
+    /// Setting a Spell or Trap that is not a Field Spell.
+    set_spell_trap: bool,
+    /// Setting a monster without effects.
+    set_plain_monster: bool,
+    /// Normal Summoning a monster without effects.
+    summon_plain_monster: bool,
+}
+
+/// What the effects of a duel's cards read or need, gathered from the card data.
+#[derive(Debug, Default)]
+struct Readers {
+    /// An effect prefers a smaller hand, or moves the whole hand before the End Phase.
+    hand_size: bool,
+    /// An effect looks at the Spell & Trap Zones without asking for face-up cards.
+    face_down_spell_traps: bool,
+    /// An effect looks at monsters on the field.
+    monsters: bool,
+    /// ... without asking for face-up ones.
+    face_down_monsters: bool,
+    /// A monster needs Tributes or Materials, or an effect watches monsters leave the field.
+    uses_monsters: bool,
+}
+
+impl Readers {
+    fn zone(&mut self, zone: Source, face_up: Option<bool>) {
+        let hidden_too = face_up != Some(true);
+        match zone {
+            Source::SpellTrapZone => self.face_down_spell_traps |= hidden_too,
+            Source::MonsterZone | Source::EitherMonsterZone => {
+                self.monsters = true;
+                self.face_down_monsters |= hidden_too;
+            }
+            Source::EquippedMonster => {
+                self.monsters = true;
+                self.face_down_monsters = true;
+            }
+            Source::Hand
+            | Source::Deck
+            | Source::Graveyard
+            | Source::Banished
+            | Source::ExtraDeck
+            | Source::OpponentGraveyard
+            | Source::EitherGraveyard
+            | Source::EitherBanished
+            | Source::This
+            | Source::Reg { .. } => {}
+        }
+    }
+
+    fn condition(&mut self, c: &Condition) {
+        match c {
+            Condition::HandAtMostOthers { .. } | Condition::CanDrawUntil { .. } => {
+                self.hand_size = true;
+            }
+            Condition::Exists { zone, filter, .. }
+            | Condition::OwnerCanSummon { zone, filter }
+            | Condition::CanSelect {
+                from: zone, filter, ..
+            } => {
+                self.zone(*zone, filter.face_up);
+                if let Condition::CanSelect { constraint, .. } = c {
+                    self.constraint(constraint);
+                }
+            }
+            Condition::DeckAtLeast { .. }
+            | Condition::HandAtLeast { .. }
+            | Condition::OthersInHand { .. }
+            | Condition::LpAtLeast { .. }
+            | Condition::NoSpecialSummonThisTurn
+            | Condition::FreeMonsterZones { .. }
+            | Condition::CountersAtLeast { .. }
+            | Condition::Holds { .. }
+            | Condition::ThisOnField => {}
+        }
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        match c {
+            Constraint::CountIsLevelOf { zone, filter } => self.zone(*zone, filter.face_up),
+            Constraint::SynchroMaterials => self.uses_monsters = true,
+        }
+    }
+
+    fn steps(&mut self, steps: &[Step], at_end_phase: bool) {
+        for s in steps {
+            match s {
+                Step::DrawUntil { .. } => self.hand_size = true,
+                Step::MoveHand { who, to, into } => {
+                    // The whole hand away in the End Phase, remembered nowhere: see the
+                    // module's doc. Anything else reads the hand's size.
+                    let end_of_turn = at_end_phase
+                        && into.is_none()
+                        && matches!(to, Dest::Discard | Dest::Graveyard);
+                    self.hand_size |= *who == Who::You && !end_of_turn;
+                }
+                Step::Select {
+                    from,
+                    filter,
+                    constraint,
+                    ..
+                } => {
+                    self.zone(*from, filter.face_up);
+                    if let Some(c) = constraint {
+                        self.constraint(c);
+                    }
+                }
+                Step::StopUnless { condition } => self.condition(condition),
+                Step::AtEndPhase { steps } => self.steps(steps, true),
+                Step::Draw { .. }
+                | Step::GainLp { .. }
+                | Step::PayLp { .. }
+                | Step::Damage { .. }
+                | Step::OpponentSelectHand { .. }
+                | Step::Excavate { .. }
+                | Step::ExcavateUntil { .. }
+                | Step::Split { .. }
+                | Step::OpponentDeclaresLevel
+                | Step::Move { .. }
+                | Step::DestroySelf
+                | Step::ShuffleDeck
+                | Step::SpecialSummon { .. }
+                | Step::CreateToken { .. }
+                | Step::Equip { .. }
+                | Step::RemoveCounters { .. }
+                | Step::ChangePosition { .. }
+                | Step::Restrict { .. }
+                | Step::IfYouDid
+                | Step::UnlessYouDid
+                | Step::Watch { .. } => {}
+            }
+        }
+    }
+
+    fn card(&mut self, def: &CardDef) {
+        let main_deck_monster = matches!(def.frame, Frame::Normal | Frame::Effect);
+        self.uses_monsters |=
+            (main_deck_monster && def.tributes_needed() > 0) || def.frame == Frame::Synchro;
+        for e in &def.effects {
+            if let Some(t) = &e.trigger {
+                self.uses_monsters |= matches!(
+                    t.on,
+                    TriggerOn::OtherSynchroSummoned | TriggerOn::WatchedMonsterToGraveyard
+                );
+            }
+            for c in e
+                .conditions
+                .iter()
+                .chain(e.modes.iter().flat_map(|m| &m.conditions))
+            {
+                self.condition(c);
+            }
+            self.steps(&e.cost, false);
+            self.steps(&e.resolve, false);
+            for m in &e.modes {
+                self.steps(&m.resolve, false);
+            }
+        }
+    }
+}
+
+impl Dominance {
+    /// The commands a search from `d` may leave out, read from every card of the duel
+    /// (both players', wherever they are, and the Tokens their effects create).
+    pub(crate) fn of(d: &Duel) -> Dominance {
+        let mut codes: Vec<_> = d.cards.iter().map(|c| c.code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        let mut readers = Readers::default();
+        let mut tokens = Vec::new();
+        for def in codes.iter().filter_map(|&c| card(c)) {
+            readers.card(def);
+            for e in &def.effects {
+                tokens.extend(e.steps().filter_map(|s| match s {
+                    Step::CreateToken { code, .. } => Some(*code),
+                    _ => None,
+                }));
+            }
+        }
+        for def in tokens.into_iter().filter_map(card) {
+            readers.card(def);
+        }
+        let hand_ok = !readers.hand_size;
+        let monsters_unused = hand_ok && !readers.uses_monsters;
+        Dominance {
+            set_spell_trap: hand_ok && !readers.face_down_spell_traps,
+            set_plain_monster: monsters_unused && !readers.face_down_monsters,
+            summon_plain_monster: monsters_unused && !readers.monsters,
+        }
+    }
+
+    /// Whether a search may leave out `c` at `d`.
+    pub(crate) fn drops(&self, d: &Duel, c: &Command) -> bool {
+        let def = |id: CardId| d.instance(id).and_then(|i| card(i.code));
+        match c {
+            Command::SetSpellTrap { card } => {
+                self.set_spell_trap && def(*card).is_some_and(|c| !c.is_field_spell())
+            }
+            Command::SetMonster { card } => {
+                self.set_plain_monster && def(*card).is_some_and(plain_monster)
+            }
+            Command::SummonMonster { card } => {
+                self.summon_plain_monster && def(*card).is_some_and(plain_monster)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A monster that does nothing on the field: no effects, and no rule but winning from
+/// the hand (an Exodia piece).
+fn plain_monster(def: &CardDef) -> bool {
+    def.is_monster()
+        && def.effects.is_empty()
+        && def
+            .rules
+            .iter()
+            .all(|r| matches!(r, RuleDef::WinWithAllInHand { .. }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Setup;
+
+    const EXODIA: u32 = 33_396_948;
+    const RIGHT_ARM: u32 = 70_903_634;
+    const POT_OF_GREED: u32 = 55_144_522;
+    const UPSTART_GOBLIN: u32 = 70_368_879;
+    const CHICKEN_GAME: u32 = 67_616_300;
+    const RELOAD: u32 = 22_589_918;
+    const CARD_OF_DEMISE: u32 = 59_750_328;
+    const BROKEN_BAMBOO_SWORD: u32 = 41_587_307;
+    const CATAPULT_TURTLE: u32 = 95_727_991;
+
+    fn duel(hand: &[u32], deck: &[u32]) -> Duel {
+        Setup::new()
+            .hand(hand.iter().copied())
+            .deck(deck.iter().copied())
+            .build()
+            .expect("a position")
+    }
+
+    fn card_in_hand(d: &Duel, code: u32) -> CardId {
+        d.player(crate::state::Player::You)
+            .hand
+            .iter()
+            .copied()
+            .find(|&id| d.instance(id).is_some_and(|c| c.code == code))
+            .expect("in hand")
+    }
+
+    #[test]
+    fn sets_and_plain_summons_are_left_out_when_nothing_reads_them() {
+        let d = duel(
+            &[UPSTART_GOBLIN, RIGHT_ARM, CHICKEN_GAME],
+            &[POT_OF_GREED, EXODIA],
+        );
+        let rule = Dominance::of(&d);
+        let set = |code| Command::SetSpellTrap {
+            card: card_in_hand(&d, code),
+        };
+        let arm = card_in_hand(&d, RIGHT_ARM);
+        assert!(rule.drops(&d, &set(UPSTART_GOBLIN)));
+        assert!(rule.drops(&d, &Command::SummonMonster { card: arm }));
+        assert!(rule.drops(&d, &Command::SetMonster { card: arm }));
+        // A Field Spell Set in the Field Zone would be replaced by another one.
+        assert!(!rule.drops(&d, &set(CHICKEN_GAME)));
+        // Activations are never left out.
+        assert!(!rule.drops(
+            &d,
+            &Command::ActivateSpell {
+                card: card_in_hand(&d, UPSTART_GOBLIN)
+            }
+        ));
+    }
+
+    #[test]
+    fn a_card_that_prefers_a_smaller_hand_keeps_every_set_and_summon() {
+        for reader in [RELOAD, CARD_OF_DEMISE] {
+            // Anywhere in the duel: the deck's bottom card counts.
+            let d = duel(&[UPSTART_GOBLIN, RIGHT_ARM], &[reader, POT_OF_GREED]);
+            assert_eq!(Dominance::of(&d), Dominance::default(), "{reader}");
+        }
+    }
+
+    #[test]
+    fn monsters_on_the_field_matter_where_an_effect_reads_or_tributes_them() {
+        // Broken Bamboo Sword equips a face-up monster: a summoned Right Arm is a target,
+        // a Set one is not.
+        let d = duel(&[RIGHT_ARM, BROKEN_BAMBOO_SWORD], &[POT_OF_GREED]);
+        let arm = card_in_hand(&d, RIGHT_ARM);
+        let rule = Dominance::of(&d);
+        assert!(!rule.drops(&d, &Command::SummonMonster { card: arm }));
+        assert!(rule.drops(&d, &Command::SetMonster { card: arm }));
+        // Catapult Turtle needs a Tribute (and Tributes monsters).
+        let d = duel(&[RIGHT_ARM], &[CATAPULT_TURTLE]);
+        let arm = card_in_hand(&d, RIGHT_ARM);
+        let rule = Dominance::of(&d);
+        assert!(!rule.drops(&d, &Command::SummonMonster { card: arm }));
+        assert!(!rule.drops(&d, &Command::SetMonster { card: arm }));
+    }
+}
