@@ -180,7 +180,7 @@ fn the_search_agrees_with_an_exhaustive_enumeration_on_small_positions() {
 fn no_cut_calls_a_winnable_position_lost() {
     // Positions along random lines from small starts: wherever a cut fires, the
     // enumeration must find no win.
-    let mut fired = 0;
+    let (mut fired, mut ended_idle) = (0, 0);
     for seed in 0..400 {
         let (mut d, goal) = small_position(10_000 + seed);
         let mut rng = Rng::new(seed);
@@ -194,6 +194,20 @@ fn no_cut_calls_a_winnable_position_lost() {
                 );
                 fired += 1;
             }
+            // Ending the turn, which the search leaves out when the End Phase would be
+            // idle, must lose too.
+            if dominated(&d, &Command::EndTurn) {
+                let mut ended = d.clone();
+                if ended.apply(Command::EndTurn).is_ok() {
+                    let mut nodes = 0;
+                    assert_ne!(
+                        exhaustive(&ended, goal, &mut nodes),
+                        Some(true),
+                        "seed {seed}: ending the turn was left out, but it wins"
+                    );
+                    ended_idle += 1;
+                }
+            }
             let options = all_commands(&d);
             if options.is_empty() {
                 break;
@@ -202,8 +216,12 @@ fn no_cut_calls_a_winnable_position_lost() {
             d.apply(cmd).expect("a legal command");
         }
     }
-    println!("cuts fired {fired} times");
+    println!("cuts fired {fired} times, the turn ended idle {ended_idle} times");
     assert!(fired >= 50, "the cuts fired only {fired} times");
+    assert!(
+        ended_idle >= 50,
+        "the turn ended idle only {ended_idle} times"
+    );
 }
 
 #[test]

@@ -63,6 +63,37 @@ fn idle_end_phase(d: &Duel) -> bool {
         && d.player(Player::You).lp > 0
 }
 
+/// Whether ending the turn from `d` can only lead to an End Phase of
+/// [`idle_end_phase`], told without playing it: an open Main Phase with no trigger
+/// waiting, nothing in your hand or on your field that could be activated in the End
+/// Phase (only Spell Speed 2 can: a Quick-Play Spell or a Trap, not one Set this turn),
+/// and End Phase effects still to apply that only send the hand away or put cards back
+/// into the deck. Ending the turn then loses whatever the goal, so a search need not try
+/// it (and a position whose only other commands are answers offers no choice).
+pub(crate) fn ending_is_idle(d: &Duel) -> bool {
+    d.phase == Phase::Main1
+        && open(d)
+        && d.triggers.is_empty()
+        && d.trigger_build.is_none()
+        && d.player(Player::You).lp > 0
+        && d.delayed.iter().all(|e| {
+            e.steps
+                .iter()
+                .all(|s| sends_hand_away(s) || back_to_deck(s))
+        })
+        && !d.cards.iter().any(|c| {
+            let in_hand = c.location == Location::Hand;
+            let on_field = !c.placed_this_turn
+                && matches!(
+                    c.location,
+                    Location::MainMonsterZone(_) | Location::SpellTrapZone(_) | Location::FieldZone
+                );
+            c.controller == Player::You
+                && (in_hand || on_field)
+                && crate::card::card(c.code).is_some_and(|def| def.activation_speed() >= 2)
+        })
+}
+
 /// A step that only sends the player's hand to the graveyard.
 fn sends_hand_away(s: &Step) -> bool {
     matches!(

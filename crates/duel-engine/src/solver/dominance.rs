@@ -18,6 +18,9 @@
 //!   face-down ones), no monster of the duel needs Tributes or Synchro Materials, and no
 //!   effect watches monsters leave the field; the hand's readers are monotone as above.
 //!
+//! - **Ending the turn** from the Main Phase when nothing could happen in the End Phase
+//!   ([`super::bound::ending_is_idle`]): that command can only lose.
+//!
 //! So a winning line that plays such a command gives a winning line without it, one
 //! command shorter (and by induction one without any of them): the search stays a proof,
 //! and its shortest lines stay shortest. The conditions are read once per search from
@@ -236,6 +239,8 @@ impl Dominance {
             Command::SummonMonster { card } => {
                 self.summon_plain_monster && def(*card).is_some_and(plain_monster)
             }
+            // Not playing it does better: it can only lose.
+            Command::EndTurn | Command::AdvancePhase => super::bound::ending_is_idle(d),
             _ => false,
         }
     }
@@ -266,6 +271,7 @@ mod tests {
     const CARD_OF_DEMISE: u32 = 59_750_328;
     const BROKEN_BAMBOO_SWORD: u32 = 41_587_307;
     const CATAPULT_TURTLE: u32 = 95_727_991;
+    const HAND_DESTRUCTION: u32 = 74_519_184;
 
     fn duel(hand: &[u32], deck: &[u32]) -> Duel {
         Setup::new()
@@ -307,6 +313,16 @@ mod tests {
                 card: card_in_hand(&d, UPSTART_GOBLIN)
             }
         ));
+    }
+
+    #[test]
+    fn ending_the_turn_is_left_out_only_when_nothing_could_happen_in_the_end_phase() {
+        let end = Command::EndTurn;
+        let d = duel(&[UPSTART_GOBLIN, RIGHT_ARM], &[POT_OF_GREED, EXODIA]);
+        assert!(Dominance::of(&d).drops(&d, &end));
+        // A Quick-Play Spell in hand can still be activated in the End Phase.
+        let d = duel(&[HAND_DESTRUCTION, RIGHT_ARM], &[POT_OF_GREED, EXODIA]);
+        assert!(!Dominance::of(&d).drops(&d, &end));
     }
 
     #[test]
