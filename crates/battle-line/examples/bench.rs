@@ -89,9 +89,9 @@ fn main() {
     // Hard with its candidates ranked by the odds evaluation and by the partner's, with
     // the rollout policy that counts every way to complete a side (400 and 900
     // rollouts), and with rollouts cut after 4, 8 or 16 turns of each player and scored
-    // by a chance of winning the game. They take turns
+    // by a chance of winning the game (and cut after 8, played by the ways policy). They take turns
     // position by position, so a change in the machine's load falls on all of them.
-    let all: [(&str, Level, Option<Ranking>); 11] = [
+    let all: [(&str, Level, Option<Ranking>); 12] = [
         ("normal", Level::Normal, None),
         ("hard-odds", Level::Hard, Some(Ranking::Odds)),
         ("hard-partner", Level::Hard, Some(Ranking::Partner)),
@@ -103,6 +103,7 @@ fn main() {
         ("hard-cut-odds-4", Level::Hard, None),
         ("hard-cut-odds-8", Level::Hard, None),
         ("hard-cut-odds-16", Level::Hard, None),
+        ("hard-cut-odds-ways-8", Level::Hard, None),
     ];
     let wanted: Vec<String> = std::env::args().skip(1).collect();
     let searchers: Vec<(&str, Level, Option<Ranking>)> = all

@@ -243,3 +243,13 @@ fn hard_with_rollouts_cut_and_scored_by_the_odds_reads_only_what_its_seat_may_kn
         99,
     );
 }
+
+#[test]
+fn hard_with_cut_rollouts_of_the_ways_playouts_reads_only_what_its_seat_may_know() {
+    ways_contender_reads_only_its_seat(
+        "hard-cut-odds-ways-8",
+        battle_line::bot::Contender::from_name("hard-cut-odds-ways-8").expect("named"),
+        4400,
+        101,
+    );
+}

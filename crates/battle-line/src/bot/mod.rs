@@ -444,10 +444,13 @@ pub enum Contender {
     /// Hard whose rollouts stop after `plies` turns of each player past the move tried
     /// and are scored by `CutScore`'s chance of winning the game in place of the 0/1
     /// result (`hard-cut-8`: the partner's flag chances; `hard-cut-odds-8`: the odds
-    /// evaluation's), with [`CUT_PARTNER_ROLLOUTS`] or [`CUT_ROLLOUTS`] rollouts.
+    /// evaluation's), with [`CUT_PARTNER_ROLLOUTS`] or [`CUT_ROLLOUTS`] rollouts; with
+    /// `ways`, the rollouts played by the policy whose sides are worth every way to
+    /// complete them (`hard-cut-ways-8`, `hard-cut-odds-ways-8`).
     HardCut {
         plies: u8,
         score: CutScore,
+        ways: bool,
     },
 }
 
@@ -465,8 +468,8 @@ pub const CUT_ROLLOUTS: usize = 900;
 pub const CUT_PARTNER_ROLLOUTS: usize = 200;
 
 /// The search of `hard-cut-…`: hard's, its rollouts cut after `plies` turns of each
-/// player and scored by `score`.
-fn hard_cut_config(plies: u8, score: CutScore) -> Config {
+/// player and scored by `score`, and played by the ways policy if `ways`.
+fn hard_cut_config(plies: u8, score: CutScore, ways: bool) -> Config {
     let hard = Level::Hard.config().expect("hard searches");
     Config {
         depth: 2 * usize::from(plies),
@@ -475,6 +478,7 @@ fn hard_cut_config(plies: u8, score: CutScore) -> Config {
             CutScore::Odds => CUT_ROLLOUTS,
             CutScore::Partner => CUT_PARTNER_ROLLOUTS,
         },
+        playout: if ways { ways_playout() } else { hard.playout },
         ..hard
     }
 }
@@ -508,20 +512,26 @@ impl Contender {
             Contender::PlayoutWays => "playout-ways",
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
-            Contender::HardCut { plies, score } => {
-                let names: [(&str, &str); 3] = [
-                    ("hard-cut-4", "hard-cut-odds-4"),
-                    ("hard-cut-8", "hard-cut-odds-8"),
-                    ("hard-cut-16", "hard-cut-odds-16"),
+            Contender::HardCut { plies, score, ways } => {
+                // By score and policy, then by the lengths of `CUT_PLIES`.
+                const NAMES: [[&str; 3]; 4] = [
+                    ["hard-cut-4", "hard-cut-8", "hard-cut-16"],
+                    ["hard-cut-ways-4", "hard-cut-ways-8", "hard-cut-ways-16"],
+                    ["hard-cut-odds-4", "hard-cut-odds-8", "hard-cut-odds-16"],
+                    [
+                        "hard-cut-odds-ways-4",
+                        "hard-cut-odds-ways-8",
+                        "hard-cut-odds-ways-16",
+                    ],
                 ];
-                let (partner, odds) = CUT_PLIES
+                let row = match score {
+                    CutScore::Partner => 0,
+                    CutScore::Odds => 2,
+                } + usize::from(ways);
+                CUT_PLIES
                     .iter()
                     .position(|&p| p == plies)
-                    .map_or(("hard-cut", "hard-cut-odds"), |i| names[i]);
-                match score {
-                    CutScore::Partner => partner,
-                    CutScore::Odds => odds,
-                }
+                    .map_or("hard-cut", |i| NAMES[row][i])
             }
         }
     }
@@ -541,19 +551,22 @@ impl Contender {
             "hard-ways" => Some(Contender::HardWays),
             "hard-ways-900" => Some(Contender::HardWays900),
             other => {
-                let cut = |rest: &str, score| {
-                    let plies: u8 = rest.parse().ok()?;
-                    CUT_PLIES
-                        .contains(&plies)
-                        .then_some(Contender::HardCut { plies, score })
+                // hard-cut-[odds-][ways-]<plies>
+                let Some(rest) = other.strip_prefix("hard-cut-") else {
+                    return Level::from_code(other).map(Contender::Level);
                 };
-                if let Some(rest) = other.strip_prefix("hard-cut-odds-") {
-                    cut(rest, CutScore::Odds)
-                } else if let Some(rest) = other.strip_prefix("hard-cut-") {
-                    cut(rest, CutScore::Partner)
-                } else {
-                    Level::from_code(other).map(Contender::Level)
-                }
+                let (score, rest) = match rest.strip_prefix("odds-") {
+                    Some(rest) => (CutScore::Odds, rest),
+                    None => (CutScore::Partner, rest),
+                };
+                let (ways, rest) = match rest.strip_prefix("ways-") {
+                    Some(rest) => (true, rest),
+                    None => (false, rest),
+                };
+                let plies: u8 = rest.parse().ok()?;
+                CUT_PLIES
+                    .contains(&plies)
+                    .then_some(Contender::HardCut { plies, score, ways })
             }
         }
     }
@@ -584,8 +597,8 @@ impl Contender {
                 };
                 choose_with(game, config, seed)
             }
-            Contender::HardCut { plies, score } => {
-                choose_with(game, hard_cut_config(plies, score), seed)
+            Contender::HardCut { plies, score, ways } => {
+                choose_with(game, hard_cut_config(plies, score, ways), seed)
             }
             Contender::Playout | Contender::PlayoutWays => {
                 if game.is_over() {
@@ -803,6 +816,10 @@ mod tests {
             "hard-cut-odds-4",
             "hard-cut-odds-8",
             "hard-cut-odds-16",
+            "hard-cut-ways-8",
+            "hard-cut-odds-ways-4",
+            "hard-cut-odds-ways-8",
+            "hard-cut-odds-ways-16",
             "hard-odds",
             "hard-partner",
             "expert-odds",
@@ -814,6 +831,8 @@ mod tests {
         assert_eq!(Contender::from_name("hard-uniform"), None);
         assert_eq!(Contender::from_name("hard-cut-5"), None);
         assert_eq!(Contender::from_name("hard-cut-"), None);
+        assert_eq!(Contender::from_name("hard-cut-ways-odds-8"), None);
+        assert_eq!(Contender::from_name("hard-cut-odds-ways-"), None);
     }
 
     #[test]
@@ -904,7 +923,7 @@ mod tests {
     fn hard_cut_plays_legal_moves_the_same_way_from_the_same_seed() {
         for (i, game) in searched_positions(26, 3).into_iter().enumerate() {
             let legal = game.legal_commands();
-            for name in ["hard-cut-8", "hard-cut-odds-8"] {
+            for name in ["hard-cut-8", "hard-cut-odds-8", "hard-cut-odds-ways-8"] {
                 let c = Contender::from_name(name).expect(name);
                 let first = c.choose(&game, i as u64, &mut RandomPlayer::new(0));
                 assert!(legal.contains(&first.expect("a move")), "{name}");
