@@ -87,7 +87,7 @@ fn search_speed() {
     const POSITIONS: usize = 100_000;
     for (deck, seed) in [
         ("legacy-exodia-deck", 1001),
-        ("legacy-exodia-deck", 1004),
+        ("legacy-exodia-deck", 1006),
         ("exodia-deck", 1006),
     ] {
         let goal = duel_engine::stats::goal_of(deck).unwrap();

@@ -71,27 +71,32 @@ fn idle_end_phase(d: &Duel) -> bool {
 /// into the deck. Ending the turn then loses whatever the goal, so a search need not try
 /// it (and a position whose only other commands are answers offers no choice).
 pub(crate) fn ending_is_idle(d: &Duel) -> bool {
+    let you = d.player(Player::You);
+    // Monsters have no effects of Spell Speed 2: only the hand and the Spell & Trap
+    // Zones can hold one.
+    let quick = |id: &CardId| {
+        d.instance(*id)
+            .and_then(|c| crate::card::card(c.code))
+            .is_some_and(|def| def.activation_speed() >= 2)
+    };
+    let set_before = |id: &&CardId| d.instance(**id).is_some_and(|c| !c.placed_this_turn);
     d.phase == Phase::Main1
         && open(d)
         && d.triggers.is_empty()
         && d.trigger_build.is_none()
-        && d.player(Player::You).lp > 0
+        && you.lp > 0
         && d.delayed.iter().all(|e| {
             e.steps
                 .iter()
                 .all(|s| sends_hand_away(s) || back_to_deck(s))
         })
-        && !d.cards.iter().any(|c| {
-            let in_hand = c.location == Location::Hand;
-            let on_field = !c.placed_this_turn
-                && matches!(
-                    c.location,
-                    Location::MainMonsterZone(_) | Location::SpellTrapZone(_) | Location::FieldZone
-                );
-            c.controller == Player::You
-                && (in_hand || on_field)
-                && crate::card::card(c.code).is_some_and(|def| def.activation_speed() >= 2)
-        })
+        && !you.hand.iter().any(quick)
+        && !you
+            .spell_trap
+            .iter()
+            .flatten()
+            .filter(set_before)
+            .any(quick)
 }
 
 /// A step that only sends the player's hand to the graveyard.

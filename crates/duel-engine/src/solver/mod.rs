@@ -595,16 +595,18 @@ impl Pass {
         let found = candidates(&d);
         ctx.capped |= !found.complete;
         let mut todo = (ctx.policy)(&d, found.commands);
-        todo.retain(|c| !ctx.dominance.drops(&d, c));
         // A position counts against the budget when it offers a choice: one with a
         // single answer (a prompt with one option) costs no more than the move that led
-        // to it.
+        // to it. The commands left out as dominated count in that choice: a position
+        // costs the same whether or not they are tried, so a budget buys about as much
+        // time as before they were left out, and more proofs.
         if todo.len() > 1 {
             ctx.nodes += 1;
             if ctx.nodes.is_multiple_of(PROGRESS_EVERY) && !progress(ctx.nodes) {
                 return Some(PassState::Cancelled);
             }
         }
+        todo.retain(|c| !ctx.dominance.drops(&d, c));
         todo.reverse();
         self.stack.push(Trying {
             here: Some(d),
