@@ -54,11 +54,7 @@ fn idle_end_phase(d: &Duel) -> bool {
         EndStep::Delayed | EndStep::HandLimit | EndStep::Done => true,
     };
     only_end
-        && d.delayed.iter().all(|e| {
-            e.steps
-                .iter()
-                .all(|s| sends_hand_away(s) || back_to_deck(s))
-        })
+        && delayed_harmless(d)
         && d.frames.iter().all(|f| f.steps.iter().all(harmless_step))
         && d.player(Player::You).lp > 0
 }
@@ -81,15 +77,9 @@ pub(crate) fn ending_is_idle(d: &Duel) -> bool {
     };
     let set_before = |id: &&CardId| d.instance(**id).is_some_and(|c| !c.placed_this_turn);
     d.phase == Phase::Main1
-        && open(d)
-        && d.triggers.is_empty()
-        && d.trigger_build.is_none()
+        && super::key::quiet(d)
         && you.lp > 0
-        && d.delayed.iter().all(|e| {
-            e.steps
-                .iter()
-                .all(|s| sends_hand_away(s) || back_to_deck(s))
-        })
+        && delayed_harmless(d)
         && !you.hand.iter().any(quick)
         && !you
             .spell_trap
@@ -97,6 +87,16 @@ pub(crate) fn ending_is_idle(d: &Duel) -> bool {
             .flatten()
             .filter(set_before)
             .any(quick)
+}
+
+/// Every End Phase effect still to apply only sends the hand away or puts cards back into
+/// the deck.
+fn delayed_harmless(d: &Duel) -> bool {
+    d.delayed.iter().all(|e| {
+        e.steps
+            .iter()
+            .all(|s| sends_hand_away(s) || back_to_deck(s))
+    })
 }
 
 /// A step that only sends the player's hand to the graveyard.

@@ -119,7 +119,7 @@ impl Readers {
         }
     }
 
-    fn steps(&mut self, steps: &[Step], at_end_phase: bool) {
+    fn steps<'a>(&mut self, steps: impl Iterator<Item = &'a Step>, at_end_phase: bool) {
         for s in steps {
             match s {
                 Step::DrawUntil { .. } => self.hand_size = true,
@@ -143,7 +143,7 @@ impl Readers {
                     }
                 }
                 Step::StopUnless { condition } => self.condition(condition),
-                Step::AtEndPhase { steps } => self.steps(steps, true),
+                Step::AtEndPhase { steps } => self.steps(steps.iter(), true),
                 Step::Draw { .. }
                 | Step::GainLp { .. }
                 | Step::PayLp { .. }
@@ -187,11 +187,7 @@ impl Readers {
             {
                 self.condition(c);
             }
-            self.steps(&e.cost, false);
-            self.steps(&e.resolve, false);
-            for m in &e.modes {
-                self.steps(&m.resolve, false);
-            }
+            self.steps(e.steps(), false);
         }
     }
 }
