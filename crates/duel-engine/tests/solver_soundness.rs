@@ -5,13 +5,16 @@
 //! and a "lost" answer must find no winning line in the enumeration, and no cut
 //! ([`solver::hopeless`]) may call a position lost that the enumeration can win. The
 //! search in the guides' order, which leave out commands that another line does at
-//! least as well as, must agree too, and so must an enumeration that leaves out the Sets
-//! and Summons the search drops as dominated ([`solver::dominated`]).
+//! least as well as, must agree too, and so must an enumeration that leaves out the Sets,
+//! Summons and End Phase activations the search drops as dominated
+//! ([`solver::dominance_from`]).
 
 mod common;
 
 use common::*;
-use duel_engine::solver::{Search, dominated, hopeless, order_for, search, search_with};
+use duel_engine::solver::{
+    Search, dominance_from, dominated, hopeless, order_for, search, search_with,
+};
 use duel_engine::{
     Code, Command, Duel, Outcome, Player, PromptKind, Reason, Response, Setup, decks,
 };
@@ -96,6 +99,11 @@ fn pick(rng: &mut Rng, pool: &[Code], n: usize) -> Vec<Code> {
 /// for an Exodia deck some pieces in hand and the rest in the deck or graveyard, for the
 /// burn deck an opponent with little LP.
 fn small_position(seed: u64) -> (Duel, Outcome) {
+    small_position_holding(seed, &[])
+}
+
+/// [`small_position`] with `held` in the hand as well.
+fn small_position_holding(seed: u64, held: &[Code]) -> (Duel, Outcome) {
     let mut rng = Rng::new(seed);
     let all = decks();
     let deck = &all[rng.index(all.len())];
@@ -107,6 +115,7 @@ fn small_position(seed: u64) -> (Duel, Outcome) {
     let exodia = deck.main_codes().contains(&EXODIA);
     let sizes = (1 + rng.index(3), 1 + rng.index(3), rng.index(3));
     let mut hand = pick(&mut rng, &pool, sizes.0);
+    hand.extend_from_slice(held);
     let mut deck_cards = pick(&mut rng, &pool, sizes.1);
     let mut graveyard = pick(&mut rng, &pool, sizes.2);
     let setup = Setup::new().seed(seed).extra(deck.extra_codes());
@@ -239,7 +248,7 @@ fn leaving_out_the_dominated_sets_and_summons_never_loses_a_win() {
             if !left_out.is_empty() {
                 let (mut a, mut b) = (0, 0);
                 let full = exhaustive(&d, goal, &mut a);
-                let without = exhaustive_without(&d, goal, &mut b, &|d, c| dominated(d, c));
+                let without = exhaustive_without(&d, goal, &mut b, &dominance_from(&d));
                 if let (Some(full), Some(without)) = (full, without) {
                     assert_eq!(full, without, "seed {seed}: {left_out:?} left out");
                     compared += 1;
@@ -263,6 +272,63 @@ fn leaving_out_the_dominated_sets_and_summons_never_loses_a_win() {
     assert!(
         on_winning_lines >= 30,
         "a left-out command started a winning line only {on_winning_lines} times"
+    );
+}
+
+#[test]
+fn leaving_out_activations_in_the_end_phase_never_loses_a_win() {
+    // Positions along random lines from small starts: wherever ending the turn opens an
+    // End Phase in which a card can be activated, an enumeration from the Main Phase that
+    // activates nothing in the End Phase must win exactly where the full one does, also
+    // where an activation in the End Phase starts a winning line there.
+    let (mut compared, mut winning_in_the_end_phase) = (0, 0);
+    for seed in 0..400 {
+        // The Quick-Play Spells of the preset decks, which the End Phase allows.
+        let quick = [HAND_DESTRUCTION, RELOAD][seed as usize % 2];
+        let (mut d, goal) = small_position_holding(30_000 + seed, &[quick]);
+        let mut rng = Rng::new(seed);
+        while d.outcome().is_none() {
+            let options = all_commands(&d);
+            let mut ended = d.clone();
+            let opens_a_window = options.contains(&Command::EndTurn)
+                && ended.apply(Command::EndTurn).is_ok()
+                && ended.outcome().is_none()
+                && ended.view().prompt.is_none()
+                && all_commands(&ended)
+                    .iter()
+                    .any(|c| !matches!(c, Command::EndTurn | Command::AdvancePhase));
+            if opens_a_window {
+                let rule = dominance_from(&d);
+                let (mut a, mut b) = (0, 0);
+                let full = exhaustive(&d, goal, &mut a);
+                let without = exhaustive_without(&d, goal, &mut b, &rule);
+                if let (Some(full), Some(without)) = (full, without) {
+                    assert_eq!(full, without, "seed {seed}: End Phase activations left out");
+                    compared += 1;
+                    // The rule leaves out every activation of that End Phase.
+                    assert!(
+                        all_commands(&ended)
+                            .iter()
+                            .all(|c| matches!(c, Command::EndTurn | Command::AdvancePhase)
+                                || rule(&ended, c))
+                    );
+                    let mut n = 0;
+                    winning_in_the_end_phase +=
+                        usize::from(exhaustive(&ended, goal, &mut n) == Some(true));
+                }
+            }
+            if options.is_empty() {
+                break;
+            }
+            let cmd = options[rng.index(options.len())].clone();
+            d.apply(cmd).expect("a legal command");
+        }
+    }
+    println!("compared {compared}, the End Phase wins {winning_in_the_end_phase}");
+    assert!(compared >= 100, "compared only {compared} positions");
+    assert!(
+        winning_in_the_end_phase >= 10,
+        "an End Phase activation won only {winning_in_the_end_phase} times"
     );
 }
 

@@ -1,6 +1,7 @@
-//! Commands the depth-first search need not try, because not playing them does at least
-//! as well: putting a card from the hand onto the field where, as the card data of the
-//! duel shows, nothing will ever read it there.
+//! Commands the depth-first search need not try, because another line does at least as
+//! well without them: putting a card from the hand onto the field where, as the card
+//! data of the duel shows, nothing will ever read it there; ending a turn that can only
+//! lose; activating a card in the End Phase rather than just before it.
 //!
 //! - **Setting a Spell or Trap** (not a Field Spell). A card Set in the first turn is
 //!   only ever activated later in the Main Phase (a Set Quick-Play Spell or Trap cannot
@@ -17,21 +18,32 @@
 //!   effect of the duel looks at monsters on the field (for a face-down Set: at
 //!   face-down ones), no monster of the duel needs Tributes or Synchro Materials, and no
 //!   effect watches monsters leave the field; the hand's readers are monotone as above.
-//!
 //! - **Ending the turn** from the Main Phase when nothing could happen in the End Phase
 //!   ([`super::bound::ending_is_idle`]): that command can only lose.
+//! - **Activating a card in the End Phase**, when the search started before it. The
+//!   End Phase is entered from an open Main Phase whose position differs only in its
+//!   phase, and the search tries every command there. What the End Phase allows (Spell
+//!   Speed 2, before its effects apply) the Main Phase allows too, no step reads the
+//!   phase, and entering the End Phase changes nothing else: so a line "end the turn,
+//!   activate A, ..., end the turn" gives the line "activate A, ..., end the turn, end
+//!   the turn" from that Main Phase, which reaches the same End Phase with the same cards
+//!   and is no longer (one command shorter when that End Phase offers nothing to
+//!   activate). A search that starts in the End Phase has its Main Phase behind it and
+//!   keeps these commands.
 //!
-//! So a winning line that plays such a command gives a winning line without it, one
-//! command shorter (and by induction one without any of them): the search stays a proof,
-//! and its shortest lines stay shortest. The conditions are read once per search from
-//! every card of the duel (a deck with Reload or Card of Demise, whose effects prefer a
-//! smaller hand, keeps every Set). `tests/solver_soundness.rs` checks the rule against an
-//! exhaustive enumeration that tries everything.
+//! So a winning line that plays such a command gives a winning line without it that is
+//! no longer: the first three rewrites make it one command shorter, the last keeps its
+//! length and moves commands out of the End Phase, so applied over and over they end
+//! with a line that plays none of them. The search stays a proof, and its shortest
+//! lines stay shortest. The conditions are read once per search from every card of the
+//! duel (a deck with Reload or Card of Demise, whose effects prefer a smaller hand,
+//! keeps every Set). `tests/solver_soundness.rs` checks each rule against an exhaustive
+//! enumeration that tries everything.
 
 use crate::card::{CardDef, Frame, card};
 use crate::command::Command;
 use crate::effect::{Condition, Constraint, Dest, RuleDef, Source, Step, TriggerOn, Who};
-use crate::state::{CardId, Duel};
+use crate::state::{CardId, Duel, EndStep, Phase};
 
 /// Which commands a search of one duel may leave out.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -42,6 +54,8 @@ pub(crate) struct Dominance {
     set_plain_monster: bool,
     /// Normal Summoning a monster without effects.
     summon_plain_monster: bool,
+    /// Activating a card in the End Phase (the search started before it).
+    end_phase_activations: bool,
 }
 
 /// What the effects of a duel's cards read or need, gathered from the card data.
@@ -194,7 +208,8 @@ impl Readers {
 
 impl Dominance {
     /// The commands a search from `d` may leave out, read from every card of the duel
-    /// (both players', wherever they are, and the Tokens their effects create).
+    /// (both players', wherever they are, and the Tokens their effects create) and from
+    /// the phase the search starts in.
     pub(crate) fn of(d: &Duel) -> Dominance {
         let mut codes: Vec<_> = d.cards.iter().map(|c| c.code).collect();
         codes.sort_unstable();
@@ -219,12 +234,26 @@ impl Dominance {
             set_spell_trap: hand_ok && !readers.face_down_spell_traps,
             set_plain_monster: monsters_unused && !readers.face_down_monsters,
             summon_plain_monster: monsters_unused && !readers.monsters,
+            end_phase_activations: d.phase != Phase::End,
         }
+    }
+
+    /// Whether the only commands a search need try at `d` are those that end the turn:
+    /// an open End Phase below a start before it, where every activation is left out.
+    /// Such a position offers no choice.
+    pub(crate) fn only_ending(&self, d: &Duel) -> bool {
+        self.end_phase_activations
+            && d.phase == Phase::End
+            && d.end_step == EndStep::Open
+            && super::key::quiet(d)
     }
 
     /// Whether a search may leave out `c` at `d`.
     pub(crate) fn drops(&self, d: &Duel, c: &Command) -> bool {
         let def = |id: CardId| d.instance(id).and_then(|i| card(i.code));
+        if self.only_ending(d) {
+            return !matches!(c, Command::EndTurn | Command::AdvancePhase);
+        }
         match c {
             Command::SetSpellTrap { card } => {
                 self.set_spell_trap && def(*card).is_some_and(|c| !c.is_field_spell())
@@ -322,11 +351,39 @@ mod tests {
     }
 
     #[test]
+    fn activations_in_the_end_phase_are_left_out_below_a_main_phase_only() {
+        let d = duel(
+            &[HAND_DESTRUCTION, RIGHT_ARM, UPSTART_GOBLIN],
+            &[POT_OF_GREED, EXODIA, UPSTART_GOBLIN],
+        );
+        let rule = Dominance::of(&d);
+        let mut end = d.clone();
+        end.apply(Command::EndTurn).expect("the turn ends");
+        let destruction = Command::ActivateSpell {
+            card: card_in_hand(&end, HAND_DESTRUCTION),
+        };
+        assert_eq!(end.validate(&destruction), Ok(()));
+        assert!(rule.drops(&end, &destruction));
+        assert!(!rule.drops(&end, &Command::EndTurn));
+        // In the Main Phase the activation is tried.
+        let main = Command::ActivateSpell {
+            card: card_in_hand(&d, HAND_DESTRUCTION),
+        };
+        assert!(!rule.drops(&d, &main));
+        // A search that starts in the End Phase has no Main Phase to do it in.
+        assert!(!Dominance::of(&end).drops(&end, &destruction));
+    }
+
+    #[test]
     fn a_card_that_prefers_a_smaller_hand_keeps_every_set_and_summon() {
         for reader in [RELOAD, CARD_OF_DEMISE] {
             // Anywhere in the duel: the deck's bottom card counts.
             let d = duel(&[UPSTART_GOBLIN, RIGHT_ARM], &[reader, POT_OF_GREED]);
-            assert_eq!(Dominance::of(&d), Dominance::default(), "{reader}");
+            let rule = Dominance::of(&d);
+            assert!(
+                !rule.set_spell_trap && !rule.set_plain_monster && !rule.summon_plain_monster,
+                "{reader}"
+            );
         }
     }
 

@@ -406,12 +406,20 @@ pub fn hopeless(d: &Duel, goal: Outcome) -> bool {
     bound::hopeless(d, goal)
 }
 
-/// Whether the depth-first search leaves out `cmd` at `d`: a Set or a Normal Summon
-/// that not playing does at least as well as, by what the duel's cards read, or ending
-/// the turn when nothing could happen in the End Phase (see [`dominance`]). Reads every
-/// card of the duel: a search reads them once.
+/// Whether a depth-first search from `d` leaves out `cmd` there: a Set or a Normal
+/// Summon that not playing does at least as well as, by what the duel's cards read, or
+/// ending the turn when nothing could happen in the End Phase (see [`dominance`]).
+/// Reads every card of the duel: a search reads them once.
 pub fn dominated(d: &Duel, cmd: &Command) -> bool {
     dominance::Dominance::of(d).drops(d, cmd)
+}
+
+/// What a depth-first search from `start` leaves out at the positions it meets, as a
+/// test of a position and a command: [`dominated`]'s commands, and below a start before
+/// the End Phase, activations in the End Phase (the Main Phase before it allows them).
+pub fn dominance_from(start: &Duel) -> impl Fn(&Duel, &Command) -> bool + use<> {
+    let rule = dominance::Dominance::of(start);
+    move |d, cmd| rule.drops(d, cmd)
 }
 
 /// A key of everything that decides what can still happen, equal for positions that
@@ -592,14 +600,21 @@ impl Pass {
             }
             return Some(PassState::Failed { cut: false });
         }
-        let found = candidates(&d);
+        let mut found = candidates(&d);
         ctx.capped |= !found.complete;
+        if ctx.dominance.only_ending(&d) {
+            // An End Phase whose activations the Main Phase before it allowed: no choice.
+            found
+                .commands
+                .retain(|c| matches!(c, Command::EndTurn | Command::AdvancePhase));
+        }
         let mut todo = (ctx.policy)(&d, found.commands);
         // A position counts against the budget when it offers a choice: one with a
         // single answer (a prompt with one option) costs no more than the move that led
         // to it. The commands left out as dominated count in that choice: a position
         // costs the same whether or not they are tried, so a budget buys about as much
-        // time as before they were left out, and more proofs.
+        // time as before they were left out, and more proofs. (An End Phase that only
+        // ends, above, costs nothing to try: it counts as no choice.)
         if todo.len() > 1 {
             ctx.nodes += 1;
             if ctx.nodes.is_multiple_of(PROGRESS_EVERY) && !progress(ctx.nodes) {
