@@ -106,10 +106,17 @@ fn main() {
         ("hard-cut-odds-ways-8", Level::Hard, None),
     ];
     let wanted: Vec<String> = std::env::args().skip(1).collect();
-    let searchers: Vec<(&str, Level, Option<Ranking>)> = all
+    let mut searchers: Vec<(&str, Level, Option<Ranking>)> = all
         .into_iter()
         .filter(|(name, ..)| wanted.is_empty() || wanted.iter().any(|w| w == name))
         .collect();
+    // Any other `hard-…` contender the harness knows, when named (`hard-low-odds-ways-20`).
+    for w in &wanted {
+        let known = searchers.iter().any(|(name, ..)| name == w);
+        if !known && w.starts_with("hard-") && Contender::from_name(w).is_some() {
+            searchers.push((w.as_str(), Level::Hard, None));
+        }
+    }
     let mut times = vec![Vec::new(); searchers.len()];
     for (i, g) in plays.iter().enumerate() {
         for ((name, level, ranking), times) in searchers.iter().zip(&mut times) {

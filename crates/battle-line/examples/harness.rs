@@ -11,7 +11,9 @@
 //! policy, 400 and 900 rollouts), hard with rollouts cut after 4, 8 or 16 turns of each
 //! player and scored by a chance of winning the game (`hard-cut-8`: the partner's flag
 //! chances; `hard-cut-odds-8`: the odds evaluation's; `hard-cut-odds-ways-8`: the same
-//! played by the ways policy), and hard or expert with their candidates ranked a
+//! played by the ways policy), those cut after 8 turns whose rollouts play on until
+//! the troop deck holds at most 12, 20 or 28 cards (`hard-low-20`,
+//! `hard-low-odds-ways-20`, ...), and hard or expert with their candidates ranked a
 //! named way: `hard-odds`, `hard-partner`, `expert-odds`, `expert-partner`.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against

@@ -253,3 +253,13 @@ fn hard_with_cut_rollouts_of_the_ways_playouts_reads_only_what_its_seat_may_know
         101,
     );
 }
+
+#[test]
+fn hard_with_rollouts_played_on_until_the_deck_runs_low_reads_only_what_its_seat_may_know() {
+    ways_contender_reads_only_its_seat(
+        "hard-low-odds-ways-20",
+        battle_line::bot::Contender::from_name("hard-low-odds-ways-20").expect("named"),
+        4500,
+        103,
+    );
+}

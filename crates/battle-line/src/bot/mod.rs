@@ -452,7 +452,24 @@ pub enum Contender {
         score: CutScore,
         ways: bool,
     },
+    /// `HardCut` after [`LOW_PLIES`] turns of each player whose rollouts play on past
+    /// those turns until the troop deck holds at most `cards` cards, so that every cut
+    /// position is near the end, where its score is trusted (`hard-low-20`,
+    /// `hard-low-odds-ways-20`, ...; `Playout::low_deck`).
+    HardLow {
+        cards: u8,
+        score: CutScore,
+        ways: bool,
+    },
 }
+
+/// The troop deck's sizes the harness names for `HardLow` (the deck holds 46 troops
+/// after the deal; 8 turns of each player from the deal leave about 30).
+const LOW_CARDS: [u8; 3] = [12, 20, 28];
+
+/// The turns of each player a `HardLow` rollout plays at least: those of the best cut
+/// contender (`hard-cut-odds-ways-8`), so it differs only where the deck is still full.
+const LOW_PLIES: u8 = 8;
 
 /// The cut rollouts' lengths the harness names (turns of each player).
 const CUT_PLIES: [u8; 3] = [4, 8, 16];
@@ -480,6 +497,19 @@ fn hard_cut_config(plies: u8, score: CutScore, ways: bool) -> Config {
         },
         playout: if ways { ways_playout() } else { hard.playout },
         ..hard
+    }
+}
+
+/// The search of `hard-low-…`: `hard_cut_config` after [`LOW_PLIES`] turns, its
+/// rollouts played on until the troop deck holds at most `cards` cards.
+fn hard_low_config(cards: u8, score: CutScore, ways: bool) -> Config {
+    let cut = hard_cut_config(LOW_PLIES, score, ways);
+    Config {
+        playout: playout::Playout {
+            low_deck: Some(usize::from(cards)),
+            ..cut.playout
+        },
+        ..cut
     }
 }
 
@@ -533,6 +563,27 @@ impl Contender {
                     .position(|&p| p == plies)
                     .map_or("hard-cut", |i| NAMES[row][i])
             }
+            Contender::HardLow { cards, score, ways } => {
+                // By score and policy, then by the sizes of `LOW_CARDS`.
+                const NAMES: [[&str; 3]; 4] = [
+                    ["hard-low-12", "hard-low-20", "hard-low-28"],
+                    ["hard-low-ways-12", "hard-low-ways-20", "hard-low-ways-28"],
+                    ["hard-low-odds-12", "hard-low-odds-20", "hard-low-odds-28"],
+                    [
+                        "hard-low-odds-ways-12",
+                        "hard-low-odds-ways-20",
+                        "hard-low-odds-ways-28",
+                    ],
+                ];
+                let row = match score {
+                    CutScore::Partner => 0,
+                    CutScore::Odds => 2,
+                } + usize::from(ways);
+                LOW_CARDS
+                    .iter()
+                    .position(|&c| c == cards)
+                    .map_or("hard-low", |i| NAMES[row][i])
+            }
         }
     }
 
@@ -551,8 +602,12 @@ impl Contender {
             "hard-ways" => Some(Contender::HardWays),
             "hard-ways-900" => Some(Contender::HardWays900),
             other => {
-                // hard-cut-[odds-][ways-]<plies>
-                let Some(rest) = other.strip_prefix("hard-cut-") else {
+                // hard-cut-[odds-][ways-]<plies> or hard-low-[odds-][ways-]<cards>
+                let (low, rest) = if let Some(rest) = other.strip_prefix("hard-cut-") {
+                    (false, rest)
+                } else if let Some(rest) = other.strip_prefix("hard-low-") {
+                    (true, rest)
+                } else {
                     return Level::from_code(other).map(Contender::Level);
                 };
                 let (score, rest) = match rest.strip_prefix("odds-") {
@@ -563,10 +618,20 @@ impl Contender {
                     Some(rest) => (true, rest),
                     None => (false, rest),
                 };
-                let plies: u8 = rest.parse().ok()?;
-                CUT_PLIES
-                    .contains(&plies)
-                    .then_some(Contender::HardCut { plies, score, ways })
+                let n: u8 = rest.parse().ok()?;
+                if low {
+                    LOW_CARDS.contains(&n).then_some(Contender::HardLow {
+                        cards: n,
+                        score,
+                        ways,
+                    })
+                } else {
+                    CUT_PLIES.contains(&n).then_some(Contender::HardCut {
+                        plies: n,
+                        score,
+                        ways,
+                    })
+                }
             }
         }
     }
@@ -599,6 +664,9 @@ impl Contender {
             }
             Contender::HardCut { plies, score, ways } => {
                 choose_with(game, hard_cut_config(plies, score, ways), seed)
+            }
+            Contender::HardLow { cards, score, ways } => {
+                choose_with(game, hard_low_config(cards, score, ways), seed)
             }
             Contender::Playout | Contender::PlayoutWays => {
                 if game.is_over() {
@@ -820,6 +888,14 @@ mod tests {
             "hard-cut-odds-ways-4",
             "hard-cut-odds-ways-8",
             "hard-cut-odds-ways-16",
+            "hard-low-12",
+            "hard-low-20",
+            "hard-low-28",
+            "hard-low-ways-20",
+            "hard-low-odds-20",
+            "hard-low-odds-ways-12",
+            "hard-low-odds-ways-20",
+            "hard-low-odds-ways-28",
             "hard-odds",
             "hard-partner",
             "expert-odds",
@@ -833,6 +909,12 @@ mod tests {
         assert_eq!(Contender::from_name("hard-cut-"), None);
         assert_eq!(Contender::from_name("hard-cut-ways-odds-8"), None);
         assert_eq!(Contender::from_name("hard-cut-odds-ways-"), None);
+        assert_eq!(Contender::from_name("hard-low-8"), None);
+        assert_eq!(Contender::from_name("hard-low-"), None);
+        assert_eq!(Contender::from_name("hard-low-ways-odds-20"), None);
+        assert_eq!(Contender::from_name("hard-low-odds-ways-"), None);
+        assert_eq!(Contender::from_name("hard-low-odds-ways-20-8"), None);
+        assert_eq!(Contender::from_name("hard-low"), None);
     }
 
     #[test]
@@ -923,7 +1005,13 @@ mod tests {
     fn hard_cut_plays_legal_moves_the_same_way_from_the_same_seed() {
         for (i, game) in searched_positions(26, 3).into_iter().enumerate() {
             let legal = game.legal_commands();
-            for name in ["hard-cut-8", "hard-cut-odds-8", "hard-cut-odds-ways-8"] {
+            for name in [
+                "hard-cut-8",
+                "hard-cut-odds-8",
+                "hard-cut-odds-ways-8",
+                "hard-low-20",
+                "hard-low-odds-ways-20",
+            ] {
                 let c = Contender::from_name(name).expect(name);
                 let first = c.choose(&game, i as u64, &mut RandomPlayer::new(0));
                 assert!(legal.contains(&first.expect("a move")), "{name}");
@@ -943,6 +1031,28 @@ mod tests {
             // The search decides every 5th command (slow in unoptimized test builds).
             let seat = if ply % 5 == 0 {
                 cut
+            } else {
+                Contender::Level(Level::Easy)
+            };
+            let Some(cmd) = seat.choose(&game, seed, &mut random) else {
+                break;
+            };
+            assert!(game.legal_commands().contains(&cmd), "{cmd:?}");
+            game.apply(cmd).expect("legal");
+        }
+        assert!(game.is_over());
+    }
+
+    #[test]
+    fn hard_low_plays_a_whole_game_legally() {
+        let seed = 28;
+        let mut game = Game::new(seed, Settings::default());
+        let mut random = RandomPlayer::new(seed);
+        let low = Contender::from_name("hard-low-odds-ways-28").expect("named");
+        for ply in 0..600 {
+            // The search decides every 5th command (slow in unoptimized test builds).
+            let seat = if ply % 5 == 0 {
+                low
             } else {
                 Contender::Level(Level::Easy)
             };

@@ -59,6 +59,12 @@ pub(crate) struct Playout {
     pub ways: bool,
     /// See `ways`.
     pub ways_scale: f64,
+    /// With `Some(n)`, [`Playout::run`]'s turn limit stops a rollout only once the
+    /// troop deck holds at most `n` cards: while the deck is fuller the rollout plays
+    /// on, turn by turn, because the evaluation that scores a cut rollout misjudges
+    /// positions far from the end (cut after 4 turns of each player, the search lost 8
+    /// points; README, *What was tried for hard*). `None`: the turn limit alone.
+    pub low_deck: Option<usize>,
 }
 
 impl Default for Playout {
@@ -75,6 +81,7 @@ impl Default for Playout {
             guile_cost: 30.0,
             ways: false,
             ways_scale: 1.0,
+            low_deck: None,
         }
     }
 }
@@ -688,16 +695,20 @@ impl Playout {
         first_listed(game).unwrap_or(Command::Pass)
     }
 
-    /// Plays until the game ends, `turns` more turns have ended, or both players have
-    /// passed in a row (each turn a pass and its end): then nothing changes any more
-    /// (this player passes only when it has no troop, morale card, Deserter or Traitor
-    /// to play and no claim, and a pass draws nothing), although the game itself goes on while a
+    /// Plays until the game ends, `turns` more turns have ended (and, with `low_deck`,
+    /// the troop deck has run that low), or both players have passed in a row (each
+    /// turn a pass and its end): then nothing changes any more (this player passes
+    /// only when it has no troop, morale card, Deserter or Traitor to play and no
+    /// claim, and a pass draws nothing), although the game itself goes on while a
     /// tactic could still be played.
     pub fn run(&self, game: &mut Game, turns: usize, rng: &mut Rng) {
         let mut ended = 0;
         let mut passes = 0;
         for _ in 0..2000 {
-            if game.is_over() || ended >= turns || passes >= 2 {
+            if game.is_over() || passes >= 2 {
+                return;
+            }
+            if ended >= turns && self.low_deck.is_none_or(|n| game.troop_deck_len() <= n) {
                 return;
             }
             let who = game.current();
@@ -889,5 +900,59 @@ mod tests {
             stopped_on_passes > 0,
             "some playout reached a stuck position"
         );
+    }
+    #[test]
+    fn a_playout_with_a_low_deck_stop_plays_on_until_the_troop_deck_runs_low() {
+        // The stop is the turn limit's, moved on to the first turn's start where the
+        // troop deck holds at most `low` cards: the same moves as turn-by-turn runs of
+        // the plain policy stopped there.
+        let low = 20;
+        let plain = Playout::default();
+        let lowered = Playout {
+            low_deck: Some(low),
+            ..plain
+        };
+        let mut played_on = 0;
+        for seed in 0..40u64 {
+            let mut game = Game::new(seed, Settings::default());
+            let mut random = RandomPlayer::new(seed);
+            for _ in 0..(seed % 5 * 8) {
+                let Some(c) = random.choose(&game) else { break };
+                game.apply(c).expect("listed");
+            }
+            let turns = 3;
+            let mut stopped = game.clone();
+            lowered.run(&mut stopped, turns, &mut Rng::new(seed));
+            let mut stepped = game.clone();
+            let mut rng = Rng::new(seed);
+            let mut ended = 0;
+            while !stepped.is_over()
+                && (ended < turns || stepped.troop_deck_len() > low)
+                && !moves(stepped.log(), 0).ends_with(&[Command::Pass, Command::Pass])
+            {
+                let before = stepped.log().len();
+                plain.run(&mut stepped, 1, &mut rng);
+                assert!(stepped.log().len() > before, "seed {seed}: no progress");
+                ended += 1;
+            }
+            assert_eq!(stopped.log(), stepped.log(), "seed {seed}");
+            if !stopped.is_over()
+                && !moves(stopped.log(), 0).ends_with(&[Command::Pass, Command::Pass])
+            {
+                assert!(stopped.troop_deck_len() <= low, "seed {seed}");
+            }
+            // Where the plain limit would have stopped with a fuller deck, it played on.
+            let mut limited = game.clone();
+            plain.run(&mut limited, turns, &mut Rng::new(seed));
+            if limited.troop_deck_len() > low
+                && !limited.is_over()
+                && !moves(limited.log(), 0).ends_with(&[Command::Pass, Command::Pass])
+            {
+                assert!(stopped.log().len() > limited.log().len(), "seed {seed}");
+                assert!(stopped.log().starts_with(limited.log()), "seed {seed}");
+                played_on += 1;
+            }
+        }
+        assert!(played_on > 10, "only {played_on} playouts played on");
     }
 }
