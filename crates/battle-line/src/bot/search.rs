@@ -606,14 +606,12 @@ impl Search {
         let me = self.know.me;
         let mut rng = deal_rng(self.seed, deal);
         let mut game = self.know.sample(&mut rng);
-        let policy = &self.config.policy;
         for &cmd in &self.run.candidates[index].commands {
             if game.apply(cmd).is_err() {
                 return self.run.candidates[index].prior;
             }
         }
         // The rest of this turn, then `depth` more turns.
-        let _ = policy;
         self.config
             .playout
             .run(&mut game, self.config.depth + 1, &mut rng);
