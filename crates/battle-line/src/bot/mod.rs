@@ -513,6 +513,28 @@ fn hard_low_config(cards: u8, score: CutScore, ways: bool) -> Config {
     }
 }
 
+/// The name of a `hard-cut-…` or `hard-low-…` contender from its family's `names`, by
+/// score and policy (rows: the partner's score, the same played by the ways policy,
+/// the odds score, the same by the ways policy), then by the place of `n` in `sizes`;
+/// the family's own name for a size it does not list.
+fn variant_name(
+    names: &[[&'static str; 3]; 4],
+    sizes: &[u8; 3],
+    n: u8,
+    score: CutScore,
+    ways: bool,
+    family: &'static str,
+) -> &'static str {
+    let row = match score {
+        CutScore::Partner => 0,
+        CutScore::Odds => 2,
+    } + usize::from(ways);
+    sizes
+        .iter()
+        .position(|&s| s == n)
+        .map_or(family, |i| names[row][i])
+}
+
 /// The rollout policy of `playout-ways` and `hard-ways`: sides worth every way to
 /// complete them (`Playout::ways`).
 fn ways_playout() -> playout::Playout {
@@ -554,14 +576,7 @@ impl Contender {
                         "hard-cut-odds-ways-16",
                     ],
                 ];
-                let row = match score {
-                    CutScore::Partner => 0,
-                    CutScore::Odds => 2,
-                } + usize::from(ways);
-                CUT_PLIES
-                    .iter()
-                    .position(|&p| p == plies)
-                    .map_or("hard-cut", |i| NAMES[row][i])
+                variant_name(&NAMES, &CUT_PLIES, plies, score, ways, "hard-cut")
             }
             Contender::HardLow { cards, score, ways } => {
                 // By score and policy, then by the sizes of `LOW_CARDS`.
@@ -575,14 +590,7 @@ impl Contender {
                         "hard-low-odds-ways-28",
                     ],
                 ];
-                let row = match score {
-                    CutScore::Partner => 0,
-                    CutScore::Odds => 2,
-                } + usize::from(ways);
-                LOW_CARDS
-                    .iter()
-                    .position(|&c| c == cards)
-                    .map_or("hard-low", |i| NAMES[row][i])
+                variant_name(&NAMES, &LOW_CARDS, cards, score, ways, "hard-low")
             }
         }
     }

@@ -901,6 +901,7 @@ mod tests {
             "some playout reached a stuck position"
         );
     }
+
     #[test]
     fn a_playout_with_a_low_deck_stop_plays_on_until_the_troop_deck_runs_low() {
         // The stop is the turn limit's, moved on to the first turn's start where the
