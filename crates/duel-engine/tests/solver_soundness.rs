@@ -13,7 +13,8 @@ mod common;
 
 use common::*;
 use duel_engine::solver::{
-    Search, dominance_from, dominated, hopeless, order_for, search, search_with,
+    Search, StandIn, dominance_from, dominated, hopeless, order_for, search, search_with, solve,
+    stand_ins,
 };
 use duel_engine::{
     Code, Command, Duel, Outcome, Player, PromptKind, Reason, Response, Setup, decks,
@@ -330,6 +331,113 @@ fn leaving_out_activations_in_the_end_phase_never_loses_a_win() {
         winning_in_the_end_phase >= 10,
         "an End Phase activation won only {winning_in_the_end_phase} times"
     );
+}
+
+/// Small burn positions where the Extra Deck's Fusion Monsters differ by what they deal
+/// (half their ATK: 1,150, 1,125 or 1,100): Magical Scientist, Catapult Turtle or Toon
+/// Cannon Soldier on the field or in hand (or not there), a few of the burn deck's cards, one or two
+/// copies of each Fusion Monster, and an opponent whose LP sits just over what they deal.
+#[cfg(feature = "stand-ins")]
+fn small_burn(seed: u64) -> Duel {
+    const SCIENTIST: Code = 34_206_604;
+    const CATAPULT: Code = 95_727_991;
+    const TOON_CANNON: Code = 79_875_176;
+    const FUSIONS: [Code; 3] = [46_696_593, 86_164_529, 54_622_031];
+    let mut rng = Rng::new(seed);
+    let deck = decks()
+        .into_iter()
+        .find(|d| d.id == "scientist-catapult-deck")
+        .expect("the burn deck");
+    let pool = deck.main_codes();
+    let mut setup = Setup::new().seed(seed);
+    // Mostly on the field: the Fusion Monsters matter once both are.
+    for code in [SCIENTIST, CATAPULT, TOON_CANNON] {
+        setup = match rng.index(if code == TOON_CANNON { 2 } else { 5 }) {
+            0 => setup.hand([code]),
+            1 => setup,
+            _ => setup.monster(code),
+        };
+    }
+    let mut extra = Vec::new();
+    for code in FUSIONS {
+        extra.extend(std::iter::repeat_n(code, rng.index(3)));
+    }
+    // Just over what one or two Fusion Monsters deal, alone or with Magical Scientist
+    // (150) and Catapult Turtle itself (500) Tributed to the turtle as well.
+    let near = [
+        1_126, 1_150, 1_776, 1_800, 2_251, 2_276, 2_300, 2_901, 2_926, 2_950,
+    ];
+    let opponent = near[rng.index(near.len())] + [0, 500][rng.index(2)];
+    let (in_hand, in_deck) = (rng.index(2), 1 + rng.index(3));
+    setup
+        .hand(pick(&mut rng, &pool, in_hand))
+        .deck(pick(&mut rng, &pool, in_deck))
+        .extra(extra)
+        .lp([1_000, 2_000, 3_000][rng.index(3)], opponent)
+        .build()
+        .expect("cards of the burn deck")
+}
+
+#[test]
+#[cfg(feature = "stand-ins")]
+fn stand_ins_prove_only_true_losses_and_find_only_true_wins() {
+    // With every Fusion Monster of the Extra Deck the strongest of its kind, a position
+    // wins wherever it wins with the real ones (so a loss there is a loss); with the
+    // weakest, it wins only where the real ones win. The enumeration tells every copy
+    // apart; the solver, which searches with stand-ins beside the duel's own search,
+    // must agree with it.
+    let burn = Outcome::Win(Reason::Lp0);
+    let (mut compared, mut atk_matters, mut solved) = (0, 0, 0);
+    for seed in 0..1_000 {
+        let d = small_burn(seed);
+        let (Some(strong), Some(weak)) = (
+            stand_ins(&d, burn, StandIn::Strongest),
+            stand_ins(&d, burn, StandIn::Weakest),
+        ) else {
+            continue;
+        };
+        let (mut a, mut b, mut c) = (0, 0, 0);
+        let (Some(real), Some(strong), Some(weak)) = (
+            exhaustive(&d, burn, &mut a),
+            exhaustive(&strong, burn, &mut b),
+            exhaustive(&weak, burn, &mut c),
+        ) else {
+            continue;
+        };
+        compared += 1;
+        assert!(
+            !real || strong,
+            "seed {seed}: won with the real Fusion Monsters only"
+        );
+        assert!(
+            !weak || real,
+            "seed {seed}: won with the weakest stand-ins only"
+        );
+        atk_matters += usize::from(strong != weak);
+        match solve(&d, burn, 2_000, seed).0 {
+            Search::Found(line) => {
+                assert!(real, "seed {seed}: a line where none wins");
+                let mut replay = d.clone();
+                for cmd in line {
+                    replay.apply(cmd).expect("the line replays");
+                }
+                assert_eq!(replay.outcome(), Some(burn), "seed {seed}");
+                solved += 1;
+            }
+            Search::Impossible => {
+                assert!(!real, "seed {seed}: proved lost, but a line wins");
+                solved += 1;
+            }
+            Search::GaveUp | Search::Cancelled => {}
+        }
+    }
+    println!("compared {compared}, the ATK decides {atk_matters}, solved {solved}");
+    assert!(compared >= 150, "compared only {compared} positions");
+    assert!(
+        atk_matters >= 10,
+        "the ATK decided only {atk_matters} positions"
+    );
+    assert_eq!(solved, compared, "the solver left positions undecided");
 }
 
 #[test]
