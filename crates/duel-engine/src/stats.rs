@@ -13,12 +13,12 @@ use crate::card::Code;
 #[cfg(feature = "custom-decks")]
 use crate::deal::Custom;
 use crate::setup::SetupError;
-use crate::solver::{Search, Shortest, minimize, order_for, shortest, solve};
+use crate::solver::{Search, Shortest, minimize, order_for, shortest, solve_deep};
 use crate::state::{Duel, Outcome, Player, Reason, Settings};
 
 /// Bumped whenever a change to the rules or the solver can change what [`solve_hand`]
 /// answers for a seed (the card data has its own fingerprint in [`engine_version`]).
-pub const SOLVER_REVISION: u32 = 13;
+pub const SOLVER_REVISION: u32 = 15;
 
 /// What a stored result of [`solve_hand`] depends on besides its arguments: the crate's
 /// version, [`SOLVER_REVISION`] and a fingerprint of the card data. A cache keyed by it
@@ -94,10 +94,13 @@ pub fn goal_of(deck: &str) -> Result<Outcome, SetupError> {
     })
 }
 
-/// The search budget (positions) the app gives one opening hand, the hint's too: 4,000
-/// playouts in nested searches, then a search of 20,000 positions (those that offer a
-/// choice). Most hands are decided in tens of milliseconds natively, one left undecided
-/// takes about half a second; the hands it does not decide are listed.
+/// The search budget the statistics give one opening hand ([`solver::solve_deep`]):
+/// 10,000 guided playouts, with a depth-first search beside them and after them of
+/// 40,000 positions in all (those that offer a choice). Most hands are decided in tens of
+/// milliseconds natively; one that gets to the end of it takes one to two seconds; the
+/// hands it does not decide (about 1% over the five decks) are listed.
+///
+/// [`solver::solve_deep`]: crate::solver::solve_deep
 pub const HAND_BUDGET: usize = 20_000;
 
 /// The share of a hand's budget spent looking for a shorter line once one is found:
@@ -161,7 +164,7 @@ pub fn solve_dealt_hand(
 
 /// What [`solve_hand`] answers for a dealt duel.
 fn solve_duel(duel: &Duel, goal: Outcome, seed: u64, budget: usize) -> HandResult {
-    match solve(duel, goal, budget, seed).0 {
+    match solve_deep(duel, goal, budget, seed).0 {
         Search::Found(line) => {
             // A second, smaller search looks for a shorter line, where it can succeed.
             let line = minimize(duel, goal, line);

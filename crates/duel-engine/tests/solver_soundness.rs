@@ -234,6 +234,103 @@ fn no_cut_calls_a_winnable_position_lost() {
     );
 }
 
+/// A position where the draws left decide: an Exodia deck's cards, four pieces in hand
+/// and the fifth in the deck at any depth, with cards that draw, search, shuffle or
+/// bring cards back from the graveyard (Magical Stone Excavation, Dark Factory of Mass
+/// Production) in the hand, the deck and the graveyard, and Chicken Game or Pot of
+/// Duality spent or not. Sangan and Witch of the Black Forest go with the decks that
+/// hold them (where nothing sends a monster from the field to the graveyard).
+fn deep_piece_position(seed: u64) -> Duel {
+    let mut rng = Rng::new(seed);
+    let exodia: Vec<_> = decks()
+        .iter()
+        .filter(|d| d.main_codes().contains(&EXODIA))
+        .collect();
+    let deck = &exodia[rng.index(exodia.len())];
+    let pool: Vec<Code> = deck
+        .main_codes()
+        .into_iter()
+        .filter(|c| !PIECES.contains(c))
+        .collect();
+    // The cards the bound counts most often, made likelier than the deck's mix.
+    let favoured: Vec<Code> = [
+        STONE_EXCAVATION,
+        DARK_FACTORY,
+        POT_OF_GREED,
+        GRACEFUL_CHARITY,
+    ]
+    .into_iter()
+    .chain([SANGAN, WITCH, TERRAFORMING, CHICKEN_GAME])
+    .filter(|c| pool.contains(c))
+    .collect();
+    let draw = |rng: &mut Rng| {
+        if rng.chance(0.5) {
+            favoured[rng.index(favoured.len())]
+        } else {
+            pool[rng.index(pool.len())]
+        }
+    };
+    let hand: Vec<Code> = (0..1 + rng.index(3)).map(|_| draw(&mut rng)).collect();
+    let graveyard: Vec<Code> = (0..rng.index(4)).map(|_| draw(&mut rng)).collect();
+    let mut deck_cards: Vec<Code> = (0..2 + rng.index(5)).map(|_| draw(&mut rng)).collect();
+    let missing = PIECES[rng.index(PIECES.len())];
+    deck_cards.insert(rng.index(deck_cards.len() + 1), missing);
+    let mut setup = Setup::new().seed(seed).extra(deck.extra_codes());
+    if rng.chance(0.2) && pool.contains(&CHICKEN_GAME) {
+        setup = setup.face_up_spell(CHICKEN_GAME);
+    }
+    setup
+        .hand(PIECES.into_iter().filter(|&p| p != missing).chain(hand))
+        .deck(deck_cards)
+        .graveyard(graveyard)
+        .build()
+        .expect("cards of the preset decks")
+}
+
+#[test]
+fn the_draws_left_never_cut_a_line_that_reaches_a_deep_piece() {
+    // Along random lines from positions whose last piece lies in the deck: wherever the
+    // cut fires, the enumeration finds no win; both answers come up where the piece lies
+    // deep enough for the cut to matter.
+    let goal = Outcome::Win(Reason::Exodia);
+    let (mut fired, mut won_uncut, mut skipped) = (0, 0, 0);
+    // `DEEP_SEEDS=20000` for a larger sweep (22,936 cuts checked, 0 wrong, on the
+    // revision that brought this test).
+    let seeds: u64 = std::env::var("DEEP_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000);
+    for seed in 0..seeds {
+        let mut d = deep_piece_position(40_000 + seed);
+        let mut rng = Rng::new(seed);
+        while d.outcome().is_none() {
+            let mut nodes = 0;
+            let truth = exhaustive(&d, goal, &mut nodes);
+            if hopeless(&d, goal) {
+                assert_ne!(
+                    truth,
+                    Some(true),
+                    "seed {seed}: a cut fired on a winnable position"
+                );
+                fired += 1;
+            } else if truth == Some(true) {
+                won_uncut += 1;
+            } else if truth.is_none() {
+                skipped += 1;
+            }
+            let options = all_commands(&d);
+            if options.is_empty() {
+                break;
+            }
+            let cmd = options[rng.index(options.len())].clone();
+            d.apply(cmd).expect("a legal command");
+        }
+    }
+    println!("cut {fired}, won and not cut {won_uncut}, too large {skipped}");
+    assert!(fired >= 600, "the cut fired only {fired} times");
+    assert!(won_uncut >= 250, "only {won_uncut} winnable positions");
+}
+
 #[test]
 fn leaving_out_the_dominated_sets_and_summons_never_loses_a_win() {
     // Positions along random lines from small starts: wherever the search would leave a
@@ -345,7 +442,7 @@ fn small_burn(seed: u64) -> Duel {
     const FUSIONS: [Code; 3] = [46_696_593, 86_164_529, 54_622_031];
     let mut rng = Rng::new(seed);
     let deck = decks()
-        .into_iter()
+        .iter()
         .find(|d| d.id == "scientist-catapult-deck")
         .expect("the burn deck");
     let pool = deck.main_codes();

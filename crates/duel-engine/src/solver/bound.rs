@@ -5,17 +5,25 @@
 
 use std::sync::OnceLock;
 
-use crate::card::{CardDef, Code, catalog};
+use crate::card::{CardDef, Code, Frame, card, catalog};
 use crate::command::Command;
-use crate::effect::{Amount, Dest, EffectKind, Filter, Reg, Source, Step, Who};
+use crate::effect::{
+    Amount, Constraint, Dest, EffectKind, Filter, Max, OncePerTurn, Reg, Source, Step, TriggerOn,
+    Who,
+};
 use crate::engine::printed_match;
-use crate::state::{CardId, Duel, EndStep, Location, Outcome, Phase, Player, Reason};
+use crate::state::{
+    CardId, CardInstance, Duel, EndStep, Face, Location, OptKey, Outcome, Phase, Player, Reason,
+};
 
-/// Whether `d` can no longer reach `goal`, by one of the cuts below.
-pub(crate) fn hopeless(d: &Duel, goal: Outcome) -> bool {
+/// Whether `d` can no longer reach `goal`, by one of the cuts below (`facts`: those of
+/// the duel's cards, [`Facts::of`]).
+pub(crate) fn hopeless(d: &Duel, goal: Outcome, facts: &Facts) -> bool {
     match goal {
         // Read at open positions only: a prompt or a chain link is on its way to one.
-        Outcome::Win(Reason::Exodia) => idle_end_phase(d) || (open(d) && exodia_out_of_reach(d)),
+        Outcome::Win(Reason::Exodia) => {
+            idle_end_phase(d) || (open(d) && exodia_out_of_reach(d, facts))
+        }
         Outcome::Win(Reason::Lp0) => idle_end_phase(d),
         _ => false,
     }
@@ -180,9 +188,33 @@ struct Profile {
     draws: Option<u32>,
     /// Something that can change where cards are in the deck, or reuse draws without a
     /// bound the data shows: a shuffle, a draw of a computed number, an effect usable
-    /// again and again, cards brought back from the graveyard or banishment.
+    /// again and again, a card that can bring itself back.
     unbounded: bool,
+    /// Each effect's use, in the card's order (for the once-per-turn marks of a position).
+    uses: Vec<EffectUse>,
+    /// The most cards one use of each effect brings back from the graveyard or
+    /// banishment (anywhere but the graveyard), in all; [`MANY`] without a bound.
+    revives: u32,
+    /// What it can bring back: (zone, filter) of each such move.
+    revive_from: Vec<(Zone, Option<&'static Filter>)>,
+    /// The most cards one use of each effect takes from the deck by a filter (a search,
+    /// to the hand, the field or elsewhere), in all; [`MANY`] without a bound.
+    fetches: u32,
+    /// The filters of those searches.
+    fetch_by: Vec<&'static Filter>,
 }
+
+/// One effect of a card, as the draw bound counts its uses.
+#[derive(Debug, Clone, Copy)]
+struct EffectUse {
+    kind: EffectKind,
+    once: Option<OncePerTurn>,
+    /// The most cards one use draws.
+    draws: u32,
+}
+
+/// A count without a bound read from the data ("as many as possible").
+const MANY: u32 = u32::MAX;
 
 fn source_zone(s: Source) -> Option<Zone> {
     Some(match s {
@@ -212,36 +244,96 @@ fn dest_zone(d: Dest) -> Zone {
     }
 }
 
-fn profile(def: &'static CardDef) -> Profile {
+/// A card's [`Profile`]. With `leaving` false, the effects that wait for a monster to be
+/// sent from the field to the graveyard count as doing nothing (no card of the duel can
+/// send one there, see [`monsters_can_leave_field`]).
+fn profile(def: &'static CardDef, leaving: bool) -> Profile {
     let mut p = Profile {
         draws: Some(0),
         ..Profile::default()
     };
     for e in &def.effects {
-        let mut regs: Vec<(Reg, Zone, Option<&'static Filter>)> = Vec::new();
-        let before = p.draws;
+        let waits_for_leaving = e.trigger.as_ref().is_some_and(|t| {
+            matches!(
+                t.on,
+                TriggerOn::SentFromFieldToGraveyard | TriggerOn::WatchedMonsterToGraveyard
+            )
+        });
+        if waits_for_leaving && !leaving {
+            p.uses.push(EffectUse {
+                kind: e.kind,
+                once: e.once_per_turn,
+                draws: 0,
+            });
+            continue;
+        }
+        let mut regs: Vec<Held> = Vec::new();
+        let (draws, revives, fetches) = (p.draws, p.revives, p.fetches);
         for_steps(e.steps(), &mut regs, &mut p);
-        // An effect that can be used again and again draws without a bound: only a
-        // card's own activation (the card leaves) or a once-per-turn effect is used once.
+        // An effect that can be used again and again draws (brings back, searches)
+        // without a bound: only a card's own activation (the card leaves) or a
+        // once-per-turn effect is used once.
         let reusable = e.kind != EffectKind::Activation && e.once_per_turn.is_none();
-        if reusable && p.draws != before {
+        if reusable && p.draws != draws {
             p.unbounded = true;
         }
+        if reusable && p.revives != revives {
+            p.revives = MANY;
+        }
+        if reusable && p.fetches != fetches {
+            p.fetches = MANY;
+        }
+        p.uses.push(EffectUse {
+            kind: e.kind,
+            once: e.once_per_turn,
+            draws: match (p.draws, draws) {
+                (Some(after), Some(before)) => after - before,
+                _ => 0,
+            },
+        });
     }
     p
 }
 
-fn for_steps(
-    steps: impl Iterator<Item = &'static Step>,
-    regs: &mut Vec<(Reg, Zone, Option<&'static Filter>)>,
-    p: &mut Profile,
-) {
-    let reg_of = |regs: &Vec<(Reg, Zone, Option<&'static Filter>)>, r: Reg| {
-        regs.iter()
-            .rev()
-            .find(|(x, _, _)| *x == r)
-            .map(|&(_, z, f)| (z, f))
-    };
+/// A register of an effect being read: where its cards come from, the filter they
+/// passed (`None`: any card) and how many it holds at most.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    reg: Reg,
+    from: Zone,
+    filter: Option<&'static Filter>,
+    n: u32,
+}
+
+/// A move of a register's cards to `to`: a mover, and a revival or a search to count.
+fn moved(p: &mut Profile, h: Held, to: Zone) {
+    if h.from == Zone::Any {
+        // "This card": a card that can bring itself back uses itself again and again.
+        p.unbounded |= to != Zone::Grave;
+        return;
+    }
+    p.movers.push(Mover {
+        from: h.from,
+        filter: h.filter,
+        to,
+    });
+    if matches!(h.from, Zone::Grave | Zone::Banished) && to != Zone::Grave {
+        p.revives = p.revives.saturating_add(h.n);
+        p.revive_from.push((h.from, h.filter));
+    }
+    // A search takes cards out of the deck wherever they are (bringing the cards below
+    // them nearer the top), to use them or not.
+    if h.from == Zone::Deck
+        && to != Zone::Deck
+        && let Some(f) = h.filter
+    {
+        p.fetches = p.fetches.saturating_add(h.n);
+        p.fetch_by.push(f);
+    }
+}
+
+fn for_steps(steps: impl Iterator<Item = &'static Step>, regs: &mut Vec<Held>, p: &mut Profile) {
+    let reg_of = |regs: &Vec<Held>, r: Reg| regs.iter().rev().find(|h| h.reg == r).copied();
     for s in steps {
         match s {
             Step::Draw { who: Who::You, n } => {
@@ -264,42 +356,70 @@ fn for_steps(
                 p.draws = p.draws.map(|d| d + u32::from(*hand));
             }
             Step::Select {
-                from, filter, into, ..
+                from,
+                filter,
+                into,
+                max,
+                ..
             } => {
-                let (zone, f) = match from {
+                let n = match max {
+                    Max::N(n) => u32::from(*n),
+                    Max::All => MANY,
+                };
+                let held = match from {
                     Source::Reg { reg } => match reg_of(regs, *reg) {
-                        Some(x) => x,
+                        Some(h) => Held { n: n.min(h.n), ..h },
                         None => continue,
                     },
+                    // "This card" moves only itself: no mover (a win piece has no such
+                    // effect), but a card that returns itself is a draw used again.
+                    Source::This => Held {
+                        reg: *into,
+                        from: Zone::Any,
+                        filter: None,
+                        n: 1,
+                    },
                     other => match source_zone(*other) {
-                        Some(z) => (z, Some(filter)),
+                        Some(z) => Held {
+                            reg: *into,
+                            from: z,
+                            filter: Some(filter),
+                            n,
+                        },
                         None => continue,
                     },
                 };
-                regs.push((*into, zone, f));
+                regs.push(Held { reg: *into, ..held });
             }
             // Revealing from the top reaches below the draws: no depth bound.
-            Step::Excavate { into, .. } => {
+            Step::Excavate { into, n } => {
                 p.unbounded = true;
-                regs.push((*into, Zone::Deck, None));
+                regs.push(Held {
+                    reg: *into,
+                    from: Zone::Deck,
+                    filter: None,
+                    n: u32::from(*n),
+                });
             }
             Step::ExcavateUntil { found, rest, .. } => {
                 p.unbounded = true;
-                regs.push((*found, Zone::Deck, None));
-                regs.push((*rest, Zone::Deck, None));
+                for reg in [*found, *rest] {
+                    regs.push(Held {
+                        reg,
+                        from: Zone::Deck,
+                        filter: None,
+                        n: MANY,
+                    });
+                }
             }
             Step::Split { reg, into, .. } => {
-                if let Some((z, f)) = reg_of(regs, *reg) {
-                    regs.push((*into, z, f));
+                if let Some(h) = reg_of(regs, *reg) {
+                    regs.push(Held { reg: *into, ..h });
                 }
             }
             Step::Move { reg, to } => {
-                if let Some((from, filter)) = reg_of(regs, *reg) {
-                    p.movers.push(Mover {
-                        from,
-                        filter,
-                        to: dest_zone(*to),
-                    });
+                if let Some(h) = reg_of(regs, *reg) {
+                    moved(p, h, dest_zone(*to));
                 }
             }
             Step::MoveHand {
@@ -312,12 +432,8 @@ fn for_steps(
                 });
             }
             Step::SpecialSummon { reg, .. } => {
-                if let Some((from, filter)) = reg_of(regs, *reg) {
-                    p.movers.push(Mover {
-                        from,
-                        filter,
-                        to: Zone::Field,
-                    });
+                if let Some(h) = reg_of(regs, *reg) {
+                    moved(p, h, Zone::Field);
                 }
             }
             Step::ShuffleDeck | Step::RemoveCounters { .. } => p.unbounded = true,
@@ -361,9 +477,6 @@ struct CardTable {
     out_of: [Movers; 7],
     /// The movers that can fetch it from the deck by a filter (a search).
     searches: Movers,
-    /// The movers that bring it back from the graveyard or banishment somewhere other
-    /// than the graveyard.
-    revives: Movers,
 }
 
 /// Every move the catalogue's effects can make, once each (the same source, filter and
@@ -376,11 +489,24 @@ struct Tables {
     fits: bool,
 }
 
+/// The tables of every card's effects (`leaving`: with those that wait for a monster to
+/// leave the field for the graveyard; see [`profile`]).
+fn tables_for(leaving: bool) -> &'static Tables {
+    static ALL: OnceLock<Tables> = OnceLock::new();
+    static STAYING: OnceLock<Tables> = OnceLock::new();
+    let cell = if leaving { &ALL } else { &STAYING };
+    cell.get_or_init(|| Tables::new(leaving))
+}
+
+/// The tables with every effect, for the guides.
 fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| {
+    tables_for(true)
+}
+
+impl Tables {
+    fn new(leaving: bool) -> Tables {
         let profiles: Vec<(&'static CardDef, Profile)> =
-            catalog().iter().map(|c| (c, profile(c))).collect();
+            catalog().iter().map(|c| (c, profile(c, leaving))).collect();
         let mut movers: Vec<Mover> = Vec::new();
         let same = |x: &Mover, m: &Mover| {
             x.from == m.from
@@ -415,7 +541,6 @@ fn tables() -> &'static Tables {
                     own,
                     out_of: [0; 7],
                     searches: 0,
-                    revives: 0,
                 };
                 for (i, m) in movers.iter().enumerate() {
                     let b = one(i);
@@ -427,12 +552,6 @@ fn tables() -> &'static Tables {
                     if m.filter.is_some() && moves(def, m, Zone::Deck) {
                         t.searches |= b;
                     }
-                    if matches!(m.from, Zone::Grave | Zone::Banished)
-                        && m.to != Zone::Grave
-                        && m.filter.is_none_or(|f| printed_match(def, f))
-                    {
-                        t.revives |= b;
-                    }
                 }
                 t
             })
@@ -442,7 +561,7 @@ fn tables() -> &'static Tables {
             to: movers.iter().map(|m| m.to).collect(),
             cards,
         }
-    })
+    }
 }
 
 /// The bit of the `i`-th move (none past the width of [`Movers`]).
@@ -495,17 +614,228 @@ impl Tables {
     }
 }
 
+/// Every card that can take part in a duel: its cards, wherever they are and whoever owns
+/// them, and the Tokens their effects create.
+pub(crate) fn duel_cards(d: &Duel) -> Vec<&'static CardDef> {
+    let mut codes: Vec<Code> = d.cards.iter().map(|c| c.code).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    let mut defs: Vec<&'static CardDef> = codes.iter().filter_map(|&c| card(c)).collect();
+    let tokens: Vec<Code> = defs
+        .iter()
+        .flat_map(|def| def.effects.iter())
+        .flat_map(|e| e.steps())
+        .filter_map(|s| match s {
+            Step::CreateToken { code, .. } => Some(*code),
+            _ => None,
+        })
+        .collect();
+    for def in tokens.into_iter().filter_map(card) {
+        if !defs.iter().any(|d| std::ptr::eq(*d, def)) {
+            defs.push(def);
+        }
+    }
+    defs
+}
+
+/// Whether some card of the duel can send a monster from the field to the graveyard: a
+/// monster that needs Tributes, a Synchro Monster (its Materials), an effect that picks
+/// monsters on the field (to Tribute, destroy, equip or move them), or a monster's
+/// effect that destroys or moves itself. The game sends nothing else there: spells
+/// leave the field by its rules (after resolving, a Field Spell replaced, an equip card
+/// without a monster) and nothing else picks cards on the field.
+fn monsters_can_leave_field(defs: &[&'static CardDef]) -> bool {
+    fn moves_monsters(s: &Step, monster: bool) -> bool {
+        match s {
+            Step::Select {
+                from, constraint, ..
+            } => {
+                matches!(
+                    from,
+                    Source::MonsterZone | Source::EitherMonsterZone | Source::EquippedMonster
+                ) || (monster && *from == Source::This)
+                    || matches!(constraint, Some(Constraint::SynchroMaterials))
+            }
+            Step::DestroySelf => monster,
+            Step::AtEndPhase { steps } => steps.iter().any(|s| moves_monsters(s, monster)),
+            _ => false,
+        }
+    }
+    defs.iter().any(|def| {
+        let main_deck_monster = matches!(def.frame, Frame::Normal | Frame::Effect);
+        (main_deck_monster && def.tributes_needed() > 0)
+            || def.frame == Frame::Synchro
+            || def
+                .effects
+                .iter()
+                .flat_map(|e| e.steps())
+                .any(|s| moves_monsters(s, def.is_monster()))
+    })
+}
+
+/// `n` uses of `each` (none when `each` is 0; `None` when `n` has no bound).
+fn times(n: u32, each: u32) -> Option<u32> {
+    match (n, each) {
+        (_, 0) => Some(0),
+        (MANY, _) => None,
+        _ => Some(n.saturating_mul(each)),
+    }
+}
+
+/// The larger, where `None` (no bound) is the largest.
+fn most(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    Some(a?.max(b?))
+}
+
+/// What the Exodia cut reads of a duel's cards as a whole, worked out once per search
+/// (a search's positions all hold the same cards).
+///
+/// - Whether a monster can ever be sent from the field to the graveyard
+///   ([`monsters_can_leave_field`]); if not, effects that wait for it never happen
+///   (Sangan's search, in a deck with nothing that Tributes or destroys).
+/// - What a search adds to the draws' reach: one use of a card that takes `n` cards from
+///   the deck by a filter brings the cards below them `n` nearer the top, and draws at
+///   most `n` times the most a card of the duel that passes it draws (the fetched card's
+///   own searches and revivals are counted with it, as a card of the deck).
+/// - What revivals can bring back, for the position's count of them
+///   ([`exodia_out_of_reach`]). A card that brings cards back from the graveyard or
+///   banishment (Magical Stone Excavation) is used from outside the graveyard once per
+///   copy before it is in the graveyard itself, and used again only if another revival
+///   brings it back. So follow the revivals in chains: each begins with a copy used from
+///   outside the graveyard, each link a revival of a card that revives, and it ends with
+///   a revival of something else. When a reviver that brings back a reviver brings back
+///   only that one card (`single`), and reviving a reviver draws nothing by itself, a
+///   chain draws at most what its last link brings back: `n` times the most one use of a
+///   card it can bring back draws (with its searches). There are at most as many chains
+///   as revivers' copies outside the graveyard and banishment, and the cards in the
+///   graveyard draw nothing by themselves.
+#[derive(Debug, Clone)]
+pub(crate) struct Facts {
+    leaves_field: bool,
+    /// By catalogue index: how much nearer the top one use of this card's searches
+    /// brings the deck's cards, and the most the cards it takes can draw, together
+    /// (`None`: no bound).
+    fetch: Vec<Option<u32>>,
+    /// By catalogue index: the most cards one use of this card brings back (0: not a
+    /// reviver), and the duel's cards (by catalogue index) it can bring back.
+    revives: Vec<(u32, Vec<usize>)>,
+    /// Chains of revivals stay single (see above); otherwise revivals have no bound.
+    single: bool,
+}
+
+impl Facts {
+    pub(crate) fn of(d: &Duel) -> Facts {
+        let defs = duel_cards(d);
+        let leaves_field = monsters_can_leave_field(&defs);
+        let t = tables_for(leaves_field);
+        let n = t.cards.len();
+        let all: Vec<(usize, &'static CardDef)> = defs
+            .iter()
+            .filter_map(|&def| Some((t.index(def.code)?, def)))
+            .collect();
+        let profile = |i: usize| &t.cards[i].profile;
+        let passing = |filters: &[Option<&'static Filter>]| -> Vec<usize> {
+            all.iter()
+                .filter(|(_, def)| {
+                    filters
+                        .iter()
+                        .any(|f| f.is_none_or(|f| printed_match(def, f)))
+                })
+                .map(|&(j, _)| j)
+                .collect()
+        };
+        let mut fetch = vec![Some(0); n];
+        let mut revives = vec![(0, Vec::new()); n];
+        for &(i, _) in &all {
+            let p = profile(i);
+            if p.fetches > 0 {
+                let filters: Vec<_> = p.fetch_by.iter().map(|&f| Some(f)).collect();
+                // Each card taken brings the deck's cards below it one nearer the top,
+                // and draws what it draws.
+                let each = passing(&filters)
+                    .into_iter()
+                    .map(|j| profile(j).draws.unwrap_or(0))
+                    .max()
+                    .unwrap_or(0);
+                fetch[i] = times(p.fetches, each.saturating_add(1));
+            }
+            if p.revives > 0 {
+                let filters: Vec<_> = p.revive_from.iter().map(|&(_, f)| f).collect();
+                revives[i] = (p.revives, passing(&filters));
+            }
+        }
+        let facts = Facts {
+            leaves_field,
+            fetch,
+            revives,
+            single: true,
+        };
+        let single = all.iter().all(|&(i, _)| {
+            let (count, can) = &facts.revives[i];
+            can.iter().all(|&j| {
+                let reviver = facts.revives[j].0 > 0;
+                !reviver || (*count == 1 && facts.worth(t, j) == Some(0))
+            })
+        });
+        Facts { single, ..facts }
+    }
+
+    /// What one revival of the card at catalogue index `j` can draw: its draws and its
+    /// searches (`None`: no bound).
+    fn worth(&self, t: &Tables, j: usize) -> Option<u32> {
+        let draws = t.cards[j].profile.draws.unwrap_or(0);
+        self.fetch[j].map(|f| f.saturating_add(draws))
+    }
+}
+
+/// The most cards one card draws from where it is: a card face-up on the field has used
+/// its activation (only its other effects are left), an effect used once this turn by its
+/// copy or its name draws no more.
+fn draws_left(d: &Duel, c: &CardInstance, id: CardId, p: &Profile) -> u32 {
+    let face_up_on_field = c.location.is_field() && c.face == Face::Up;
+    p.uses
+        .iter()
+        .enumerate()
+        .filter(|(k, u)| {
+            let used = match u.once {
+                Some(OncePerTurn::Name) => d.used_opt.contains(&OptKey::Name(c.code)),
+                Some(OncePerTurn::Card) => {
+                    u8::try_from(*k).is_ok_and(|k| d.used_opt.contains(&OptKey::Card(id, k)))
+                }
+                None => false,
+            };
+            let activated = face_up_on_field && u.kind == EffectKind::Activation;
+            !(used || activated)
+        })
+        .map(|(_, u)| u.draws)
+        .sum()
+}
+
+/// Whether every effect of a card is "only 1 per turn" by name and that name was used
+/// this turn: the card does nothing more this turn, wherever it goes.
+fn spent(d: &Duel, code: Code, p: &Profile) -> bool {
+    !p.uses.is_empty()
+        && p.uses.iter().all(|u| u.once == Some(OncePerTurn::Name))
+        && d.used_opt.contains(&OptKey::Name(code))
+}
+
 /// For the Exodia goal: some missing piece can never reach the hand. The cards that
 /// may still act are found first (those in the hand, on the field, in the Extra Deck,
-/// and any card the moves of those can bring there, until nothing changes); then each
-/// piece not in the hand needs a way there by their moves. A piece in the deck also
-/// needs to be within reach of the draws those cards can make, unless one of them can
-/// search it, shuffle the deck, reveal cards from it, draw without a bound, or bring a
-/// card that draws back from the graveyard or banishment.
+/// and any card the moves of those can bring there, until nothing changes; a card spent
+/// for the turn moves nothing); then each piece not in the hand needs a way there by
+/// their moves. A piece in the deck also needs to be within reach of the draws left,
+/// unless some card can search it or, while a card that may act can shuffle the deck,
+/// reveal cards from it or draw without a bound. The draws left: what each copy in the
+/// hand, on the field and in the Extra Deck has left this turn, then the deck's from the
+/// top as far as the draws reach, until that stops growing; what searches add; and the
+/// chains of revivals ([`Facts`]), each begun by a reviver's copy outside the graveyard
+/// and banishment, worth at most its count times the most one use of a card it can
+/// bring back draws, among the cards that are or can get to the graveyard by then (not
+/// those below the draws' reach).
 ///
-/// What each card's effects can move is read from the catalogue once ([`tables`]), so
-/// a position costs a pass over its cards with a few bit operations each.
-pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
+/// What each card's effects can move is read from the catalogue once ([`tables_for`]),
+/// so a position costs a pass over its cards with a few bit operations each.
+pub(crate) fn exodia_out_of_reach(d: &Duel, facts: &Facts) -> bool {
     let you = Player::You;
     let Some(pieces) = pieces_missing(d) else {
         return false;
@@ -517,14 +847,14 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
         // A piece you do not own at all: no win.
         return true;
     }
-    let t = tables();
+    let t = tables_for(facts.leaves_field);
     if !t.fits {
         return false;
     }
     // Your cards grouped by kind and zone (what the cut reads does not tell copies in
     // one zone apart), and whether each group may still act.
     let mut slot = vec![u16::MAX; t.cards.len() * ZONES.len()];
-    let mut classes: Vec<(&CardTable, Zone, bool)> = Vec::with_capacity(32);
+    let mut classes: Vec<Class<'_>> = Vec::with_capacity(32);
     let mut active: Movers = 0;
     for c in &d.cards {
         if c.owner != you && c.controller != you {
@@ -542,17 +872,28 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
         *s = classes.len() as u16;
         let card = &t.cards[i];
         let alive = matches!(zone, Zone::Hand | Zone::Field | Zone::Extra);
-        if alive {
+        let spent = spent(d, c.code, &card.profile);
+        if alive && !spent {
             active |= card.own;
         }
-        classes.push((card, zone, alive));
+        classes.push(Class {
+            card,
+            index: i,
+            zone,
+            alive,
+            spent,
+        });
     }
     loop {
         let mut changed = false;
-        for (card, zone, alive) in &mut classes {
-            if !*alive && t.reach(card, *zone, active) & (bit(Zone::Hand) | bit(Zone::Field)) != 0 {
-                *alive = true;
-                active |= card.own;
+        for k in &mut classes {
+            if !k.alive
+                && t.reach(k.card, k.zone, active) & (bit(Zone::Hand) | bit(Zone::Field)) != 0
+            {
+                k.alive = true;
+                if !k.spent {
+                    active |= k.card.own;
+                }
                 changed = true;
             }
         }
@@ -560,49 +901,90 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
             break;
         }
     }
-    // Draws within reach: the alive cards outside the deck (each copy), then the deck
-    // from the top as far as the draws reach, until that stops growing.
-    let mut unbounded = false;
-    for &(card, zone, _) in &classes {
-        let p = &card.profile;
-        if p.draws != Some(0) || p.unbounded {
-            // A card that draws, brought back from the graveyard or banishment, or
-            // fetched from anywhere in the deck, draws again or beyond the top.
-            unbounded |= card.revives & active != 0;
-            unbounded |= zone == Zone::Deck && card.searches & active != 0;
+    let class_of = |c: &CardInstance| {
+        let zone = zone_of(c.location)?;
+        let i = t.index(c.code)?;
+        let s = *slot.get(i * ZONES.len() + zone as usize)?;
+        classes.get(usize::from(s))
+    };
+    let deck = &d.player(you).deck;
+    let fetchable = |k: &Class<'_>| k.zone == Zone::Deck && k.card.searches & active != 0;
+    // Whether a card that may act can shuffle the deck, reveal from it or draw without a
+    // bound, or a search or revival it begins has no bound. A card in the graveyard or
+    // banishment acts only once brought back (its draws are the revival's), but can
+    // shuffle as soon as it can be.
+    let unbound = |k: &Class<'_>| {
+        !k.spent
+            && (k.card.profile.unbounded
+                || facts.fetch[k.index].is_none()
+                || (facts.revives[k.index].0 > 0 && !facts.single))
+    };
+    if classes
+        .iter()
+        .any(|k| k.alive && (k.zone != Zone::Deck || fetchable(k)) && unbound(k))
+    {
+        return out_of_reach_unbounded(d, t, &pieces, active);
+    }
+    // The cards used within the draws' reach: every copy outside the deck, the deck's
+    // top `drawn` and what a search can fetch. Each copy's draws left and searches,
+    // and the revivers' copies that begin chains, counted as the reach grows.
+    let mut tally = Tally {
+        total: 0,
+        chains: Vec::new(),
+        // What a revival can still bring back: the cards in the graveyard and
+        // banishment, and those that can get there (used within reach).
+        there: vec![false; t.cards.len()],
+        unbounded: false,
+    };
+    for k in &classes {
+        if matches!(k.zone, Zone::Grave | Zone::Banished) && !k.spent {
+            tally.there[k.index] = true;
         }
     }
-    let mut base = 0u32;
-    for c in &d.cards {
+    for (i, c) in d.cards.iter().enumerate() {
         if c.owner != you && c.controller != you {
             continue;
         }
-        let (Some(zone), Some(i)) = (zone_of(c.location), t.index(c.code)) else {
-            continue;
-        };
-        let alive = slot
-            .get(i * ZONES.len() + zone as usize)
-            .and_then(|&s| classes.get(usize::from(s)))
-            .is_some_and(|k| k.2);
-        if alive && zone != Zone::Deck {
-            let p = &t.cards[i].profile;
-            unbounded |= p.unbounded;
-            base += p.draws.unwrap_or(0);
+        if let Some(k) = class_of(c)
+            && matches!(k.zone, Zone::Hand | Zone::Field | Zone::Extra)
+        {
+            tally.count(d, facts, c, CardId(i as u16), k, true, true);
         }
     }
-    let deck = &d.player(you).deck;
-    let mut drawn = 0usize;
-    while !unbounded {
-        let mut total = base;
-        for &id in deck.iter().rev().take(drawn) {
-            if let Some(card) = d.instance(id).and_then(|c| t.card(c.code)) {
-                unbounded |= card.profile.unbounded;
-                total += card.profile.draws.unwrap_or(0);
-            }
+    // Below the reach, a card a search can fetch adds its searches and revivals (what
+    // it draws then is counted with the search); within it, each card adds its draws
+    // too.
+    let in_deck: Vec<Option<(&CardInstance, &Class<'_>)>> = deck
+        .iter()
+        .rev()
+        .map(|&id| {
+            let c = d.instance(id)?;
+            Some((c, class_of(c)?))
+        })
+        .collect();
+    for (&id, card) in deck.iter().rev().zip(&in_deck) {
+        if let Some((c, k)) = card
+            && fetchable(k)
+        {
+            tally.count(d, facts, c, id, k, false, true);
         }
-        let reach_now = (total as usize).min(deck.len());
+    }
+    let mut drawn = 0usize;
+    loop {
+        if tally.unbounded {
+            return out_of_reach_unbounded(d, t, &pieces, active);
+        }
+        let Some(chains) = tally.chain_draws(t, facts) else {
+            return out_of_reach_unbounded(d, t, &pieces, active);
+        };
+        let reach_now = (tally.total.saturating_add(chains) as usize).min(deck.len());
         if reach_now <= drawn {
             break;
+        }
+        for (&id, card) in deck.iter().rev().zip(&in_deck).take(reach_now).skip(drawn) {
+            if let Some((c, k)) = card {
+                tally.count(d, facts, c, id, k, true, !fetchable(k));
+            }
         }
         drawn = reach_now;
     }
@@ -617,7 +999,7 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
             if t.reach(card, zone, active) & bit(Zone::Hand) == 0 {
                 return true;
             }
-            if !unbounded && zone == Zone::Deck && card.searches & active == 0 {
+            if zone == Zone::Deck && card.searches & active == 0 {
                 let depth = deck
                     .iter()
                     .rev()
@@ -626,6 +1008,111 @@ pub(crate) fn exodia_out_of_reach(d: &Duel) -> bool {
                 return depth >= drawn;
             }
             false
+        })
+    })
+}
+
+/// What [`exodia_out_of_reach`] has counted of the cards used within the draws' reach.
+struct Tally {
+    /// Their draws left and what their searches add.
+    total: u32,
+    /// The revivers' copies among them, by catalogue index: each begins a chain.
+    chains: Vec<usize>,
+    /// By catalogue index: a card of that kind is, or can get to, the graveyard.
+    there: Vec<bool>,
+    /// One of them can shuffle, reveal or draw without a bound.
+    unbounded: bool,
+}
+
+impl Tally {
+    /// Counts one copy: its draws left (`draws`), and (`rest`) its searches, the chain
+    /// it may begin and whether it has a bound.
+    #[allow(clippy::too_many_arguments)]
+    fn count(
+        &mut self,
+        d: &Duel,
+        facts: &Facts,
+        c: &CardInstance,
+        id: CardId,
+        k: &Class<'_>,
+        draws: bool,
+        rest: bool,
+    ) {
+        if k.spent {
+            return;
+        }
+        if draws {
+            self.total = self
+                .total
+                .saturating_add(draws_left(d, c, id, &k.card.profile));
+        }
+        if !rest {
+            return;
+        }
+        self.there[k.index] = true;
+        let unbound = k.card.profile.unbounded || (facts.revives[k.index].0 > 0 && !facts.single);
+        match facts.fetch[k.index] {
+            Some(f) if !unbound => self.total = self.total.saturating_add(f),
+            _ => self.unbounded = true,
+        }
+        if facts.revives[k.index].0 > 0 {
+            self.chains.push(k.index);
+        }
+    }
+
+    /// What the chains of revivals draw: each worth its reviver's count times the most
+    /// a card it can bring back (and that is there) draws; one that can bring back a
+    /// reviver that is there may go on to any of them. `None`: no bound.
+    fn chain_draws(&self, t: &Tables, facts: &Facts) -> Option<u32> {
+        let worth = |i: usize| {
+            let (n, can) = &facts.revives[i];
+            let best = can
+                .iter()
+                .filter(|&&j| self.there[j])
+                .map(|&j| facts.worth(t, j))
+                .fold(Some(0), most);
+            best.and_then(|b| times(*n, b))
+        };
+        let revivers_there =
+            || (0..t.cards.len()).filter(|&i| self.there[i] && facts.revives[i].0 > 0);
+        let longest = revivers_there().map(worth).fold(Some(0), most);
+        let mut sum = 0u32;
+        for &i in &self.chains {
+            let goes_on = facts.revives[i]
+                .1
+                .iter()
+                .any(|&j| self.there[j] && facts.revives[j].0 > 0);
+            let each = if goes_on { longest } else { worth(i) };
+            sum = sum.saturating_add(each?);
+        }
+        Some(sum)
+    }
+}
+
+/// Your cards of one kind in one zone, as the Exodia cut groups them.
+struct Class<'t> {
+    card: &'t CardTable,
+    /// Its place in the catalogue.
+    index: usize,
+    zone: Zone,
+    /// It may still act: it is in the hand, on the field or in the Extra Deck, or the
+    /// moves of cards that may act can bring it there.
+    alive: bool,
+    /// Spent for the turn ([`spent`]).
+    spent: bool,
+}
+
+/// [`exodia_out_of_reach`] where the draws left have no bound: only a piece that no move
+/// can bring to the hand is out of reach.
+fn out_of_reach_unbounded(d: &Duel, t: &Tables, pieces: &[Vec<CardId>], active: Movers) -> bool {
+    pieces.iter().any(|copies| {
+        copies.iter().all(|&id| {
+            d.instance(id).is_none_or(|c| {
+                let (Some(zone), Some(card)) = (zone_of(c.location), t.card(c.code)) else {
+                    return true;
+                };
+                t.reach(card, zone, active) & bit(Zone::Hand) == 0
+            })
         })
     })
 }
@@ -692,4 +1179,135 @@ pub(crate) fn hand_gain(code: Code) -> i64 {
         let to_hand = p.movers.iter().filter(|m| m.to == Zone::Hand).count() as i64;
         i64::from(p.draws.unwrap_or(3)) + to_hand
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Setup;
+    use crate::event::Event;
+    use crate::state::Settings;
+    use seeded_rng::Rng;
+
+    const EXODIA: Code = 33_396_948;
+    const RIGHT_ARM: Code = 70_903_634;
+    const LEFT_ARM: Code = 7_902_349;
+    const RIGHT_LEG: Code = 8_124_921;
+    const LEFT_LEG: Code = 44_519_536;
+    const POT_OF_GREED: Code = 55_144_522;
+    const GRACEFUL_CHARITY: Code = 79_571_449;
+    const STONE_EXCAVATION: Code = 98_494_543;
+    const TOON_WORLD: Code = 15_259_703;
+    const SANGAN: Code = 26_202_165;
+
+    #[test]
+    fn a_monster_leaves_the_field_for_the_graveyard_only_where_the_cards_say_it_can() {
+        // Random games of every preset deck: a monster sent from a Monster Zone to the
+        // graveyard only ever happens in a duel whose cards can do it; in the two Exodia
+        // decks without Tributes, Synchro Monsters or effects on monsters, never.
+        for deck in crate::decks() {
+            let start = Duel::with_settings(&deck.id, 0, Settings::default()).expect("deals");
+            let leaves = Facts::of(&start).leaves_field;
+            let expected = !matches!(deck.id.as_str(), "exodia-deck" | "legacy-exodia-deck");
+            assert_eq!(leaves, expected, "{}", deck.id);
+            let mut seen = false;
+            for seed in 0..150 {
+                let mut d =
+                    Duel::with_settings(&deck.id, seed, Settings::default()).expect("deals");
+                let mut rng = Rng::new(seed);
+                while d.outcome().is_none() {
+                    let options = crate::solver::choices(&d);
+                    if options.is_empty() {
+                        break;
+                    }
+                    let cmd = options[rng.index(options.len())].clone();
+                    let Ok(events) = d.apply(cmd) else { break };
+                    seen |= events.iter().any(|e| {
+                        matches!(
+                            e,
+                            Event::Moved {
+                                from: Location::MainMonsterZone(_),
+                                to: Location::Graveyard,
+                                ..
+                            }
+                        )
+                    });
+                }
+            }
+            assert!(!seen || leaves, "{}: a monster left the field", deck.id);
+        }
+    }
+
+    /// Four pieces in hand with `hand`, the fifth under `above` cards of the deck that
+    /// draw nothing (Toon World), and `graveyard` in the graveyard.
+    fn last_piece_under(above: usize, hand: &[Code], graveyard: &[Code]) -> Duel {
+        let mut deck = vec![TOON_WORLD; above];
+        deck.push(LEFT_LEG);
+        Setup::new()
+            .hand(
+                [EXODIA, RIGHT_ARM, LEFT_ARM, RIGHT_LEG]
+                    .into_iter()
+                    .chain(hand.iter().copied()),
+            )
+            .deck(deck)
+            .graveyard(graveyard.iter().copied())
+            .build()
+            .expect("builds")
+    }
+
+    #[test]
+    fn a_revival_draws_what_the_best_card_it_can_bring_back_draws_once_per_copy() {
+        // Magical Stone Excavation can bring back Pot of Greed: two draws, which reach a
+        // piece under one card but not under two...
+        let cut = |above, hand: &[Code], graveyard: &[Code]| {
+            let d = last_piece_under(above, hand, graveyard);
+            exodia_out_of_reach(&d, &Facts::of(&d))
+        };
+        assert!(!cut(1, &[STONE_EXCAVATION], &[POT_OF_GREED]));
+        assert!(cut(2, &[STONE_EXCAVATION], &[POT_OF_GREED]));
+        // ... three with Graceful Charity there to bring back instead, not both.
+        assert!(!cut(
+            2,
+            &[STONE_EXCAVATION],
+            &[POT_OF_GREED, GRACEFUL_CHARITY]
+        ));
+        assert!(cut(
+            3,
+            &[STONE_EXCAVATION],
+            &[POT_OF_GREED, GRACEFUL_CHARITY]
+        ));
+        // A second copy begins a second chain.
+        assert!(!cut(
+            5,
+            &[STONE_EXCAVATION, STONE_EXCAVATION],
+            &[POT_OF_GREED, GRACEFUL_CHARITY]
+        ));
+        assert!(cut(
+            6,
+            &[STONE_EXCAVATION, STONE_EXCAVATION],
+            &[POT_OF_GREED, GRACEFUL_CHARITY]
+        ));
+        // A card that draws in the hand may be used, then brought back.
+        assert!(!cut(3, &[STONE_EXCAVATION, POT_OF_GREED], &[]));
+        assert!(cut(4, &[STONE_EXCAVATION, POT_OF_GREED], &[]));
+        // Without anything to bring back, the excavation draws nothing.
+        assert!(cut(1, &[STONE_EXCAVATION], &[]));
+    }
+
+    #[test]
+    fn sangan_searches_nothing_where_no_monster_can_leave_the_field() {
+        // Sangan's search would reach the piece wherever it lies; with nothing in the duel
+        // that sends a monster from the field to the graveyard, it never happens.
+        let d = last_piece_under(6, &[SANGAN, POT_OF_GREED], &[]);
+        let facts = Facts::of(&d);
+        assert!(!facts.leaves_field);
+        assert!(exodia_out_of_reach(&d, &facts));
+        assert!(!exodia_out_of_reach(
+            &d,
+            &Facts {
+                leaves_field: true,
+                ..facts
+            }
+        ));
+    }
 }

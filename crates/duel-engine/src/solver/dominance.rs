@@ -211,21 +211,8 @@ impl Dominance {
     /// (both players', wherever they are, and the Tokens their effects create) and from
     /// the phase the search starts in.
     pub(crate) fn of(d: &Duel) -> Dominance {
-        let mut codes: Vec<_> = d.cards.iter().map(|c| c.code).collect();
-        codes.sort_unstable();
-        codes.dedup();
         let mut readers = Readers::default();
-        let mut tokens = Vec::new();
-        for def in codes.iter().filter_map(|&c| card(c)) {
-            readers.card(def);
-            for e in &def.effects {
-                tokens.extend(e.steps().filter_map(|s| match s {
-                    Step::CreateToken { code, .. } => Some(*code),
-                    _ => None,
-                }));
-            }
-        }
-        for def in tokens.into_iter().filter_map(card) {
+        for def in super::bound::duel_cards(d) {
             readers.card(def);
         }
         let hand_ok = !readers.hand_size;

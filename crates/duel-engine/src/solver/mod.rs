@@ -406,7 +406,7 @@ pub fn minimize(start: &Duel, goal: Outcome, mut line: Vec<Command>) -> Vec<Comm
 /// lies deeper in the deck than every draw left can reach. Sound: it never calls a
 /// winnable position lost (checked against an exhaustive search in the tests).
 pub fn hopeless(d: &Duel, goal: Outcome) -> bool {
-    bound::hopeless(d, goal)
+    bound::hopeless(d, goal, &bound::Facts::of(d))
 }
 
 /// Whether a depth-first search from `d` leaves out `cmd` there: a Set or a Normal
@@ -447,12 +447,15 @@ struct Ctx<'p> {
     capped: bool,
     /// The commands not playing does as well as (read from the duel's cards).
     dominance: dominance::Dominance,
+    /// What the cuts read of the duel's cards as a whole.
+    facts: bound::Facts,
 }
 
 impl<'p> Ctx<'p> {
     fn new(start: &Duel, goal: Outcome, budget: usize, policy: Policy<'p>) -> Ctx<'p> {
         Ctx {
             dominance: dominance::Dominance::of(start),
+            facts: bound::Facts::of(start),
             goal,
             budget,
             policy,
@@ -595,7 +598,7 @@ impl Pass {
         {
             return Some(PassState::Failed { cut: false });
         }
-        if bound::hopeless(&d, ctx.goal) {
+        if bound::hopeless(&d, ctx.goal, &ctx.facts) {
             // Lost whatever the limit: the table keeps it, which saves the cut's work if
             // the position comes again.
             if let Some(key) = key {
@@ -1039,10 +1042,44 @@ pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, 
 /// the weakest stand-ins), in 14.0 s instead of 16.6 s; run in step with the duel's own
 /// search instead, as many decided but every win took longer (the median 13.6 → 20.8 ms,
 /// p99 730 → 1,023 ms).
+///
+/// For the statistics' opening hands, [`solve_deep`] lets the search after the playouts
+/// go on to twice the budget (revision 15).
 pub fn solve_watched(
     start: &Duel,
     goal: Outcome,
     budget: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> (Search, Method) {
+    solve_searching(start, goal, budget, budget, seed, progress)
+}
+
+/// [`solve`] whose depth-first search, after the playouts, goes on to `SEARCH_AFTER *
+/// budget` positions (twice as many): the statistics' answer for an opening hand.
+///
+/// Only a hand that the playouts did not win and the first `budget / 2` positions did not
+/// decide gets there, so the other hands take no more time. With the Exodia cut's count
+/// of the draws left (revision 14) those positions prove more. Over 1,000 hands of each
+/// deck (seeds 0-999, budget 20,000) it left 63 hands undecided where a search of
+/// `budget` left 90 (exodia 4 → 3, legacy 33 → 25, library 33 → 23, panda 7 → 6,
+/// scientist 13 → 6), each of the hands that get there taking some 0.3-0.4 s more
+/// natively. Fewer playouts for the same time (a third of the budget, and twice its
+/// positions after them) left 70, but exodia-deck's wins need the playouts (4 → 6); two
+/// fifths and one and a half times the budget left 83. The hint keeps [`solve_watched`]:
+/// on positions reached in play (`duel-hint-time -- 60 16000`) the longer search decided
+/// 6 of 29 undecided ones, for p99 times up to a fifth longer (exodia 1.28 → 1.52 s).
+pub fn solve_deep(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, Method) {
+    let positions = budget.saturating_mul(SEARCH_AFTER);
+    solve_searching(start, goal, budget, positions, seed, &mut |_| true)
+}
+
+/// [`solve_watched`] whose depth-first search goes on to `positions` after the playouts.
+fn solve_searching(
+    start: &Duel,
+    goal: Outcome,
+    budget: usize,
+    positions: usize,
     seed: u64,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> (Search, Method) {
@@ -1068,7 +1105,7 @@ pub fn solve_watched(
     let head = budget / SEARCH_HEAD_START;
     // Work reported: the playouts' share and the search's, half each.
     let share = |spent: usize, nodes: usize| {
-        (spent as f64 / playouts.max(1) as f64 + nodes as f64 / budget.max(1) as f64) / 2.0
+        (spent as f64 / playouts.max(1) as f64 + nodes as f64 / positions.max(1) as f64) / 2.0
     };
     let mut spent = 0;
     let mut cancelled = false;
@@ -1110,7 +1147,7 @@ pub fn solve_watched(
     if cancelled {
         return (Search::Cancelled, Method::Rollout);
     }
-    let decided = beside.run(start, budget, true, &mut |n| progress(report(spent)(n)));
+    let decided = beside.run(start, positions, true, &mut |n| progress(report(spent)(n)));
     let found = beside.searched.map(Search::Found);
     (found.or(decided).unwrap_or(Search::GaveUp), Method::Search)
 }
@@ -1236,9 +1273,13 @@ const RELAXED_SHARE: usize = 4;
 /// before the first playout.
 const SEARCH_HEAD_START: usize = 100;
 
-/// The share of the depth-first search's budget it spends beside the playouts: it has
-/// `budget / SEARCH_BESIDE` when they are done.
+/// The share of the budget the depth-first search spends beside the playouts: it has
+/// searched `budget / SEARCH_BESIDE` positions when they are done.
 const SEARCH_BESIDE: usize = 2;
+
+/// After the playouts, [`solve_deep`]'s depth-first search goes on to `SEARCH_AFTER *
+/// budget` positions.
+const SEARCH_AFTER: usize = 2;
 
 #[cfg(test)]
 mod tests {
