@@ -18,7 +18,10 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
     if let Some(answer) = crate::battle_line::jobs::dispatch(kind, body) {
         return Some(answer);
     }
-    #[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
+    #[cfg(all(
+        feature = "duel-jobs",
+        any(feature = "duel-analysis", feature = "deck-lab")
+    ))]
     if let Some(answer) = crate::duel::practice::jobs::dispatch(kind, body) {
         return Some(answer);
     }

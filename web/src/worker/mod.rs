@@ -211,9 +211,10 @@ fn progress_from_js(value: &JsValue) -> Option<(u32, f64)> {
 }
 
 /// Runs a task from its text and answers text (for the games' dispatch functions).
-// The duel page alone runs no job of its own (its hint runs in the duel solver's module).
+// The duel pages run no job of their own in the release (their jobs run in the duel
+// solver's module, built with `duel-jobs`).
 #[cfg(any(
-    feature = "duel-analysis",
+    all(feature = "duel-analysis", feature = "duel-jobs"),
     feature = "battle-line",
     feature = "quantum-gomoku"
 ))]

@@ -15,7 +15,7 @@ use crate::ctx::use_ctx;
 use crate::duel::board::card_view::engine_lang;
 use crate::duel::pages::stats_page::{CHUNK, DEFAULT_HANDS};
 use crate::duel::practice::hint::{fixed1, number_text, thousands};
-use crate::duel::practice::jobs::{HandAnswer, Hands, dealt_deck};
+use crate::duel::practice::jobs::{HandAnswer, Hands, dealt_deck, failure_text};
 use crate::duel::state::new_game_settings;
 use crate::i18n::Lang;
 use crate::worker::{self, Job, Options};
@@ -311,7 +311,7 @@ pub fn compare(props: &CompareProps) -> Html {
                     { format!(" ({} s)", fixed1(*elapsed / 1000.0)) }
                 }
                 if let Some(why) = &run.failed {
-                    { " " }<span class="error" role="alert" data-testid="compare-failed">{ why.clone() }</span>
+                    { " " }<span class="error" role="alert" data-testid="compare-failed">{ failure_text(why, lang) }</span>
                 }
             </p>
             <div class="compare-sides">{ side(0) }{ side(1) }</div>

@@ -10,7 +10,7 @@ use yew::prelude::*;
 use crate::ctx::use_ctx;
 use crate::duel::board::card_view::engine_lang;
 use crate::duel::practice::hint::{fixed1, number_text, thousands};
-use crate::duel::practice::jobs::{HandAnswer, Hands, dealt_deck};
+use crate::duel::practice::jobs::{HandAnswer, Hands, dealt_deck, failure_text};
 use crate::duel::state::new_game_settings;
 use crate::i18n::T;
 use crate::route::Route;
@@ -395,7 +395,7 @@ pub fn stats_page(props: &StatsProps) -> Html {
             html! { <span data-testid="stats-cached">{ lang.pick("保存済みの結果", "Stored result") }</span> }
         }
         Status::Failed(why) => {
-            html! { <span class="error" role="alert" data-testid="stats-error">{ why.clone() }</span> }
+            html! { <span class="error" role="alert" data-testid="stats-error">{ failure_text(why, lang) }</span> }
         }
     };
     let longest = tally.lengths.values().copied().max().unwrap_or(0).max(1);

@@ -543,21 +543,42 @@ impl Task for Hands {
     }
 }
 
-/// `worker::run_wire`, which the worker module builds only for the bundles of its list:
-/// the deck lab alone has its own copy.
-#[cfg(all(feature = "deck-lab", not(feature = "duel-analysis")))]
+/// What a page says of a duel job that failed: where no Web Worker could start and the
+/// page's own bundle has no solver (the release pages), that this browser cannot compute
+/// it; otherwise the job's own error.
+pub(crate) fn failure_text(why: &str, lang: crate::i18n::Lang) -> String {
+    if crate::worker::runner() == crate::worker::Runner::Page && !cfg!(feature = "duel-jobs") {
+        lang.pick(
+            "Web Worker が使えないため計算できません。",
+            "This browser cannot compute it: it has no Web Workers.",
+        )
+        .to_owned()
+    } else {
+        why.to_owned()
+    }
+}
+
+/// `worker::run_wire`, which the worker module builds only with `duel-analysis`: a build
+/// of the deck lab's jobs without it has its own copy.
+#[cfg(all(
+    feature = "duel-jobs",
+    feature = "deck-lab",
+    not(feature = "duel-analysis")
+))]
 fn run_wire<T: Task>(body: &str) -> Result<String, String> {
     T::output_to_wire(&T::from_wire(body)?.run()?)
 }
-#[cfg(feature = "duel-analysis")]
+#[cfg(all(feature = "duel-jobs", feature = "duel-analysis"))]
 use crate::worker::run_wire;
 
 /// Runs the job named `kind`, if it is one of the duel's. The jobs need the solver, which
-/// only the duel-analysis and deck-lab bundles (and the duel solver's module, built from
-/// the duel-analysis feature) link in: in the release the duel pages' workers run the duel
-/// solver's module (see `worker::worker_module`), and the pages' own copies serve when no
-/// worker can start.
-#[cfg(any(feature = "duel-analysis", feature = "deck-lab"))]
+/// only a module built with `duel-jobs` links in: in the release, the duel solver's module
+/// that the duel pages' workers run (see `worker::worker_module`); the pages' own bundles
+/// leave it out, and where no worker can start they say so.
+#[cfg(all(
+    feature = "duel-jobs",
+    any(feature = "duel-analysis", feature = "deck-lab")
+))]
 pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>> {
     match kind {
         // The deck lab asks only for hands (its comparison): the hint and the point of no
@@ -572,7 +593,7 @@ pub(crate) fn dispatch(kind: &str, body: &str) -> Option<Result<String, String>>
 }
 
 // The tests run the jobs as the workers do, through `run_wire`: with the solver's bundle.
-#[cfg(all(test, feature = "duel-analysis"))]
+#[cfg(all(test, feature = "duel-analysis", feature = "duel-jobs"))]
 mod tests {
     use super::*;
     use crate::duel::test_seeds::{LIBRARY_WIN, SEED_LIBRARY_WIN, play_script};
