@@ -20,11 +20,7 @@ fn location(d: &Duel, id: duel_engine::CardId) -> Location {
 }
 
 fn instance(d: &Duel, id: duel_engine::CardId) -> duel_engine::CardInstance {
-    d.instances()
-        .find(|(i, _)| *i == id)
-        .expect("exists")
-        .1
-        .clone()
+    *d.instances().find(|(i, _)| *i == id).expect("exists").1
 }
 
 // ---------------------------------------------------------------- US1

@@ -138,7 +138,7 @@ impl Duel {
         order.extend(top);
         order.extend(rest);
         order.reverse();
-        self.player_mut(Player::You).deck = order;
+        self.player_mut(Player::You).deck = order.into();
         Ok(())
     }
 }
@@ -178,7 +178,7 @@ mod tests {
                     Duel::dealt(&d.id, Some(&custom), seed, Settings::default()).expect("deals");
                 let preset = Duel::with_settings(&d.id, seed, Settings::default()).expect("deals");
                 assert_eq!(mine.players, preset.players, "{} seed {seed}", d.id);
-                assert_eq!(mine.deck_id, CUSTOM_DECK_ID);
+                assert_eq!(&*mine.deck_id, CUSTOM_DECK_ID);
                 assert_eq!(
                     crate::solver::position_key(&mine),
                     crate::solver::position_key(&preset)

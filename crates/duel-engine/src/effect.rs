@@ -199,6 +199,11 @@ pub enum Reg {
     Revealed,
 }
 
+impl Reg {
+    /// Every register, in the order of their slots in an effect's locals.
+    pub const ALL: [Reg; 5] = [Reg::A, Reg::B, Reg::C, Reg::Targets, Reg::Revealed];
+}
+
 /// A number an effect uses: a constant, or computed from the cards in a register.
 /// Written as a plain number, or as `{"count": "a"}`, `{"level": "a"}`,
 /// `{"half_atk": "a"}` in the data.

@@ -196,7 +196,7 @@ impl Duel {
             id_of[i] = CardId(new_id as u16);
         }
         let mut duel = Duel {
-            deck_id,
+            deck_id: deck_id.into(),
             seed,
             settings,
             cards: Vec::with_capacity(placed.len()),
@@ -236,11 +236,11 @@ impl Duel {
         for p in [Player::You, Player::Opponent] {
             let deck = &mut duel.player_mut(p).deck;
             // Stored bottom first.
-            deck.reverse();
+            deck.make_mut().reverse();
             if shuffle_decks {
-                let mut d = std::mem::take(deck);
+                let mut d = std::mem::take(deck).to_vec();
                 duel.rng.shuffle(&mut d);
-                duel.player_mut(p).deck = d;
+                duel.player_mut(p).deck = d.into();
             }
         }
         Ok((duel, id_of))

@@ -1,6 +1,6 @@
 //! The duel's plain-data state: card instances, zones, players, chain and running effects.
 
-use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use borsh::{BorshDeserialize, BorshSerialize};
 use seeded_rng::Rng;
@@ -148,7 +148,7 @@ pub struct LastKnown {
 }
 
 /// A card in this duel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct CardInstance {
     pub code: Code,
     pub owner: Player,
@@ -211,19 +211,90 @@ impl CardInstance {
     }
 }
 
+/// An ordered pile of cards (a deck, a hand, a graveyard, a banishment, an Extra Deck),
+/// shared by the copies of a duel until one of them changes it. The solver copies
+/// positions by the million and a move changes one or two piles, so a copy costs no
+/// allocation for the piles it leaves alone (the opponent's nearly always).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Pile(Rc<Vec<CardId>>);
+
+impl std::ops::Deref for Pile {
+    type Target = [CardId];
+
+    fn deref(&self) -> &[CardId] {
+        &self.0
+    }
+}
+
+impl From<Vec<CardId>> for Pile {
+    fn from(ids: Vec<CardId>) -> Pile {
+        Pile(Rc::new(ids))
+    }
+}
+
+impl FromIterator<CardId> for Pile {
+    fn from_iter<I: IntoIterator<Item = CardId>>(ids: I) -> Pile {
+        Pile::from(ids.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a Pile {
+    type Item = &'a CardId;
+    type IntoIter = std::slice::Iter<'a, CardId>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl Pile {
+    /// The pile's own cards to change: copied first if another duel shares them, with
+    /// room for a few more (a shared pile that grows would otherwise be copied to the
+    /// size it has, then again to a larger one).
+    pub(crate) fn make_mut(&mut self) -> &mut Vec<CardId> {
+        if Rc::get_mut(&mut self.0).is_none() {
+            let mut own = Vec::with_capacity(self.0.len() + PILE_ROOM);
+            own.extend_from_slice(&self.0);
+            self.0 = Rc::new(own);
+        }
+        Rc::make_mut(&mut self.0)
+    }
+
+    pub(crate) fn push(&mut self, id: CardId) {
+        self.make_mut().push(id);
+    }
+
+    /// Keeps the cards `keep` says yes to (changing nothing, and copying nothing, when it
+    /// keeps them all).
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&CardId) -> bool) {
+        if self.iter().all(&mut keep) {
+            return;
+        }
+        self.make_mut().retain(keep);
+    }
+
+    pub fn to_vec(&self) -> Vec<CardId> {
+        self.0.as_ref().clone()
+    }
+}
+
+/// The room a copied [`Pile`] gets for cards to come.
+const PILE_ROOM: usize = 4;
+
 /// One player's zones and per-turn counters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct PlayerState {
     pub lp: u32,
     /// Bottom first: the top card is the last element.
-    pub deck: Vec<CardId>,
-    pub hand: Vec<CardId>,
+    pub deck: Pile,
+    pub hand: Pile,
     pub monsters: [Option<CardId>; ZONE_SLOTS],
     pub spell_trap: [Option<CardId>; ZONE_SLOTS],
     pub field_zone: Option<CardId>,
-    pub graveyard: Vec<CardId>,
-    pub banished: Vec<CardId>,
-    pub extra: Vec<CardId>,
+    pub graveyard: Pile,
+    pub banished: Pile,
+    pub extra: Pile,
     pub normal_summon_limit: u8,
     pub normal_summon_used: u8,
     pub special_summoned_this_turn: bool,
@@ -235,14 +306,14 @@ impl PlayerState {
     pub(crate) fn new() -> Self {
         PlayerState {
             lp: STARTING_LP,
-            deck: Vec::new(),
-            hand: Vec::new(),
+            deck: Pile::default(),
+            hand: Pile::default(),
             monsters: [None; ZONE_SLOTS],
             spell_trap: [None; ZONE_SLOTS],
             field_zone: None,
-            graveyard: Vec::new(),
-            banished: Vec::new(),
-            extra: Vec::new(),
+            graveyard: Pile::default(),
+            banished: Pile::default(),
+            extra: Pile::default(),
             normal_summon_limit: 1,
             normal_summon_used: 0,
             special_summoned_this_turn: false,
@@ -351,7 +422,7 @@ pub(crate) struct ActiveRestriction {
 pub(crate) struct Delayed {
     pub source: CardId,
     pub controller: Player,
-    pub steps: Vec<Step>,
+    pub steps: Rc<[Step]>,
     pub locals: Locals,
 }
 
@@ -367,13 +438,39 @@ pub(crate) struct Held {
 /// happened, and positions chosen for a Special Summon.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
 pub(crate) struct Locals {
-    pub regs: BTreeMap<Reg, Vec<Held>>,
+    pub regs: Regs,
     pub did: bool,
     pub positions: Vec<(CardId, Position)>,
     /// A number declared during the effect (Reasoning's Level).
     pub declared: Option<u32>,
     /// The event number of the last step's moves (for a step made "together" with it).
     pub last_seq: Option<u32>,
+}
+
+/// An effect's registers, a slot per [`Reg`], each shared by the copies of a duel until
+/// the effect sets it again (a copy allocates nothing for them).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub(crate) struct Regs([Option<Rc<[Held]>>; Reg::ALL.len()]);
+
+impl Regs {
+    /// The cards put in `reg`, if the effect has set it.
+    pub fn get(&self, reg: &Reg) -> Option<&[Held]> {
+        self.0.get(*reg as usize)?.as_deref()
+    }
+
+    pub fn insert(&mut self, reg: Reg, held: Vec<Held>) {
+        if let Some(slot) = self.0.get_mut(reg as usize) {
+            *slot = Some(held.into());
+        }
+    }
+
+    /// The registers set, in the order of [`Reg::ALL`].
+    pub fn iter(&self) -> impl Iterator<Item = (Reg, &[Held])> {
+        Reg::ALL
+            .iter()
+            .zip(&self.0)
+            .filter_map(|(&reg, held)| Some((reg, held.as_deref()?)))
+    }
 }
 
 /// A link of the chain: an activation waiting to resolve.
@@ -417,7 +514,7 @@ pub(crate) struct Frame {
     pub kind: FrameKind,
     pub source: CardId,
     pub controller: Player,
-    pub steps: Vec<Step>,
+    pub steps: Rc<[Step]>,
     pub pc: usize,
     pub locals: Locals,
 }
@@ -530,7 +627,8 @@ impl PartialEq for Journal {
 /// The whole duel. Plain data: cloning it is a snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Duel {
-    pub(crate) deck_id: String,
+    /// Shared by the copies of a duel (a copy allocates nothing for it).
+    pub(crate) deck_id: Rc<str>,
     pub(crate) seed: u64,
     pub(crate) settings: Settings,
     pub(crate) cards: Vec<CardInstance>,

@@ -175,7 +175,7 @@ impl Duel {
     /// The duel as the player sees it.
     pub fn view(&self) -> DuelView {
         DuelView {
-            deck_id: self.deck_id.clone(),
+            deck_id: self.deck_id.to_string(),
             seed: self.seed,
             settings: self.settings,
             phase: self.phase,

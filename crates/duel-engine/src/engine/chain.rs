@@ -47,7 +47,8 @@ impl Duel {
                     reg: Reg::A,
                     to: Dest::Tribute,
                 },
-            ],
+            ]
+            .into(),
             pc: 0,
             locals: Locals::default(),
         });
@@ -113,7 +114,8 @@ impl Duel {
                     owners_field: false,
                     together: false,
                 },
-            ],
+            ]
+            .into(),
             pc: 0,
             locals,
         });
@@ -194,7 +196,7 @@ impl Duel {
             kind: FrameKind::Activation(link),
             source: id,
             controller,
-            steps: eff.cost.clone(),
+            steps: eff.cost.as_slice().into(),
             pc: 0,
             locals: Locals::default(),
         });
@@ -261,9 +263,8 @@ impl Duel {
             Some(m) => eff
                 .modes
                 .get(usize::from(m))
-                .map(|m| m.resolve.clone())
-                .unwrap_or_default(),
-            None => eff.resolve.clone(),
+                .map_or(&[][..], |m| m.resolve.as_slice()),
+            None => eff.resolve.as_slice(),
         };
         self.push_event(Event::Resolving {
             card: code,
@@ -274,7 +275,7 @@ impl Duel {
             kind: FrameKind::Resolution(link.clone()),
             source: link.card,
             controller: link.controller,
-            steps,
+            steps: steps.into(),
             pc: 0,
             locals,
         });

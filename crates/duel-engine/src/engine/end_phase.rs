@@ -62,7 +62,8 @@ impl Duel {
                                 reg: Reg::A,
                                 to: Dest::Discard,
                             },
-                        ],
+                        ]
+                        .into(),
                         pc: 0,
                         locals: Default::default(),
                     });

@@ -303,7 +303,8 @@ impl Duel {
 
     /// The UI's messages for moves that happened together.
     fn announce(&mut self, events: &[GameEvent], how: How) {
-        if events.is_empty() || how.reason == MoveReason::Play {
+        // Messages only: nothing to do where nobody records them (the solver's copies).
+        if events.is_empty() || how.reason == MoveReason::Play || self.journal.off {
             return;
         }
         if how.reason == MoveReason::Draw {

@@ -123,7 +123,7 @@ impl Duel {
                 return Flow::Wait;
             }
             Step::OpponentSelectHand { n, into } => {
-                let mut hand = self.player(ctrl.other()).hand.clone();
+                let mut hand = self.player(ctrl.other()).hand.to_vec();
                 self.rng.shuffle(&mut hand);
                 hand.truncate(usize::from(n));
                 let full = hand.len() == usize::from(n);
@@ -144,7 +144,7 @@ impl Duel {
             }
             Step::Move { reg, to } => {
                 let ids = self.held_cards(&locals, reg);
-                let wanted = locals.regs.get(&reg).map_or(0, Vec::len);
+                let wanted = locals.regs.get(&reg).map_or(0, <[Held]>::len);
                 let (dest, discard, reason) = match to {
                     Dest::Hand => (To::Hand, false, reason),
                     Dest::Discard => (To::Graveyard, true, reason),
@@ -198,13 +198,13 @@ impl Duel {
                 }
             }
             Step::ShuffleDeck => {
-                let mut deck = std::mem::take(&mut self.player_mut(ctrl).deck);
+                let mut deck = std::mem::take(&mut self.player_mut(ctrl).deck).to_vec();
                 // The shuffle's result depends only on what a player can tell apart:
                 // which copy of a card went back to the deck, and where it was, change
                 // nothing (the cards are put in a fixed order by what they are first).
                 super::sort_cards(&mut deck, |id| self.cards[id.index()].kind_key());
                 self.rng.shuffle(&mut deck);
-                self.player_mut(ctrl).deck = deck;
+                self.player_mut(ctrl).deck = deck.into();
                 self.push_event(Event::Shuffled { player: ctrl });
                 true
             }
@@ -356,7 +356,7 @@ impl Duel {
                 self.delayed.push(Delayed {
                     source: src,
                     controller: ctrl,
-                    steps,
+                    steps: steps.as_slice().into(),
                     locals,
                 });
                 true
@@ -551,7 +551,7 @@ impl Duel {
             Some(seq) => self.move_each_at(&moves, summon, seq),
             None => self.move_each(&moves, summon),
         };
-        let wanted = locals.regs.get(&reg).map_or(0, Vec::len);
+        let wanted = locals.regs.get(&reg).map_or(0, <[Held]>::len);
         let all = summoned.len() == wanted && wanted > 0;
         self.set_reg(reg, summoned);
         if let Some(f) = self.frames.last_mut() {

@@ -329,7 +329,7 @@ fn quiet_key(d: &Duel) -> Key {
                 },
             ));
             (e.controller, &e.steps).hash(&mut h);
-            for (reg, cards) in &e.locals.regs {
+            for (reg, cards) in e.locals.regs.iter() {
                 reg.hash(&mut h);
                 let mut held: Vec<u64> = cards.iter().map(|c| held_word(d, c)).collect();
                 held.sort_unstable();

@@ -68,7 +68,22 @@ fn candidates(d: &Duel) -> Candidates {
                 let mut seen = HashSet::default();
                 let mut commands = Vec::new();
                 let mut complete = true;
+                let codes: Vec<Option<Code>> = candidates.iter().map(|&id| code_of(id)).collect();
                 'sizes: for k in usize::from(*min)..=usize::from(*max) {
+                    if let Some(picks) = code_picks(&codes, k, SELECTION_CAP) {
+                        for pick in picks {
+                            let subset = pick.iter().map(|&i| candidates[i]).collect();
+                            let cmd = Command::Respond(Response::Cards(subset));
+                            if d.validate(&cmd).is_ok() {
+                                commands.push(cmd);
+                            }
+                            if commands.len() >= SELECTION_CAP {
+                                complete = false;
+                                break 'sizes;
+                            }
+                        }
+                        continue;
+                    }
                     let (subsets, all) = subsets(candidates, k, SELECTION_CAP);
                     complete &= all;
                     for subset in subsets {
@@ -104,48 +119,60 @@ fn candidates(d: &Duel) -> Candidates {
             },
         };
     }
+    if d.outcome().is_some() {
+        return Candidates {
+            commands: Vec::new(),
+            complete: true,
+        };
+    }
     // A few dozen at most: a list beats a hash set here.
     let mut seen = Vec::new();
     let mut end = None;
-    let mut commands: Vec<Command> = d
-        .legal_commands()
-        .into_iter()
-        .filter(|c| {
-            let (kind, card) = match c {
-                Command::SummonMonster { card } => (0u8, *card),
-                Command::SetMonster { card } => (1, *card),
-                Command::SetSpellTrap { card } => (2, *card),
-                Command::ActivateSpell { card } => (3, *card),
-                Command::ActivateEffect { card } => (4, *card),
-                Command::SynchroSummon { card } => (5, *card),
-                Command::EndTurn | Command::AdvancePhase => {
+    // The legal commands in `Duel::legal_commands`' order, a copy's commands left out where
+    // an interchangeable copy's same command is already in (so never validated).
+    let mut commands: Vec<Command> = Vec::new();
+    d.each_command(|c| {
+        let (kind, card) = match c {
+            Command::SummonMonster { card } => (0u8, *card),
+            Command::SetMonster { card } => (1, *card),
+            Command::SetSpellTrap { card } => (2, *card),
+            Command::ActivateSpell { card } => (3, *card),
+            Command::ActivateEffect { card } => (4, *card),
+            Command::SynchroSummon { card } => (5, *card),
+            Command::EndTurn | Command::AdvancePhase => {
+                if end.is_none() && d.validate(c).is_ok() {
                     end = Some(Command::EndTurn);
-                    return false;
                 }
-                Command::PassChain | Command::Respond(_) => return true,
-            };
-            let Some(inst) = d.instance(card) else {
-                return false;
-            };
-            // Copies are interchangeable where nothing tells them apart: the same place
-            // and state, once-per-turn uses, and (for an equip) the same kind of monster.
-            let used = d
-                .used_opt
-                .iter()
-                .any(|k| matches!(k, OptKey::Card(id, _) if *id == card));
-            let equipped = inst
-                .equipped_to
-                .and_then(|m| d.instance(m))
-                .map(|m| (m.code, m.controller, m.kind_key()));
-            let place = (inst.location.zone_name(), used, equipped);
-            let what = (kind, inst.kind_key(), place);
-            if seen.contains(&what) {
-                return false;
+                return;
             }
-            seen.push(what);
-            true
-        })
-        .collect();
+            Command::PassChain | Command::Respond(_) => {
+                if d.validate(c).is_ok() {
+                    commands.push(c.clone());
+                }
+                return;
+            }
+        };
+        let Some(inst) = d.instance(card) else {
+            return;
+        };
+        // Copies are interchangeable where nothing tells them apart: the same place
+        // and state, once-per-turn uses, and (for an equip) the same kind of monster.
+        let used = d
+            .used_opt
+            .iter()
+            .any(|k| matches!(k, OptKey::Card(id, _) if *id == card));
+        let equipped = inst
+            .equipped_to
+            .and_then(|m| d.instance(m))
+            .map(|m| (m.code, m.controller, m.kind_key()));
+        let place = (inst.location.zone_name(), used, equipped);
+        let what = (kind, inst.kind_key(), place);
+        if seen.contains(&what) || d.validate(c).is_err() {
+            return;
+        }
+        seen.push(what);
+        commands.push(c.clone());
+    });
     commands.extend(end);
     Candidates {
         commands,
@@ -180,6 +207,61 @@ fn chosen_positions_matter() -> bool {
             changes(e.steps()) && !own_normal_summon
         })
     })
+}
+
+/// The selections of `k` of cards with these `codes` that a player can tell apart (which
+/// copy of a code is chosen changes nothing), each as the positions of the first copies of
+/// its codes, in the order the subsets of positions would first show them (the order of
+/// their positions); `None` when there are more than `cap` subsets of `k` in all, where
+/// the caller lists the first `cap` subsets instead. The same choices, in the same order,
+/// as keeping the first subset of each multiset of codes among all subsets, without
+/// building every subset.
+fn code_picks(codes: &[Option<Code>], k: usize, cap: usize) -> Option<Vec<Vec<usize>>> {
+    // Whether C(n, k) <= cap, without overflow.
+    let n = codes.len();
+    let mut count = 1usize;
+    for i in 0..k.min(n.saturating_sub(k)) {
+        count = count.checked_mul(n - i)? / (i + 1);
+        if count > cap {
+            return None;
+        }
+    }
+    if k > n {
+        return Some(Vec::new());
+    }
+    // The positions of each code's copies, codes in the order of their first copy.
+    let mut groups: Vec<(Option<Code>, Vec<usize>)> = Vec::new();
+    for (i, code) in codes.iter().enumerate() {
+        match groups.iter_mut().find(|(c, _)| c == code) {
+            Some((_, at)) => at.push(i),
+            None => groups.push((*code, vec![i])),
+        }
+    }
+    fn go(
+        groups: &[(Option<Code>, Vec<usize>)],
+        k: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        let Some(((_, at), rest)) = groups.split_first() else {
+            if k == 0 {
+                out.push(cur.clone());
+            }
+            return;
+        };
+        for take in 0..=k.min(at.len()) {
+            cur.extend_from_slice(&at[..take]);
+            go(rest, k - take, cur, out);
+            cur.truncate(cur.len() - take);
+        }
+    }
+    let mut out = Vec::new();
+    go(&groups, k, &mut Vec::with_capacity(k), &mut out);
+    for pick in &mut out {
+        pick.sort_unstable();
+    }
+    out.sort_unstable();
+    Some(out)
 }
 
 /// The subsets of `k` of `ids` (at most `cap`), and whether that is all of them.
@@ -1285,6 +1367,44 @@ const SEARCH_AFTER: usize = 2;
 mod tests {
     use super::*;
     use crate::state::Settings;
+
+    /// The selections told apart by their codes, built from the codes' copies, are the
+    /// first subset of each multiset of codes among all subsets, in the same order: what
+    /// the search tried before it built them directly (random piles of up to 12 cards
+    /// with up to 5 codes, every size).
+    #[test]
+    fn code_picks_are_the_first_subset_of_each_multiset_of_codes() {
+        let mut rng = Rng::new(7);
+        for _ in 0..2_000 {
+            let n = rng.index(13);
+            let kinds = 1 + rng.index(5);
+            let codes: Vec<Option<Code>> = (0..n).map(|_| Some(rng.index(kinds) as Code)).collect();
+            let ids: Vec<CardId> = (0..n).map(|i| CardId(i as u16)).collect();
+            for k in 0..=n + 1 {
+                let (all, complete) = subsets(&ids, k, usize::MAX);
+                assert!(complete);
+                let mut seen = HashSet::default();
+                let expected: Vec<Vec<usize>> = all
+                    .iter()
+                    .map(|s| s.iter().map(|id| id.index()).collect::<Vec<_>>())
+                    .filter(|s| {
+                        let mut key: Vec<_> = s.iter().map(|&i| codes[i]).collect();
+                        key.sort_unstable();
+                        seen.insert(key)
+                    })
+                    .collect();
+                assert_eq!(
+                    code_picks(&codes, k, usize::MAX),
+                    Some(expected),
+                    "{codes:?}, {k}"
+                );
+            }
+        }
+        // More subsets than the cap: the caller lists the first ones itself.
+        let codes = vec![Some(1); 12];
+        assert_eq!(code_picks(&codes, 4, 256), None);
+        assert_eq!(code_picks(&codes, 2, 256).map(|p| p.len()), Some(1));
+    }
 
     /// Graceful Charity's discard with two pieces in hand: the pieces are kept (their
     /// discard comes last), unless Dark Factory of Mass Production is in hand to bring

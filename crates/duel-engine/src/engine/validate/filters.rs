@@ -71,11 +71,11 @@ impl Duel {
         let ps = self.player(ctrl);
         let opp = self.player(ctrl.other());
         match zone {
-            Source::Hand => ps.hand.clone(),
-            Source::Deck => ps.deck.clone(),
-            Source::Graveyard => ps.graveyard.clone(),
-            Source::Banished => ps.banished.clone(),
-            Source::ExtraDeck => ps.extra.clone(),
+            Source::Hand => ps.hand.to_vec(),
+            Source::Deck => ps.deck.to_vec(),
+            Source::Graveyard => ps.graveyard.to_vec(),
+            Source::Banished => ps.banished.to_vec(),
+            Source::ExtraDeck => ps.extra.to_vec(),
             Source::MonsterZone => ps.monsters.iter().flatten().copied().collect(),
             Source::SpellTrapZone => ps
                 .spell_trap
@@ -84,7 +84,7 @@ impl Duel {
                 .chain(ps.field_zone.iter())
                 .copied()
                 .collect(),
-            Source::OpponentGraveyard => opp.graveyard.clone(),
+            Source::OpponentGraveyard => opp.graveyard.to_vec(),
             Source::EitherGraveyard => ps.graveyard.iter().chain(&opp.graveyard).copied().collect(),
             Source::EitherMonsterZone => ps
                 .monsters

@@ -76,6 +76,18 @@ impl Duel {
                 .collect();
         }
         let mut out = Vec::new();
+        self.each_command(|cmd| {
+            if self.validate(cmd).is_ok() {
+                out.push(cmd.clone());
+            }
+        });
+        out
+    }
+
+    /// Calls `f` with every command that might be legal now outside a prompt (a card of
+    /// yours, by where it is, then the commands that name no card), in the order
+    /// [`Duel::legal_commands`] lists them.
+    pub(crate) fn each_command(&self, mut f: impl FnMut(&Command)) {
         for (i, c) in self.cards.iter().enumerate() {
             if c.controller != Player::You {
                 continue;
@@ -95,19 +107,11 @@ impl Duel {
                 Location::ExtraDeck => &[Command::SynchroSummon { card }],
                 _ => &[],
             };
-            out.extend(
-                candidates
-                    .iter()
-                    .filter(|cmd| self.validate(cmd).is_ok())
-                    .cloned(),
-            );
+            candidates.iter().for_each(&mut f);
         }
-        for cmd in [Command::PassChain, Command::AdvancePhase, Command::EndTurn] {
-            if self.validate(&cmd).is_ok() {
-                out.push(cmd);
-            }
-        }
-        out
+        [Command::PassChain, Command::AdvancePhase, Command::EndTurn]
+            .iter()
+            .for_each(f);
     }
 
     /// The values an option prompt accepts (card selections are not options).
