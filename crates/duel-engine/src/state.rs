@@ -233,12 +233,6 @@ impl From<Vec<CardId>> for Pile {
     }
 }
 
-impl FromIterator<CardId> for Pile {
-    fn from_iter<I: IntoIterator<Item = CardId>>(ids: I) -> Pile {
-        Pile::from(ids.into_iter().collect::<Vec<_>>())
-    }
-}
-
 impl<'a> IntoIterator for &'a Pile {
     type Item = &'a CardId;
     type IntoIter = std::slice::Iter<'a, CardId>;
@@ -272,10 +266,6 @@ impl Pile {
             return;
         }
         self.make_mut().retain(keep);
-    }
-
-    pub fn to_vec(&self) -> Vec<CardId> {
-        self.0.as_ref().clone()
     }
 }
 

@@ -24,6 +24,17 @@ use seeded_rng::Rng;
 /// Enumerations stop after this many positions (the position is then skipped).
 const CAP: usize = 3_000;
 
+/// One step of a random walk: plays one of `options` chosen by `rng`; `false` when there
+/// is none (the walk ends).
+fn play_at_random(d: &mut Duel, options: &[Command], rng: &mut Rng) -> bool {
+    if options.is_empty() {
+        return false;
+    }
+    let cmd = options[rng.index(options.len())].clone();
+    d.apply(cmd).expect("a legal command");
+    true
+}
+
 /// Every command `apply` could accept: the legal commands, and for a card selection
 /// every subset of its candidates of an allowed size that `validate` accepts.
 fn all_commands(d: &Duel) -> Vec<Command> {
@@ -219,11 +230,9 @@ fn no_cut_calls_a_winnable_position_lost() {
                 }
             }
             let options = all_commands(&d);
-            if options.is_empty() {
+            if !play_at_random(&mut d, &options, &mut rng) {
                 break;
             }
-            let cmd = options[rng.index(options.len())].clone();
-            d.apply(cmd).expect("a legal command");
         }
     }
     println!("cuts fired {fired} times, the turn ended idle {ended_idle} times");
@@ -319,11 +328,9 @@ fn the_draws_left_never_cut_a_line_that_reaches_a_deep_piece() {
                 skipped += 1;
             }
             let options = all_commands(&d);
-            if options.is_empty() {
+            if !play_at_random(&mut d, &options, &mut rng) {
                 break;
             }
-            let cmd = options[rng.index(options.len())].clone();
-            d.apply(cmd).expect("a legal command");
         }
     }
     println!("cut {fired}, won and not cut {won_uncut}, too large {skipped}");
@@ -358,11 +365,9 @@ fn leaving_out_the_dominated_sets_and_summons_never_loses_a_win() {
                     }));
                 }
             }
-            if options.is_empty() {
+            if !play_at_random(&mut d, &options, &mut rng) {
                 break;
             }
-            let cmd = options[rng.index(options.len())].clone();
-            d.apply(cmd).expect("a legal command");
         }
     }
     println!("compared {compared}, a left-out command on a winning line {on_winning_lines}");
@@ -415,11 +420,9 @@ fn leaving_out_activations_in_the_end_phase_never_loses_a_win() {
                         usize::from(exhaustive(&ended, goal, &mut n) == Some(true));
                 }
             }
-            if options.is_empty() {
+            if !play_at_random(&mut d, &options, &mut rng) {
                 break;
             }
-            let cmd = options[rng.index(options.len())].clone();
-            d.apply(cmd).expect("a legal command");
         }
     }
     println!("compared {compared}, the End Phase wins {winning_in_the_end_phase}");
