@@ -1,9 +1,9 @@
 // Measures the duel solver in the release build (dist/) in headless Chromium. For each
 // deck: (1) SAMPLE opening hands solved one at a time through the job entry point of the
 // duel solver's module (dist/duel-solver/, the code the statistics workers run), giving
-// the median and p95 time to decide a hand and the solver's speed in budget positions per
-// second on the hands the budget does not decide (they spend all of it: budget / 2 guided
-// playouts in nested and, for Exodia, adaptive searches, then budget search positions);
+// the median and p95 time to decide a hand and the mean time of the hands the budget does
+// not decide (they spend all of it: budget / 2 guided playouts in nested and, for Exodia,
+// adaptive searches, then the statistics' longer search, `solver::solve_deep`);
 // (2) the statistics page itself, HANDS hands at
 // its own budget per hand (`stats::HAND_BUDGET`; BUDGET is for (1) only) in its Web
 // Workers (one per core), timed from the click on `stats-run` to `stats-done`, with the
@@ -69,11 +69,11 @@ for (const deck of DECKS) {
       median: times[Math.floor(times.length / 2)],
       p95: times[Math.floor(times.length * 0.95)],
       undecided,
-      perSecond: undecidedMs > 0 ? (undecided * budget) / (undecidedMs / 1000) : 0,
+      undecidedMean: undecided > 0 ? undecidedMs / undecided : 0,
     };
   }, { deck, sample: SAMPLE, budget: BUDGET });
   console.log(`${deck}: ${SAMPLE} hands one by one on the page: median ${one.median.toFixed(1)} ms, p95 ${one.p95.toFixed(1)} ms; `
-    + `${Math.round(one.perSecond)} budget positions/s on the ${one.undecided} undecided`);
+    + `${one.undecided} undecided, ${Math.round(one.undecidedMean)} ms each on average`);
 
   // (2) The statistics page, from a cleared cache.
   await page.evaluate(() => {

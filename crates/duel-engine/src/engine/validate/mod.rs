@@ -93,17 +93,24 @@ impl Duel {
                 continue;
             }
             let card = CardId(i as u16);
+            // Only the commands the card's kind and face allow (what `validate` checks
+            // first): a monster is summoned or Set from the hand, a Spell or Trap Set or
+            // activated; on the field a face-down Spell or Trap is activated, a face-up
+            // card's effect.
+            let monster = def_of(c.code).is_monster();
             let candidates: &[Command] = match c.location {
-                Location::Hand => &[
+                Location::Hand if monster => &[
                     Command::SummonMonster { card },
                     Command::SetMonster { card },
+                ],
+                Location::Hand => &[
                     Command::SetSpellTrap { card },
                     Command::ActivateSpell { card },
                 ],
-                l if l.is_field() => &[
-                    Command::ActivateSpell { card },
-                    Command::ActivateEffect { card },
-                ],
+                l if l.is_field() && c.face == Face::Up => &[Command::ActivateEffect { card }],
+                Location::SpellTrapZone(_) | Location::FieldZone if !monster => {
+                    &[Command::ActivateSpell { card }]
+                }
                 Location::ExtraDeck => &[Command::SynchroSummon { card }],
                 _ => &[],
             };
