@@ -73,6 +73,33 @@ fn junk(d: &Duel, k: usize) -> Vec<Command> {
     ]
 }
 
+/// Every command `validate` accepts outside a prompt, found by trying each kind of
+/// command on every card instance (either player's, wherever it is) and then the
+/// commands that name no card: what `legal_commands` must list, in its order.
+fn every_valid_command(d: &Duel) -> Vec<Command> {
+    let mut out = Vec::new();
+    for (card, _) in d.instances() {
+        for cmd in [
+            Command::SummonMonster { card },
+            Command::SetMonster { card },
+            Command::SetSpellTrap { card },
+            Command::ActivateSpell { card },
+            Command::ActivateEffect { card },
+            Command::SynchroSummon { card },
+        ] {
+            if d.validate(&cmd).is_ok() {
+                out.push(cmd);
+            }
+        }
+    }
+    for cmd in [Command::PassChain, Command::AdvancePhase, Command::EndTurn] {
+        if d.validate(&cmd).is_ok() {
+            out.push(cmd);
+        }
+    }
+    out
+}
+
 /// The `i`-th playable preset deck (cycling through them).
 fn playable_deck(i: usize) -> String {
     let playable: Vec<&str> = decks()
@@ -119,6 +146,24 @@ proptest! {
             duel.apply(cmd).expect("random valid command accepted");
             check_invariants(&duel);
             prop_assert_eq!(real_cards(&duel), cards, "Tokens come and go; cards never do");
+        }
+    }
+
+    /// `legal_commands` lists only the commands a card's kind, place and face allow
+    /// before validating them: none it leaves out is valid, and the order is that of
+    /// validating everything.
+    #[test]
+    fn legal_commands_are_every_command_validate_accepts(deck in 0usize..8, seed in any::<u64>(), choices in prop::collection::vec(any::<u32>(), 1..120)) {
+        let deck = playable_deck(deck);
+        let mut duel = Duel::new(&deck, seed).expect("playable deck");
+        for r in choices {
+            if duel.view().prompt.is_none() && duel.outcome().is_none() {
+                prop_assert_eq!(duel.legal_commands(), every_valid_command(&duel));
+            }
+            let mut salt = 0usize;
+            let mut pick = |n: usize| { salt = salt.wrapping_mul(31).wrapping_add(r as usize); if n == 0 { 0 } else { salt % n } };
+            let Some(cmd) = random_command(&duel, &mut pick) else { break };
+            duel.apply(cmd).expect("random valid command accepted");
         }
     }
 
