@@ -97,7 +97,7 @@ pub fn goal_of(deck: &str) -> Result<Outcome, SetupError> {
 /// The search budget the statistics give one opening hand ([`solver::solve_deep`]):
 /// 10,000 guided playouts, with a depth-first search beside them and after them of up
 /// to 800,000 positions (those that offer a choice), which only the hardest hands reach.
-/// Most hands are decided in tens of milliseconds natively, about 1% take one to ten
+/// Most hands are decided in tens of milliseconds natively, about 1% take one to fifteen
 /// seconds; the hands it does not decide (at most 0.5% of any preset deck's) are
 /// listed.
 ///

@@ -1144,7 +1144,7 @@ pub fn solve_watched(
 /// decide gets there, so the other hands take no more time. The hands that get there are
 /// few (about 1% over the five decks) and most of them are decided by a longer search:
 /// of the 63 hands that twice the budget left undecided (seeds 0-999 of each deck, budget
-/// 20,000), fifty times the budget decided 51 (23 proved lost, 28 won), within 1-7 s
+/// 20,000), fifty times the budget decided 51 (33 won, 18 proved lost), within 1-7 s
 /// natively where they were decided, 10-21 s for the 12 it did not; twenty-five times
 /// decided the same hands but one (library-exodia seed 68, proved lost at 6.3 s).
 /// Revision 16 takes forty: every deck then has at most 0.5% of its hands undecided.
