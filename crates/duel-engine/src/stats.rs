@@ -18,7 +18,7 @@ use crate::state::{Duel, Outcome, Player, Reason, Settings};
 
 /// Bumped whenever a change to the rules or the solver can change what [`solve_hand`]
 /// answers for a seed (the card data has its own fingerprint in [`engine_version`]).
-pub const SOLVER_REVISION: u32 = 16;
+pub const SOLVER_REVISION: u32 = 17;
 
 /// What a stored result of [`solve_hand`] depends on besides its arguments: the crate's
 /// version, [`SOLVER_REVISION`] and a fingerprint of the card data. A cache keyed by it
@@ -96,7 +96,8 @@ pub fn goal_of(deck: &str) -> Result<Outcome, SetupError> {
 
 /// The search budget the statistics give one opening hand ([`solver::solve_deep`]):
 /// 10,000 guided playouts, with a depth-first search beside them and after them of up
-/// to 800,000 positions (those that offer a choice), which only the hardest hands reach.
+/// to 800,000 positions (those that offer a choice), which only the hardest hands reach,
+/// taking turns there with a search by deviations from the guide of up to 200,000.
 /// Most hands are decided in tens of milliseconds natively, about 1% take one to fifteen
 /// seconds; the hands it does not decide (at most 0.5% of any preset deck's) are
 /// listed.

@@ -13,8 +13,8 @@ mod common;
 
 use common::*;
 use duel_engine::solver::{
-    Search, StandIn, dominance_from, dominated, hopeless, order_for, search, search_with, solve,
-    stand_ins,
+    Search, StandIn, dominance_from, dominated, hopeless, order_for, search, search_deviating,
+    search_with, solve, stand_ins,
 };
 use duel_engine::{
     Code, Command, Duel, Outcome, Player, PromptKind, Reason, Response, Setup, decks,
@@ -156,6 +156,12 @@ fn small_position_holding(seed: u64, held: &[Code]) -> (Duel, Outcome) {
     (d, goal)
 }
 
+/// Whether `line` replays from `d` through `Duel::apply` to `goal`.
+fn replays_to(d: &Duel, line: Vec<Command>, goal: Outcome) -> bool {
+    let mut replay = d.clone();
+    line.into_iter().all(|cmd| replay.apply(cmd).is_ok()) && replay.outcome() == Some(goal)
+}
+
 #[test]
 fn the_search_agrees_with_an_exhaustive_enumeration_on_small_positions() {
     let (mut won, mut lost, mut skipped) = (0, 0, 0);
@@ -174,14 +180,23 @@ fn the_search_agrees_with_an_exhaustive_enumeration_on_small_positions() {
             truth,
             "seed {seed}: the guided search says {guided:?}"
         );
+        // So must the search by deviations from the guide, whose passes that a limit
+        // stopped prove nothing.
+        match search_deviating(&d, goal, 1_000_000, &order_for(goal)) {
+            Search::Found(line) => {
+                assert!(truth, "seed {seed}: a deviating line found where none wins");
+                assert!(
+                    replays_to(&d, line, goal),
+                    "seed {seed}: the deviating line"
+                );
+            }
+            Search::Impossible => assert!(!truth, "seed {seed}: deviations called it lost"),
+            other => panic!("seed {seed}: the deviating search left it undecided: {other:?}"),
+        }
         match search(&d, goal, 1_000_000) {
             Search::Found(line) => {
                 assert!(truth, "seed {seed}: a line found where none wins");
-                let mut replay = d.clone();
-                for cmd in line {
-                    replay.apply(cmd).expect("the line replays");
-                }
-                assert_eq!(replay.outcome(), Some(goal), "seed {seed}");
+                assert!(replays_to(&d, line, goal), "seed {seed}: the line");
                 won += 1;
             }
             Search::Impossible => {
@@ -517,11 +532,7 @@ fn stand_ins_prove_only_true_losses_and_find_only_true_wins() {
         match solve(&d, burn, 2_000, seed).0 {
             Search::Found(line) => {
                 assert!(real, "seed {seed}: a line where none wins");
-                let mut replay = d.clone();
-                for cmd in line {
-                    replay.apply(cmd).expect("the line replays");
-                }
-                assert_eq!(replay.outcome(), Some(burn), "seed {seed}");
+                assert!(replays_to(&d, line, burn), "seed {seed}: the line");
                 solved += 1;
             }
             Search::Impossible => {

@@ -15,6 +15,9 @@ mod relax;
 
 pub use relax::{Side as StandIn, stand_ins};
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use seeded_rng::Rng;
@@ -521,9 +524,8 @@ struct Ctx<'p> {
     budget: usize,
     policy: Policy<'p>,
     nodes: usize,
-    /// Positions where no line of at most that many more commands reaches the goal
-    /// (`u16::MAX`: none at all).
-    failed: HashMap<key::Key, u16>,
+    /// The positions refuted so far (shared with a search by deviations beside it).
+    failed: Refuted,
     path: Vec<Command>,
     /// Some selection had more answers than the search tries.
     capped: bool,
@@ -542,10 +544,45 @@ impl<'p> Ctx<'p> {
             budget,
             policy,
             nodes: 0,
-            failed: HashMap::default(),
+            failed: Refuted::default(),
             path: Vec::new(),
             capped: false,
         }
+    }
+}
+
+/// The positions refuted by the passes of a search, and by those of a search by
+/// deviations from the same position in the same order beside it (which try the same
+/// candidates): for each key, the most commands left with which no line from it reaches
+/// the goal, and the most deviations (see [`Limit`]); `u16::MAX` in both, no line at all.
+/// Shared by the searches' contexts: each reads what the other proved.
+#[derive(Debug, Clone, Default)]
+struct Refuted(Rc<RefCell<HashMap<key::Key, [u16; 2]>>>);
+
+impl Refuted {
+    /// Whether no line with `remaining` left of what `limit` counts reaches the goal.
+    fn holds(&self, key: key::Key, limit: Limit, remaining: u16) -> bool {
+        self.0
+            .borrow()
+            .get(&key)
+            .is_some_and(|r| r[limit as usize] >= remaining)
+    }
+
+    /// Records that no line with `remaining` left (`u16::MAX`: any line) reaches the goal.
+    fn record(&self, key: key::Key, limit: Limit, remaining: u16) {
+        let mut table = self.0.borrow_mut();
+        let r = table.entry(key).or_default();
+        if remaining == u16::MAX {
+            *r = [u16::MAX; 2];
+        } else {
+            r[limit as usize] = r[limit as usize].max(remaining);
+        }
+    }
+
+    /// The same entries (for tests).
+    #[cfg(test)]
+    fn entries(&self) -> HashMap<key::Key, [u16; 2]> {
+        self.0.borrow().clone()
     }
 }
 
@@ -588,6 +625,18 @@ struct Trying {
     remaining: u16,
     /// Some line below was stopped by the limit.
     cut: bool,
+    /// The next candidate is the position's first.
+    first: bool,
+}
+
+/// What a pass's limit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limit {
+    /// Every command of the line.
+    Commands = 0,
+    /// Only the commands that are not their position's first candidate (the guide's
+    /// choice): a position with none left tries its first candidate alone.
+    Deviations = 1,
 }
 
 /// One depth-first pass from a position, in the policy's order, with a limit on the
@@ -597,6 +646,7 @@ struct Trying {
 /// budget goes on later exactly where it stopped, as if the budget had been larger
 /// from the start.
 struct Pass {
+    limit: Limit,
     stack: Vec<Trying>,
     /// The next position to enter, with the commands still allowed below it.
     next: Option<(Duel, u16)>,
@@ -606,9 +656,14 @@ struct Pass {
 
 impl Pass {
     fn new(root: Duel, limit: u16) -> Pass {
+        Pass::limited(root, limit, Limit::Commands)
+    }
+
+    fn limited(root: Duel, remaining: u16, limit: Limit) -> Pass {
         Pass {
+            limit,
             stack: Vec::new(),
-            next: Some((root, limit)),
+            next: Some((root, remaining)),
             ended: None,
         }
     }
@@ -662,7 +717,8 @@ impl Pass {
                 PassState::Failed { cut: false }
             });
         }
-        if remaining == 0 {
+        let deviations = self.limit == Limit::Deviations;
+        if (remaining == 0 && !deviations) || ctx.path.len() >= usize::from(MAX_LINE) {
             return Some(PassState::Failed { cut: true });
         }
         if ctx.nodes >= ctx.budget {
@@ -676,7 +732,7 @@ impl Pass {
         // for nothing.
         let key = key::quiet(&d).then(|| key::key(&d));
         if let Some(key) = key
-            && ctx.failed.get(&key).is_some_and(|&r| r >= remaining)
+            && ctx.failed.holds(key, self.limit, remaining)
         {
             return Some(PassState::Failed { cut: false });
         }
@@ -684,7 +740,7 @@ impl Pass {
             // Lost whatever the limit: the table keeps it, which saves the cut's work if
             // the position comes again.
             if let Some(key) = key {
-                ctx.failed.insert(key, u16::MAX);
+                ctx.failed.record(key, self.limit, u16::MAX);
             }
             return Some(PassState::Failed { cut: false });
         }
@@ -710,13 +766,18 @@ impl Pass {
             }
         }
         todo.retain(|c| !ctx.dominance.drops(&d, c));
+        let narrowed = deviations && remaining == 0 && todo.len() > 1;
+        if narrowed {
+            todo.truncate(1);
+        }
         todo.reverse();
         self.stack.push(Trying {
             here: Some(d),
             todo,
             key,
             remaining,
-            cut: false,
+            cut: narrowed,
+            first: true,
         });
         None
     }
@@ -735,14 +796,19 @@ impl Pass {
             if let Some(mut next) = here {
                 next.apply_valid(cmd.clone());
                 ctx.path.push(cmd);
-                self.next = Some((next, top.remaining - 1));
+                let spent = match self.limit {
+                    Limit::Commands => 1,
+                    Limit::Deviations => u16::from(!top.first),
+                };
+                top.first = false;
+                self.next = Some((next, top.remaining - spent));
                 return None;
             }
         }
         let frame = self.stack.pop()?;
         if let Some(key) = frame.key {
-            ctx.failed
-                .insert(key, if frame.cut { frame.remaining } else { u16::MAX });
+            let remaining = if frame.cut { frame.remaining } else { u16::MAX };
+            ctx.failed.record(key, self.limit, remaining);
         }
         Some(frame.cut)
     }
@@ -1134,7 +1200,7 @@ pub fn solve_watched(
     seed: u64,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> (Search, Method) {
-    solve_searching(start, goal, budget, budget, seed, progress)
+    solve_searching(start, goal, budget, budget, false, seed, progress)
 }
 
 /// [`solve`] whose depth-first search, after the playouts, goes on to `SEARCH_AFTER *
@@ -1149,6 +1215,21 @@ pub fn solve_watched(
 /// decided the same hands but one (library-exodia seed 68, proved lost at 6.3 s).
 /// Revision 16 takes forty: every deck then has at most 0.5% of its hands undecided.
 ///
+/// Since revision 17 that search takes turns, `budget` positions each, with a search by
+/// deviations from the guide ([`search_deviating`], up to `DEVIATING_AFTER = 10` times
+/// the budget), and the two share their table of refuted positions. Nearly all the
+/// hard hands' wins were found by the depth-first search, which reaches a line that
+/// leaves the guide's choice near the start only after every line below that choice;
+/// the search by deviations tries the lines that leave it at fewest positions first.
+/// Of the 12 hands revision 16 left undecided (seeds 0-999), it won 5 (panda-exodia
+/// seeds 809, 975 and 976 within 0.4 s, after 2,700-6,400 positions of its own;
+/// library-exodia 750 in 0.6 s; exodia-deck 126 in 2 s); the 7 left are undecided as
+/// before. Its cap bounds what a proof of loss and an undecided hand pay for it:
+/// without one, the 60 hands of legacy-exodia and library-exodia that took over 0.7 s
+/// took 11% more time in all (107.6 → 119.0 s), their 4 undecided ones 8.4-8.7 s
+/// instead of 4.7-5.1 s (with the cap 5.6-6.1 s). With it, those two decks' 1,000 hands
+/// each took 190.3 s of CPU instead of 213.9 s.
+///
 /// Revision 15 went on to twice the budget. With the Exodia cut's count
 /// of the draws left (revision 14) those positions prove more. Over 1,000 hands of each
 /// deck (seeds 0-999, budget 20,000) it left 63 hands undecided where a search of
@@ -1161,15 +1242,17 @@ pub fn solve_watched(
 /// 6 of 29 undecided ones, for p99 times up to a fifth longer (exodia 1.28 → 1.52 s).
 pub fn solve_deep(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, Method) {
     let positions = budget.saturating_mul(SEARCH_AFTER);
-    solve_searching(start, goal, budget, positions, seed, &mut |_| true)
+    solve_searching(start, goal, budget, positions, true, seed, &mut |_| true)
 }
 
-/// [`solve_watched`] whose depth-first search goes on to `positions` after the playouts.
+/// [`solve_watched`] whose depth-first search goes on to `positions` after the playouts,
+/// taking turns with a search by deviations when `deep`.
 fn solve_searching(
     start: &Duel,
     goal: Outcome,
     budget: usize,
     positions: usize,
+    deep: bool,
     seed: u64,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> (Search, Method) {
@@ -1237,9 +1320,109 @@ fn solve_searching(
     if cancelled {
         return (Search::Cancelled, Method::Rollout);
     }
+    if deep {
+        // The search by deviations takes turns with the duel's own search, as many
+        // positions each (see `solve_deep`), until that one has had all of its own.
+        let refuted = beside
+            .own()
+            .map(|s| s.ctx.failed.clone())
+            .unwrap_or_default();
+        let mut deviating = Deviating::sharing(start, goal, &order, refuted);
+        let mut to = beside.nodes();
+        while to < positions && beside.searched.is_none() {
+            to = to.saturating_add(budget).min(positions);
+            if let Some(decided) = beside.run(start, to, true, &mut |n| progress(report(spent)(n)))
+            {
+                return (decided, Method::Search);
+            }
+            if beside.searched.is_some() {
+                break;
+            }
+            let most = budget.saturating_mul(DEVIATING_AFTER);
+            if deviating.ctx.nodes >= most {
+                continue;
+            }
+            let turn = deviating.ctx.nodes.saturating_add(budget).min(most);
+            match deviating.run(turn, &mut |_| true) {
+                Some(Search::Found(line)) => {
+                    return (Search::Found(minimize(start, goal, line)), Method::Search);
+                }
+                Some(Search::GaveUp) | None => {}
+                Some(decided) => return (decided, Method::Search),
+            }
+        }
+    }
     let decided = beside.run(start, positions, true, &mut |n| progress(report(spent)(n)));
     let found = beside.searched.map(Search::Found);
     (found.or(decided).unwrap_or(Search::GaveUp), Method::Search)
+}
+
+/// A search by deviations from the guide ([`search_deviating`]): passes of the
+/// depth-first search that allow 1, 2, 3, ... commands other than their position's first
+/// candidate, sharing one table (a position that failed with `k` deviations left fails
+/// with fewer). Like [`Pass`], it stops at its budget and goes on later where it stopped.
+struct Deviating<'p> {
+    ctx: Ctx<'p>,
+    pass: Pass,
+    allowed: u16,
+    start: Duel,
+}
+
+impl<'p> Deviating<'p> {
+    fn new(start: &Duel, goal: Outcome, order: Policy<'p>) -> Deviating<'p> {
+        Deviating::sharing(start, goal, order, Refuted::default())
+    }
+
+    /// A search by deviations that shares `refuted` with a search of the same position
+    /// in the same order.
+    fn sharing(start: &Duel, goal: Outcome, order: Policy<'p>, refuted: Refuted) -> Deviating<'p> {
+        let start = without_log(start);
+        Deviating {
+            ctx: Ctx {
+                failed: refuted,
+                ..Ctx::new(&start, goal, 0, order)
+            },
+            pass: Pass::limited(start.clone(), 1, Limit::Deviations),
+            allowed: 1,
+            start,
+        }
+    }
+
+    /// Searches on until `to` positions in all: `Some` when that decides the duel (a
+    /// line, or a pass that no limit stopped: a proof of loss), `None` when the budget
+    /// ran out first.
+    fn run(&mut self, to: usize, progress: &mut dyn FnMut(usize) -> bool) -> Option<Search> {
+        self.ctx.budget = to;
+        loop {
+            match self.pass.run(&mut self.ctx, progress) {
+                PassState::Won => return Some(Search::Found(self.ctx.path.clone())),
+                PassState::Cancelled => return Some(Search::Cancelled),
+                PassState::Failed { cut: false } if !self.ctx.capped => {
+                    return Some(Search::Impossible);
+                }
+                PassState::Failed { cut: true } if self.allowed < MAX_LINE => {
+                    self.allowed += 1;
+                    self.pass = Pass::limited(self.start.clone(), self.allowed, Limit::Deviations);
+                }
+                PassState::Paused => return None,
+                // Searched to the end without a proof (a capped selection).
+                PassState::Failed { .. } => return Some(Search::GaveUp),
+            }
+        }
+    }
+}
+
+/// A depth-first search of at most `budget` positions in `policy`'s order that tries
+/// the lines leaving that order at fewest positions first: passes allowing one
+/// deviation (a command other than its position's first candidate), then two, and so on
+/// ([`solve_deep`] runs it beside its own search). A win that needs a different choice
+/// near the start, which a plain depth-first search only reaches after every line below
+/// the guide's first choice there, comes within a few passes. A pass that no limit
+/// stopped searched every line: its failure is a proof of loss.
+pub fn search_deviating(start: &Duel, goal: Outcome, budget: usize, policy: Policy<'_>) -> Search {
+    Deviating::new(start, goal, policy)
+        .run(budget, &mut |_| true)
+        .unwrap_or(Search::GaveUp)
 }
 
 /// The depth-first searches [`solve_watched`] runs beside its playouts: the search of
@@ -1259,6 +1442,11 @@ struct Searching<'p> {
 }
 
 impl<'p> Beside<'p> {
+    /// The duel's own search.
+    fn own(&self) -> Option<&Searching<'p>> {
+        self.searches.iter().find(|s| s.stand_ins.is_none())
+    }
+
     /// The positions of the search that has tried the most.
     fn nodes(&self) -> usize {
         self.searches.iter().map(|s| s.ctx.nodes).max().unwrap_or(0)
@@ -1371,6 +1559,10 @@ const SEARCH_BESIDE: usize = 2;
 /// budget` positions.
 const SEARCH_AFTER: usize = 40;
 
+/// Beside it, [`solve_deep`]'s search by deviations gets up to `DEVIATING_AFTER * budget`
+/// positions.
+const DEVIATING_AFTER: usize = 10;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1475,6 +1667,45 @@ mod tests {
     /// budget at once: the same positions in the same order, to the same answer (a proof
     /// of loss, a win, or the budget spent).
     #[test]
+    fn a_search_by_deviations_resumed_in_slices_answers_as_one_run() {
+        for (deck, seed, budget, expected) in [
+            ("panda-exodia-deck", 975, 60_000, Some(true)),
+            ("library-exodia-deck", 750, 60_000, Some(true)),
+            ("exodia-deck", 98, 3_000, None),
+        ] {
+            let Ok(start) = Duel::with_settings(deck, seed, Settings::default()) else {
+                panic!("{deck} does not start");
+            };
+            let goal = crate::stats::goal_of(deck).unwrap_or(Outcome::Win(Reason::Exodia));
+            let order = order_for(goal);
+            let mut whole = Deviating::new(&start, goal, &order);
+            let at_once = whole.run(budget, &mut |_| true);
+            let mut sliced = Deviating::new(&start, goal, &order);
+            let mut slices = 0;
+            let in_slices = loop {
+                slices += 1;
+                let to = (sliced.ctx.budget + 97).min(budget);
+                let decided = sliced.run(to, &mut |_| true);
+                if decided.is_some() || to == budget {
+                    break decided;
+                }
+            };
+            assert!(slices > 3, "{deck} {seed}: decided too soon to test");
+            assert_eq!(in_slices, at_once, "{deck} {seed}");
+            assert_eq!(sliced.allowed, whole.allowed, "{deck} {seed}");
+            // The two wins a plain depth-first search of 800,000 positions misses, and a
+            // hand that the budget leaves undecided.
+            let won = at_once.as_ref().map(|s| matches!(s, Search::Found(_)));
+            assert_eq!(won, expected, "{deck} {seed}");
+            assert_eq!(sliced.ctx.nodes, whole.ctx.nodes, "{deck} {seed}");
+            assert_eq!(sliced.ctx.failed.entries(), whole.ctx.failed.entries());
+            if let Some(Search::Found(line)) = at_once {
+                assert!(wins(&start, goal, &line), "{deck} {seed}: the line wins");
+            }
+        }
+    }
+
+    #[test]
     fn a_pass_resumed_in_slices_searches_as_one_run_with_the_whole_budget() {
         for (deck, seed, budget) in [
             ("legacy-exodia-deck", 7, 20_000),
@@ -1506,7 +1737,7 @@ mod tests {
             assert_eq!(in_slices, at_once, "{deck} {seed}");
             assert_eq!(sliced.nodes, whole.nodes, "{deck} {seed}");
             assert_eq!(sliced.path, whole.path, "{deck} {seed}");
-            assert_eq!(sliced.failed, whole.failed, "{deck} {seed}");
+            assert_eq!(sliced.failed.entries(), whole.failed.entries());
             // Once it has ended, a pass keeps its answer.
             assert_eq!(pass.run(&mut sliced, &mut |_| true), in_slices);
         }
