@@ -560,12 +560,12 @@ impl<'p> Ctx<'p> {
 struct Refuted(Rc<RefCell<HashMap<key::Key, [u16; 2]>>>);
 
 impl Refuted {
-    /// Whether no line with `remaining` left of what `limit` counts reaches the goal.
-    fn holds(&self, key: key::Key, limit: Limit, remaining: u16) -> bool {
-        self.0
-            .borrow()
-            .get(&key)
-            .is_some_and(|r| r[limit as usize] >= remaining)
+    /// Whether no line with `remaining` left of what `limit` counts reaches the goal:
+    /// `Some(cut)`, `cut` when that is known only within a limit (some line was stopped
+    /// by it, as it would be again), `None` when the table does not tell.
+    fn refutes(&self, key: key::Key, limit: Limit, remaining: u16) -> Option<bool> {
+        let left = self.0.borrow().get(&key)?[limit as usize];
+        (left >= remaining).then_some(left != u16::MAX)
     }
 
     /// Records that no line with `remaining` left (`u16::MAX`: any line) reaches the goal.
@@ -731,10 +731,12 @@ impl Pass {
         // within an activation was ever found in the table), so keying it would cost
         // for nothing.
         let key = key::quiet(&d).then(|| key::key(&d));
+        // A refutation within a limit is a cut as the first one was: a position above
+        // that counted it as a whole one would be recorded as lost whatever the limit.
         if let Some(key) = key
-            && ctx.failed.holds(key, self.limit, remaining)
+            && let Some(cut) = ctx.failed.refutes(key, self.limit, remaining)
         {
-            return Some(PassState::Failed { cut: false });
+            return Some(PassState::Failed { cut });
         }
         if bound::hopeless(&d, ctx.goal, &ctx.facts) {
             // Lost whatever the limit: the table keeps it, which saves the cut's work if
@@ -1663,9 +1665,46 @@ mod tests {
         assert_eq!(ordered, by_gain, "the pieces weigh nothing in the order");
     }
 
-    /// A pass that runs out of budget and goes on goes exactly as one given the whole
-    /// budget at once: the same positions in the same order, to the same answer (a proof
-    /// of loss, a win, or the budget spent).
+    /// A position the table refutes only within a limit is a cut when met again, so
+    /// that no position above it is recorded as lost whatever the limit (which a
+    /// deeper pass would trust); one refuted outright is not.
+    #[test]
+    fn a_refutation_within_a_limit_is_met_again_as_a_cut() {
+        let Ok(start) = Duel::with_settings("exodia-deck", 3, Settings::default()) else {
+            panic!("exodia-deck does not start");
+        };
+        let start = without_log(&start);
+        let goal = Outcome::Win(Reason::Exodia);
+        let order = order_for(goal);
+        let key = key::key(&start);
+        for (limit, recorded, asked, cut) in [
+            (Limit::Commands, 5, 3, true),
+            (Limit::Deviations, 2, 2, true),
+            (Limit::Commands, u16::MAX, 3, false),
+            (Limit::Deviations, u16::MAX, 7, false),
+        ] {
+            let mut ctx = Ctx::new(&start, goal, 1_000, &order);
+            ctx.failed.record(key, limit, recorded);
+            let state = Pass::limited(start.clone(), asked, limit).run(&mut ctx, &mut |_| true);
+            assert_eq!(
+                state,
+                PassState::Failed { cut },
+                "{limit:?} {recorded} {asked}"
+            );
+            assert_eq!(ctx.nodes, 0, "{limit:?}: answered from the table");
+        }
+        // A limited refutation says nothing of more commands left, nor of the other
+        // kind of limit.
+        let table = Refuted::default();
+        table.record(key, Limit::Commands, 5);
+        assert_eq!(table.refutes(key, Limit::Commands, 6), None);
+        assert_eq!(table.refutes(key, Limit::Deviations, 1), None);
+        assert_eq!(table.refutes(key, Limit::Commands, 5), Some(true));
+    }
+
+    /// A search by deviations that runs out of budget and goes on answers as one given
+    /// the whole budget at once (the same positions, table and answer), and wins the
+    /// hands a plain depth-first search of 800,000 positions does not.
     #[test]
     fn a_search_by_deviations_resumed_in_slices_answers_as_one_run() {
         for (deck, seed, budget, expected) in [
@@ -1705,6 +1744,9 @@ mod tests {
         }
     }
 
+    /// A pass that runs out of budget and goes on goes exactly as one given the whole
+    /// budget at once: the same positions in the same order, to the same answer (a proof
+    /// of loss, a win, or the budget spent).
     #[test]
     fn a_pass_resumed_in_slices_searches_as_one_run_with_the_whole_budget() {
         for (deck, seed, budget) in [
