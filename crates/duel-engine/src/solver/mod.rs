@@ -655,10 +655,12 @@ struct Pass {
 }
 
 impl Pass {
-    fn new(root: Duel, limit: u16) -> Pass {
-        Pass::limited(root, limit, Limit::Commands)
+    /// A pass whose lines have at most `commands` commands.
+    fn new(root: Duel, commands: u16) -> Pass {
+        Pass::limited(root, commands, Limit::Commands)
     }
 
+    /// A pass allowing `remaining` of what `limit` counts below the root.
     fn limited(root: Duel, remaining: u16, limit: Limit) -> Pass {
         Pass {
             limit,
@@ -717,6 +719,7 @@ impl Pass {
                 PassState::Failed { cut: false }
             });
         }
+        // A line of deviations is not bounded by its limit: only the length guard stops it.
         let deviations = self.limit == Limit::Deviations;
         if (remaining == 0 && !deviations) || ctx.path.len() >= usize::from(MAX_LINE) {
             return Some(PassState::Failed { cut: true });
@@ -1324,7 +1327,9 @@ fn solve_searching(
     }
     if deep {
         // The search by deviations takes turns with the duel's own search, as many
-        // positions each (see `solve_deep`), until that one has had all of its own.
+        // positions each (see `solve_deep`), until it has had `most` or the duel's own
+        // search all of its `positions`.
+        let most = budget.saturating_mul(DEVIATING_AFTER);
         let refuted = beside
             .own()
             .map(|s| s.ctx.failed.clone())
@@ -1340,12 +1345,12 @@ fn solve_searching(
             if beside.searched.is_some() {
                 break;
             }
-            let most = budget.saturating_mul(DEVIATING_AFTER);
             if deviating.ctx.nodes >= most {
                 continue;
             }
             let turn = deviating.ctx.nodes.saturating_add(budget).min(most);
-            match deviating.run(turn, &mut |_| true) {
+            // Its turn reports the share the duel's own search has reached.
+            match deviating.run(turn, &mut |_| progress(report(spent)(to))) {
                 Some(Search::Found(line)) => {
                     return (Search::Found(minimize(start, goal, line)), Method::Search);
                 }
