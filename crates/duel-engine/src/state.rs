@@ -412,8 +412,59 @@ pub(crate) struct ActiveRestriction {
 pub(crate) struct Delayed {
     pub source: CardId,
     pub controller: Player,
-    pub steps: Rc<[Step]>,
+    pub steps: Program,
     pub locals: Locals,
+}
+
+/// The steps a frame runs: a card's own effect (the card data, never copied) or a
+/// program the rules build (a tribute, the hand size limit), shared by the copies.
+#[derive(Debug, Clone)]
+pub(crate) enum Program {
+    Card(&'static [Step]),
+    Rules(Rc<[Step]>),
+}
+
+impl std::ops::Deref for Program {
+    type Target = [Step];
+
+    fn deref(&self) -> &[Step] {
+        match self {
+            Program::Card(steps) => steps,
+            Program::Rules(steps) => steps,
+        }
+    }
+}
+
+impl From<Vec<Step>> for Program {
+    fn from(steps: Vec<Step>) -> Program {
+        Program::Rules(steps.into())
+    }
+}
+
+impl PartialEq for Program {
+    fn eq(&self, other: &Program) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Program {}
+
+impl std::hash::Hash for Program {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (**self).hash(h);
+    }
+}
+
+impl Serialize for Program {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Serialize::serialize(&**self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Program {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Program, D::Error> {
+        <Vec<Step> as Deserialize>::deserialize(d).map(Program::from)
+    }
 }
 
 /// A card held in a register: the card and its stamp when it was put there. It counts
@@ -448,7 +499,7 @@ impl Regs {
         self.0.get(*reg as usize)?.as_deref()
     }
 
-    pub fn insert(&mut self, reg: Reg, held: Vec<Held>) {
+    pub fn insert(&mut self, reg: Reg, held: impl Into<Rc<[Held]>>) {
         if let Some(slot) = self.0.get_mut(reg as usize) {
             *slot = Some(held.into());
         }
@@ -504,7 +555,7 @@ pub(crate) struct Frame {
     pub kind: FrameKind,
     pub source: CardId,
     pub controller: Player,
-    pub steps: Rc<[Step]>,
+    pub steps: Program,
     pub pc: usize,
     pub locals: Locals,
 }
@@ -523,7 +574,9 @@ pub enum OrderOf {
 pub(crate) enum PromptState {
     /// Choose between `min` and `max` of the candidates into a register.
     Cards {
-        candidates: Vec<CardId>,
+        /// Shared by the copies of the duel (the solver copies a position for each
+        /// answer it tries).
+        candidates: Pile,
         min: u8,
         max: u8,
         purpose: Purpose,

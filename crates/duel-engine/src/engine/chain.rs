@@ -8,7 +8,7 @@ use crate::effect::{Dest, EffectKind, Filter, Max, Purpose, Reg, Step, Timing, T
 use crate::event::{Event, GameEvent, MoveReason};
 use crate::state::{
     CardId, ChainLink, Duel, Face, Frame, FrameKind, Held, Locals, Location, OrderOf,
-    PendingTrigger, Player, Position, Prompt, PromptState, TriggerBuild,
+    PendingTrigger, Player, Position, Program, Prompt, PromptState, TriggerBuild,
 };
 
 use super::def_of;
@@ -85,7 +85,7 @@ impl Duel {
     /// the monster is summoned (a game action: no chain).
     pub(crate) fn synchro_summon(&mut self, id: CardId) {
         let mut locals = Locals::default();
-        locals.regs.insert(Reg::C, vec![self.held(id)]);
+        locals.regs.insert(Reg::C, [self.held(id)]);
         self.frames.push(Frame {
             kind: FrameKind::Synchro { card: id },
             source: id,
@@ -196,7 +196,7 @@ impl Duel {
             kind: FrameKind::Activation(link),
             source: id,
             controller,
-            steps: eff.cost.as_slice().into(),
+            steps: Program::Card(&eff.cost),
             pc: 0,
             locals: Locals::default(),
         });
@@ -275,7 +275,7 @@ impl Duel {
             kind: FrameKind::Resolution(link.clone()),
             source: link.card,
             controller: link.controller,
-            steps: steps.into(),
+            steps: Program::Card(steps),
             pc: 0,
             locals,
         });
@@ -377,10 +377,14 @@ impl Duel {
         }
         let turn = self.turn;
         // A card in a graveyard is its owner's: `to_player` names whose graveyard it is.
-        let (fired, kept): (Vec<_>, Vec<_>) = self.watchers.iter().partition(|w| {
+        let fires = |w: &crate::state::Watcher| {
             w.turn == turn && w.controller == ev.from_player && w.controller == ev.to_player
-        });
-        self.watchers = kept;
+        };
+        let fired: Vec<_> = self.watchers.iter().filter(|w| fires(w)).cloned().collect();
+        if fired.is_empty() {
+            return;
+        }
+        self.watchers.retain(|w| !fires(w));
         for w in fired {
             self.pend(w.card, w.effect, ev.seq);
         }

@@ -63,20 +63,20 @@ impl Duel {
     /// duel until the player must act again. Returns what happened.
     pub fn apply(&mut self, cmd: Command) -> Result<Vec<Event>, RuleError> {
         self.validate(&cmd)?;
-        Ok(self.apply_valid(cmd))
+        Ok(self.apply_valid(&cmd))
     }
 
     /// Applies a command that [`Duel::validate`] accepted on this very position (the
     /// solver's listed choices, validated once as they were listed), without validating
     /// it again.
-    pub(crate) fn apply_valid(&mut self, cmd: Command) -> Vec<Event> {
+    pub(crate) fn apply_valid(&mut self, cmd: &Command) -> Vec<Event> {
         let record = !self.journal.off;
         if record {
             self.journal.events.clear();
             self.journal.moves.clear();
             self.log.push(cmd.clone());
         }
-        match cmd {
+        match *cmd {
             Command::SummonMonster { card } => self.normal_summon(card, false),
             Command::SetMonster { card } => self.normal_summon(card, true),
             Command::SetSpellTrap { card } => self.set_spell_trap(card),
@@ -102,7 +102,7 @@ impl Duel {
                 Phase::End => self.end_step = EndStep::Delayed,
                 _ => self.enter(Phase::End),
             },
-            Command::Respond(r) => self.respond(r),
+            Command::Respond(ref r) => self.respond(r),
         }
         self.run();
         if record {
@@ -201,20 +201,21 @@ impl Duel {
         self.state_check();
     }
 
-    fn respond(&mut self, r: Response) {
+    fn respond(&mut self, r: &Response) {
         let Some(prompt) = self.prompt.take() else {
             return;
         };
         match (prompt.state, r) {
             (crate::state::PromptState::Cards { into, .. }, Response::Cards(chosen)) => {
-                let held = chosen.into_iter().map(|id| self.held(id)).collect();
+                let held: std::rc::Rc<[crate::state::Held]> =
+                    chosen.iter().map(|&id| self.held(id)).collect();
                 if let Some(frame) = self.frames.last_mut() {
                     frame.locals.regs.insert(into, held);
                     frame.locals.did = true;
                     frame.pc += 1;
                 }
             }
-            (crate::state::PromptState::Mode { card, effect, .. }, Response::Option(i)) => {
+            (crate::state::PromptState::Mode { card, effect, .. }, &Response::Option(i)) => {
                 if let Some(Frame {
                     kind: FrameKind::Activation(link),
                     ..
@@ -229,14 +230,14 @@ impl Duel {
                     mode: i,
                 });
             }
-            (crate::state::PromptState::UseTrigger { .. }, Response::Option(i)) => {
+            (crate::state::PromptState::UseTrigger { .. }, &Response::Option(i)) => {
                 self.answer_use_trigger(i == 0);
             }
-            (crate::state::PromptState::Order { of, .. }, Response::Option(i)) => match of {
+            (crate::state::PromptState::Order { of, .. }, &Response::Option(i)) => match of {
                 crate::state::OrderOf::Triggers => self.answer_trigger_order(usize::from(i)),
                 crate::state::OrderOf::EndPhase => self.run_delayed(usize::from(i)),
             },
-            (crate::state::PromptState::Position { card }, Response::Option(i)) => {
+            (crate::state::PromptState::Position { card }, &Response::Option(i)) => {
                 let pos = if i == 0 {
                     crate::state::Position::Attack
                 } else {

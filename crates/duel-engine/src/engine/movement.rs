@@ -46,6 +46,13 @@ pub(crate) struct How {
 }
 
 impl How {
+    /// Moves for the rules' own bookkeeping (a spell leaving after it resolved, a card
+    /// played to be activated) are not "something happening" for triggers that can miss
+    /// their timing.
+    fn happens(self) -> bool {
+        !matches!(self.reason, MoveReason::Rule | MoveReason::Play)
+    }
+
     pub(crate) fn new(reason: MoveReason, by: Option<CardId>) -> How {
         How {
             reason,
@@ -57,9 +64,8 @@ impl How {
 }
 
 impl Duel {
-    /// A new game event number. Moves for the rules' own bookkeeping (a spell leaving
-    /// after it resolved, a card played to be activated) are not "something happening"
-    /// for triggers that can miss their timing.
+    /// A new game event number; `happens` says whether it is "something happening" for
+    /// triggers that can miss their timing ([`How::happens`]).
     pub(crate) fn next_seq(&mut self, happens: bool) -> u32 {
         self.seq += 1;
         if happens {
@@ -81,21 +87,27 @@ impl Duel {
         }
     }
 
-    /// Moves cards together (one event number); returns those that moved (a card whose
+    /// Moves cards together (one event number); returns the moves made (a card whose
     /// destination has no free zone stays where it is).
-    pub(crate) fn move_cards(&mut self, ids: &[CardId], to: To, how: How) -> Vec<CardId> {
-        let moves: Vec<(CardId, To)> = ids.iter().map(|&id| (id, to)).collect();
-        self.move_each(&moves, how)
+    pub(crate) fn move_cards(&mut self, ids: &[CardId], to: To, how: How) -> Vec<GameEvent> {
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        let seq = self.next_seq(how.happens());
+        let events = ids
+            .iter()
+            .filter_map(|&id| self.relocate(id, to, how, seq))
+            .collect();
+        self.moved(events, how)
     }
 
     /// Moves cards together, each to its own destination (simultaneous summons in
     /// different positions).
-    pub(crate) fn move_each(&mut self, moves: &[(CardId, To)], how: How) -> Vec<CardId> {
+    pub(crate) fn move_each(&mut self, moves: &[(CardId, To)], how: How) -> Vec<GameEvent> {
         if moves.is_empty() {
             return Vec::new();
         }
-        let happens = !matches!(how.reason, MoveReason::Rule | MoveReason::Play);
-        let seq = self.next_seq(happens);
+        let seq = self.next_seq(how.happens());
         self.move_each_at(moves, how, seq)
     }
 
@@ -105,20 +117,24 @@ impl Duel {
         moves: &[(CardId, To)],
         how: How,
         seq: u32,
-    ) -> Vec<CardId> {
-        let mut events = Vec::with_capacity(moves.len());
-        for &(id, to) in moves {
-            if let Some(ev) = self.relocate(id, to, how, seq) {
-                events.push(ev);
-            }
-        }
+    ) -> Vec<GameEvent> {
+        let events = moves
+            .iter()
+            .filter_map(|&(id, to)| self.relocate(id, to, how, seq))
+            .collect();
+        self.moved(events, how)
+    }
+
+    /// What follows cards that moved together: the UI's messages, the triggers the moves
+    /// start, the journal, and equip cards left without their monster. The moves are
+    /// handed back (one list per move made: most moves move one card).
+    fn moved(&mut self, events: Vec<GameEvent>, how: How) -> Vec<GameEvent> {
         self.announce(&events, how);
         for ev in &events {
             self.collect_triggers(ev);
         }
-        let moved: Vec<CardId> = events.iter().map(|e| e.card).collect();
         if !self.journal.off {
-            self.journal.moves.extend(events.iter().cloned());
+            self.journal.moves.extend_from_slice(&events);
         }
         // Equip cards go to the graveyard when their monster leaves the field.
         let orphans: Vec<CardId> = events
@@ -129,17 +145,16 @@ impl Duel {
         if !orphans.is_empty() {
             self.move_cards(&orphans, To::Graveyard, How::new(MoveReason::Rule, None));
         }
-        moved
+        events
     }
 
     /// Equip cards attached to a monster.
-    pub(crate) fn equips_of(&self, monster: CardId) -> Vec<CardId> {
+    pub(crate) fn equips_of(&self, monster: CardId) -> impl Iterator<Item = CardId> + '_ {
         self.cards
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.equipped_to == Some(monster) && c.location.is_field())
+            .filter(move |(_, c)| c.equipped_to == Some(monster) && c.location.is_field())
             .map(|(i, _)| CardId(i as u16))
-            .collect()
     }
 
     /// Moves one card; `None` when the destination zone is full.

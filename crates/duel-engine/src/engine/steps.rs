@@ -1,8 +1,10 @@
 //! The step interpreter: each step of the effect language, implemented once.
 
+use std::rc::Rc;
+
 use crate::card::SpellType;
 use crate::effect::{Dest, Max, Reg, Restriction, Step, SummonKind, SummonPosition};
-use crate::event::{Event, MoveReason};
+use crate::event::{Event, GameEvent, MoveReason};
 use crate::state::{
     ActiveRestriction, CardId, Delayed, Duel, Face, FrameKind, Held, Locals, Position, Prompt,
     PromptState,
@@ -96,7 +98,7 @@ impl Duel {
                     self.push_event(Event::NoValidCards {
                         card: self.cards[src.index()].code,
                     });
-                    self.set_reg(into, Vec::new());
+                    self.set_reg(into, &[]);
                     self.set_did(false);
                     return Flow::Next;
                 }
@@ -105,14 +107,14 @@ impl Duel {
                     .is_none_or(|c| self.constraint_holds(&candidates, c, src));
                 if min == n && forced_ok {
                     // The choice is forced: take them all without asking.
-                    self.set_reg(into, candidates);
+                    self.set_reg(into, &candidates);
                     self.set_did(true);
                     return Flow::Next;
                 }
                 self.prompt = Some(Prompt {
                     source: self.prompt_source(),
                     state: PromptState::Cards {
-                        candidates,
+                        candidates: candidates.into(),
                         min: min as u8,
                         max: max as u8,
                         purpose,
@@ -127,7 +129,7 @@ impl Duel {
                 self.rng.shuffle(&mut hand);
                 hand.truncate(usize::from(n));
                 let full = hand.len() == usize::from(n);
-                self.set_reg(into, hand);
+                self.set_reg(into, &hand);
                 full
             }
             Step::Excavate { n, into } => {
@@ -139,7 +141,7 @@ impl Duel {
                     player: ctrl,
                     cards,
                 });
-                self.set_reg(into, top);
+                self.set_reg(into, &top);
                 full
             }
             Step::Move { reg, to } => {
@@ -161,7 +163,7 @@ impl Duel {
                 };
                 let moved = self.move_cards(&ids, dest, how);
                 let all = moved.len() == wanted;
-                self.set_reg(reg, moved);
+                self.set_reg_moved(reg, &moved);
                 all
             }
             Step::MoveHand { who, to, into } => {
@@ -181,7 +183,7 @@ impl Duel {
                 let moved = self.move_cards(&ids, dest, how);
                 let all = moved.len() == ids.len();
                 if let Some(reg) = into {
-                    self.set_reg(reg, moved);
+                    self.set_reg_moved(reg, &moved);
                 }
                 all
             }
@@ -215,7 +217,7 @@ impl Duel {
                 together,
             } => {
                 if !self.can_special_summon(ctrl) {
-                    self.set_reg(reg, Vec::new());
+                    self.set_reg(reg, &[]);
                     false
                 } else {
                     let how = Summon {
@@ -240,14 +242,14 @@ impl Duel {
                         Some(t) => t,
                         None => self.create_token(code, ctrl),
                     };
-                    self.set_reg(Reg::C, vec![token]);
+                    self.set_reg(Reg::C, &[token]);
                     let how = Summon {
                         position,
                         owners_field: false,
                         together: false,
                     };
                     let mut with_token = locals.clone();
-                    with_token.regs.insert(Reg::C, vec![self.held(token)]);
+                    with_token.regs.insert(Reg::C, [self.held(token)]);
                     return self.special_summon(Reg::C, how, &with_token, src, ctrl);
                 }
             }
@@ -271,8 +273,8 @@ impl Duel {
                     Some(i) => (vec![shown[i]], shown[..i].to_vec()),
                     None => (Vec::new(), shown),
                 };
-                self.set_reg(found, hit_card);
-                self.set_reg(rest, above);
+                self.set_reg(found, &hit_card);
+                self.set_reg(rest, &above);
                 hit.is_some()
             }
             Step::Split { reg, filter, into } => {
@@ -281,8 +283,8 @@ impl Duel {
                     .into_iter()
                     .partition(|&id| self.matches(id, &filter, &locals));
                 let any = !matching.is_empty();
-                self.set_reg(into, matching);
-                self.set_reg(reg, others);
+                self.set_reg(into, &matching);
+                self.set_reg(reg, &others);
                 any
             }
             Step::OpponentDeclaresLevel => {
@@ -356,7 +358,7 @@ impl Duel {
                 self.delayed.push(Delayed {
                     source: src,
                     controller: ctrl,
-                    steps: steps.as_slice().into(),
+                    steps: steps.into(),
                     locals,
                 });
                 true
@@ -426,8 +428,18 @@ impl Duel {
         })
     }
 
-    fn set_reg(&mut self, reg: Reg, ids: Vec<CardId>) {
-        let held: Vec<Held> = ids.into_iter().map(|id| self.held(id)).collect();
+    fn set_reg(&mut self, reg: Reg, ids: &[CardId]) {
+        let held: Rc<[Held]> = ids.iter().map(|&id| self.held(id)).collect();
+        self.set_held(reg, held);
+    }
+
+    /// Puts the cards that moved in `reg`, as they are now.
+    fn set_reg_moved(&mut self, reg: Reg, moved: &[GameEvent]) {
+        let held: Rc<[Held]> = moved.iter().map(|e| self.held(e.card)).collect();
+        self.set_held(reg, held);
+    }
+
+    fn set_held(&mut self, reg: Reg, held: Rc<[Held]>) {
         if let Some(f) = self.frames.last_mut() {
             f.locals.regs.insert(reg, held);
         }
@@ -553,7 +565,7 @@ impl Duel {
         };
         let wanted = locals.regs.get(&reg).map_or(0, <[Held]>::len);
         let all = summoned.len() == wanted && wanted > 0;
-        self.set_reg(reg, summoned);
+        self.set_reg_moved(reg, &summoned);
         if let Some(f) = self.frames.last_mut() {
             f.locals.positions.clear();
         }

@@ -232,21 +232,28 @@ fn code_picks(codes: &[Option<Code>], k: usize, cap: usize) -> Option<Vec<Vec<us
     if k > n {
         return Some(Vec::new());
     }
-    // The positions of each code's copies, codes in the order of their first copy.
-    let mut groups: Vec<(Option<Code>, Vec<usize>)> = Vec::new();
-    for (i, code) in codes.iter().enumerate() {
-        match groups.iter_mut().find(|(c, _)| c == code) {
-            Some((_, at)) => at.push(i),
-            None => groups.push((*code, vec![i])),
+    // The positions of each code's copies, codes in the order of their first copy: one
+    // list of positions, a group a run of it.
+    let mut counts: Vec<(Option<Code>, usize)> = Vec::new();
+    for code in codes {
+        match counts.iter_mut().find(|(c, _)| c == code) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((*code, 1)),
         }
     }
-    fn go(
-        groups: &[(Option<Code>, Vec<usize>)],
-        k: usize,
-        cur: &mut Vec<usize>,
-        out: &mut Vec<Vec<usize>>,
-    ) {
-        let Some(((_, at), rest)) = groups.split_first() else {
+    let mut positions = Vec::with_capacity(n);
+    for (code, _) in &counts {
+        positions.extend((0..n).filter(|&i| codes[i] == *code));
+    }
+    let mut groups: Vec<&[usize]> = Vec::with_capacity(counts.len());
+    let mut rest = &positions[..];
+    for &(_, count) in &counts {
+        let (group, after) = rest.split_at(count);
+        groups.push(group);
+        rest = after;
+    }
+    fn go(groups: &[&[usize]], k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        let Some((at, rest)) = groups.split_first() else {
             if k == 0 {
                 out.push(cur.clone());
             }
@@ -799,7 +806,7 @@ impl Pass {
                 top.here.clone()
             };
             if let Some(mut next) = here {
-                next.apply_valid(cmd.clone());
+                next.apply_valid(&cmd);
                 ctx.path.push(cmd);
                 let spent = match self.limit {
                     Limit::Commands => 1,
@@ -1091,7 +1098,7 @@ pub(super) fn play(d: &mut Duel, cmd: &Command) -> bool {
     if *cmd == Command::EndTurn {
         return d.apply(Command::EndTurn).is_ok();
     }
-    d.apply_valid(cmd.clone());
+    d.apply_valid(cmd);
     true
 }
 

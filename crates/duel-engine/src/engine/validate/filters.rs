@@ -151,7 +151,6 @@ impl Duel {
     pub(crate) fn current_atk(&self, id: CardId) -> u16 {
         let bonus: u16 = self
             .equips_of(id)
-            .into_iter()
             .filter(|&e| self.cards[e.index()].face == Face::Up)
             .flat_map(|e| def_of(self.cards[e.index()].code).rules.iter())
             .map(|r| match r {
