@@ -207,8 +207,7 @@ impl Duel {
         };
         match (prompt.state, r) {
             (crate::state::PromptState::Cards { into, .. }, Response::Cards(chosen)) => {
-                let held: std::rc::Rc<[crate::state::Held]> =
-                    chosen.iter().map(|&id| self.held(id)).collect();
+                let held = self.held_all(chosen);
                 if let Some(frame) = self.frames.last_mut() {
                     frame.locals.regs.insert(into, held);
                     frame.locals.did = true;

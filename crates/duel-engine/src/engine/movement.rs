@@ -3,6 +3,8 @@
 //! card, derives the UI's move messages from those events and collects the triggers
 //! they start.
 
+use std::rc::Rc;
+
 use crate::effect::{RuleDef, SummonKind};
 use crate::event::{Event, GameEvent, MoveReason, Shown};
 use crate::state::{
@@ -87,6 +89,11 @@ impl Duel {
         }
     }
 
+    /// Register entries for cards as they are now.
+    pub(crate) fn held_all(&self, ids: &[CardId]) -> Rc<[Held]> {
+        ids.iter().map(|&id| self.held(id)).collect()
+    }
+
     /// Moves cards together (one event number); returns the moves made (a card whose
     /// destination has no free zone stays where it is).
     pub(crate) fn move_cards(&mut self, ids: &[CardId], to: To, how: How) -> Vec<GameEvent> {
@@ -126,8 +133,8 @@ impl Duel {
     }
 
     /// What follows cards that moved together: the UI's messages, the triggers the moves
-    /// start, the journal, and equip cards left without their monster. The moves are
-    /// handed back (one list per move made: most moves move one card).
+    /// start, the journal, and equip cards left without their monster. Hands the moves
+    /// back, so that callers read the moved cards from them.
     fn moved(&mut self, events: Vec<GameEvent>, how: How) -> Vec<GameEvent> {
         self.announce(&events, how);
         for ev in &events {

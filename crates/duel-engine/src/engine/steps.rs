@@ -429,8 +429,7 @@ impl Duel {
     }
 
     fn set_reg(&mut self, reg: Reg, ids: &[CardId]) {
-        let held: Rc<[Held]> = ids.iter().map(|&id| self.held(id)).collect();
-        self.set_held(reg, held);
+        self.set_held(reg, self.held_all(ids));
     }
 
     /// Puts the cards that moved in `reg`, as they are now.

@@ -232,26 +232,12 @@ fn code_picks(codes: &[Option<Code>], k: usize, cap: usize) -> Option<Vec<Vec<us
     if k > n {
         return Some(Vec::new());
     }
-    // The positions of each code's copies, codes in the order of their first copy: one
-    // list of positions, a group a run of it.
-    let mut counts: Vec<(Option<Code>, usize)> = Vec::new();
-    for code in codes {
-        match counts.iter_mut().find(|(c, _)| c == code) {
-            Some((_, count)) => *count += 1,
-            None => counts.push((*code, 1)),
-        }
-    }
-    let mut positions = Vec::with_capacity(n);
-    for (code, _) in &counts {
-        positions.extend((0..n).filter(|&i| codes[i] == *code));
-    }
-    let mut groups: Vec<&[usize]> = Vec::with_capacity(counts.len());
-    let mut rest = &positions[..];
-    for &(_, count) in &counts {
-        let (group, after) = rest.split_at(count);
-        groups.push(group);
-        rest = after;
-    }
+    // The positions of each code's copies (ascending), codes in the order of their
+    // first copy.
+    let first = |i: usize| codes.iter().position(|c| *c == codes[i]).unwrap_or(i);
+    let mut positions: Vec<usize> = (0..n).collect();
+    positions.sort_by_key(|&i| first(i));
+    let groups: Vec<&[usize]> = positions.chunk_by(|&a, &b| codes[a] == codes[b]).collect();
     fn go(groups: &[&[usize]], k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
         let Some((at, rest)) = groups.split_first() else {
             if k == 0 {
