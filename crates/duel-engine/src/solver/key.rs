@@ -197,6 +197,31 @@ fn set_of(d: &Duel, ids: &[CardId], w: &mut Words) {
     w.word(y);
 }
 
+/// Words whose order does not count (a multiset), as the sums of two independent mixes
+/// of each and their number: the same for any order, with no sorting or allocation.
+#[derive(Default)]
+struct Bag {
+    n: u64,
+    x: u64,
+    y: u64,
+}
+
+impl Bag {
+    fn add(&mut self, word: u64) {
+        let mut m = Words::default();
+        m.word(word);
+        self.x = self.x.wrapping_add(m.a);
+        self.y = self.y.wrapping_add(m.b);
+        self.n += 1;
+    }
+
+    fn into_words(self, w: &mut Words) {
+        w.word(self.n);
+        w.word(self.x);
+        w.word(self.y);
+    }
+}
+
 /// The opponent's deck, by its cards' ids in order: in the first turn it only ever
 /// loses its top cards to draws, so along one search its ids stand for its cards and
 /// their states, and a quarter of the words of the cards' own.
@@ -295,75 +320,58 @@ fn quiet_key(d: &Duel) -> Key {
         player_words(d, p, d.player(p), &mut w);
     }
     (d.phase, d.end_step, d.turn, d.outcome, &d.rng).hash(&mut w);
-    let mut names: Vec<u64> = d
-        .used_opt
-        .iter()
-        .filter_map(|k| match k {
-            OptKey::Name(code) => Some(u64::from(*code)),
-            OptKey::Card(..) => None,
-        })
-        .collect();
-    names.sort_unstable();
-    names.hash(&mut w);
-    let mut restrictions: Vec<u64> = d
-        .restrictions
-        .iter()
-        .map(|r| {
-            let mut h = Words::default();
-            r.hash(&mut h);
-            h.a
-        })
-        .collect();
-    restrictions.sort_unstable();
-    restrictions.hash(&mut w);
-    let mut delayed: Vec<u64> = d
-        .delayed
-        .iter()
-        .map(|e| {
-            let mut h = Words::default();
-            h.word(held_word(
-                d,
-                &Held {
-                    id: e.source,
-                    stamp: d.cards.get(e.source.index()).map_or(0, |c| c.stamp),
-                },
-            ));
-            (e.controller, &e.steps).hash(&mut h);
-            for (reg, cards) in e.locals.regs.iter() {
-                reg.hash(&mut h);
-                let mut held: Vec<u64> = cards.iter().map(|c| held_word(d, c)).collect();
-                held.sort_unstable();
-                held.hash(&mut h);
+    let mut names = Bag::default();
+    for k in &d.used_opt {
+        if let OptKey::Name(code) = k {
+            names.add(u64::from(*code));
+        }
+    }
+    names.into_words(&mut w);
+    let mut restrictions = Bag::default();
+    for r in &d.restrictions {
+        let mut h = Words::default();
+        r.hash(&mut h);
+        restrictions.add(h.a);
+    }
+    restrictions.into_words(&mut w);
+    let mut delayed = Bag::default();
+    for e in &d.delayed {
+        let mut h = Words::default();
+        h.word(held_word(
+            d,
+            &Held {
+                id: e.source,
+                stamp: d.cards.get(e.source.index()).map_or(0, |c| c.stamp),
+            },
+        ));
+        (e.controller, &e.steps).hash(&mut h);
+        for (reg, cards) in e.locals.regs.iter() {
+            reg.hash(&mut h);
+            let mut held = Bag::default();
+            for c in cards {
+                held.add(held_word(d, c));
             }
-            (e.locals.did, e.locals.declared).hash(&mut h);
-            let mut positions: Vec<u64> = e
-                .locals
-                .positions
-                .iter()
-                .map(|(id, pos)| {
-                    let stamp = d.cards.get(id.index()).map_or(0, |c| c.stamp);
-                    held_word(d, &Held { id: *id, stamp }) ^ u64::from(*pos == Position::Attack)
-                })
-                .collect();
-            positions.sort_unstable();
-            positions.hash(&mut h);
-            h.a
-        })
-        .collect();
-    delayed.sort_unstable();
-    delayed.hash(&mut w);
-    let mut watchers: Vec<u64> = d
-        .watchers
-        .iter()
-        .map(|x| {
-            let stamp = d.cards.get(x.card.index()).map_or(0, |c| c.stamp);
-            let mut h = Words::default();
-            h.word(held_word(d, &Held { id: x.card, stamp }));
-            (x.effect, x.controller, x.turn).hash(&mut h);
-            h.a
-        })
-        .collect();
-    watchers.sort_unstable();
-    watchers.hash(&mut w);
+            held.into_words(&mut h);
+        }
+        (e.locals.did, e.locals.declared).hash(&mut h);
+        let mut positions = Bag::default();
+        for (id, pos) in &e.locals.positions {
+            let stamp = d.cards.get(id.index()).map_or(0, |c| c.stamp);
+            positions
+                .add(held_word(d, &Held { id: *id, stamp }) ^ u64::from(*pos == Position::Attack));
+        }
+        positions.into_words(&mut h);
+        delayed.add(h.a);
+    }
+    delayed.into_words(&mut w);
+    let mut watchers = Bag::default();
+    for x in &d.watchers {
+        let stamp = d.cards.get(x.card.index()).map_or(0, |c| c.stamp);
+        let mut h = Words::default();
+        h.word(held_word(d, &Held { id: x.card, stamp }));
+        (x.effect, x.controller, x.turn).hash(&mut h);
+        watchers.add(h.a);
+    }
+    watchers.into_words(&mut w);
     w.key()
 }
