@@ -179,26 +179,19 @@ fn place(c: &CardInstance) -> u64 {
     }
 }
 
-/// A pile whose order nothing reads, as a multiset: the sums of two independent mixes
-/// of each card's words (sums do not depend on the order, and need no sorting or
-/// allocation, which the key is computed too often for).
+/// A pile whose order nothing reads, as a multiset of its cards' words ([`Bag`]).
 fn set_of(d: &Duel, ids: &[CardId], w: &mut Words) {
-    let (mut x, mut y) = (0u64, 0u64);
+    let mut bag = Bag::default();
     for &id in ids {
         let (a, b) = card_words(d, id);
-        let mut m = Words::default();
-        m.word(a);
-        m.word(b);
-        x = x.wrapping_add(m.a);
-        y = y.wrapping_add(m.b);
+        bag.add(&[a, b]);
     }
-    w.word(ids.len() as u64);
-    w.word(x);
-    w.word(y);
+    bag.into_words(w);
 }
 
-/// Words whose order does not count (a multiset), as the sums of two independent mixes
-/// of each and their number: the same for any order, with no sorting or allocation.
+/// Items whose order does not count (a multiset), each a few words: their number and
+/// the sums of two independent mixes of each item's words. Sums do not depend on the
+/// order and need no sorting or allocation, which the key is computed too often for.
 #[derive(Default)]
 struct Bag {
     n: u64,
@@ -207,9 +200,11 @@ struct Bag {
 }
 
 impl Bag {
-    fn add(&mut self, word: u64) {
+    fn add(&mut self, item: &[u64]) {
         let mut m = Words::default();
-        m.word(word);
+        for &word in item {
+            m.word(word);
+        }
         self.x = self.x.wrapping_add(m.a);
         self.y = self.y.wrapping_add(m.b);
         self.n += 1;
@@ -323,7 +318,7 @@ fn quiet_key(d: &Duel) -> Key {
     let mut names = Bag::default();
     for k in &d.used_opt {
         if let OptKey::Name(code) = k {
-            names.add(u64::from(*code));
+            names.add(&[u64::from(*code)]);
         }
     }
     names.into_words(&mut w);
@@ -331,7 +326,7 @@ fn quiet_key(d: &Duel) -> Key {
     for r in &d.restrictions {
         let mut h = Words::default();
         r.hash(&mut h);
-        restrictions.add(h.a);
+        restrictions.add(&[h.a]);
     }
     restrictions.into_words(&mut w);
     let mut delayed = Bag::default();
@@ -349,7 +344,7 @@ fn quiet_key(d: &Duel) -> Key {
             reg.hash(&mut h);
             let mut held = Bag::default();
             for c in cards {
-                held.add(held_word(d, c));
+                held.add(&[held_word(d, c)]);
             }
             held.into_words(&mut h);
         }
@@ -357,11 +352,11 @@ fn quiet_key(d: &Duel) -> Key {
         let mut positions = Bag::default();
         for (id, pos) in &e.locals.positions {
             let stamp = d.cards.get(id.index()).map_or(0, |c| c.stamp);
-            positions
-                .add(held_word(d, &Held { id: *id, stamp }) ^ u64::from(*pos == Position::Attack));
+            let held = held_word(d, &Held { id: *id, stamp });
+            positions.add(&[held ^ u64::from(*pos == Position::Attack)]);
         }
         positions.into_words(&mut h);
-        delayed.add(h.a);
+        delayed.add(&[h.a]);
     }
     delayed.into_words(&mut w);
     let mut watchers = Bag::default();
@@ -370,7 +365,7 @@ fn quiet_key(d: &Duel) -> Key {
         let mut h = Words::default();
         h.word(held_word(d, &Held { id: x.card, stamp }));
         (x.effect, x.controller, x.turn).hash(&mut h);
-        watchers.add(h.a);
+        watchers.add(&[h.a]);
     }
     watchers.into_words(&mut w);
     w.key()
