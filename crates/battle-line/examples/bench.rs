@@ -86,15 +86,17 @@ fn main() {
         times.len()
     );
 
-    // Hard with its candidates ranked by the odds evaluation and by the partner's, with
+    // Hard with its candidates ranked by the odds evaluation (the level) and by the
+    // partner's; hard-full (hard's rollouts played to the end, as before 2026-12-03), with
     // the rollout policy that counts every way to complete a side (400 and 900
     // rollouts), and with rollouts cut after 4, 8 or 16 turns of each player and scored
     // by a chance of winning the game (and cut after 8, played by the ways policy). They take turns
     // position by position, so a change in the machine's load falls on all of them.
-    let all: [(&str, Level, Option<Ranking>); 12] = [
+    let all: [(&str, Level, Option<Ranking>); 13] = [
         ("normal", Level::Normal, None),
         ("hard-odds", Level::Hard, Some(Ranking::Odds)),
         ("hard-partner", Level::Hard, Some(Ranking::Partner)),
+        ("hard-full", Level::Hard, None),
         ("hard-ways", Level::Hard, None),
         ("hard-ways-900", Level::Hard, None),
         ("hard-cut-4", Level::Hard, None),

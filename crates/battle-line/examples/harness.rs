@@ -7,13 +7,14 @@
 //!
 //! Players: `easy`, `normal`, `hard`, `expert`, `random`, `sparring` (the probability
 //! bot), `playout` (the rollout policy alone), `playout-ways` (the policy whose sides
-//! count every way to complete them), `hard-ways` and `hard-ways-900` (hard with that
-//! policy, 400 and 900 rollouts), hard with rollouts cut after 4, 8 or 16 turns of each
+//! count every way to complete them), `hard-full` (hard as it was before 2026-12-03:
+//! rollouts played to the game's end), `hard-ways` and `hard-ways-900` (hard-full with
+//! that policy, 400 and 900 rollouts), hard-full with rollouts cut after 4, 8 or 16 turns of each
 //! player and scored by a chance of winning the game (`hard-cut-8`: the partner's flag
 //! chances; `hard-cut-odds-8`: the odds evaluation's; `hard-cut-odds-ways-8`: the same
 //! played by the ways policy), those cut after 8 turns whose rollouts play on until
 //! the troop deck holds at most 12, 20 or 28 cards (`hard-low-20`,
-//! `hard-low-odds-ways-20`, ...), and hard or expert with their candidates ranked a
+//! `hard-low-odds-ways-20`, ...: the last is the hard level's search), and hard or expert with their candidates ranked a
 //! named way: `hard-odds`, `hard-partner`, `expert-odds`, `expert-partner`.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against

@@ -5,6 +5,10 @@
 //! positions (so each spends exactly that many): positions per second.
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-engine-bench -- 2000`
+//!
+//! With `search DECK SEED POSITIONS`, only the depth-first search of that opening hand,
+//! once, for that many positions (or until it decides): what `valgrind --tool=callgrind`
+//! counts the instructions of when a change is meant to make the search faster.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
@@ -108,7 +112,32 @@ fn search_speed() {
     }
 }
 
+/// One depth-first search of `deck`'s opening hand `seed` for `positions` positions.
+fn one_search(deck: &str, seed: u64, positions: usize) {
+    let goal = duel_engine::stats::goal_of(deck).unwrap();
+    let d = Duel::new(deck, seed).unwrap();
+    let order = duel_engine::solver::order_for(goal);
+    let start = Instant::now();
+    let r = duel_engine::solver::search_with(&d, goal, positions, &order);
+    println!(
+        "search: {deck} seed {seed}, {positions} positions: {} in {:.2} s",
+        match r {
+            duel_engine::solver::Search::Found(line) => format!("won in {} commands", line.len()),
+            duel_engine::solver::Search::Impossible => "proved lost".to_string(),
+            other => format!("{other:?}"),
+        },
+        start.elapsed().as_secs_f64()
+    );
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [mode, deck, seed, positions] = args.as_slice()
+        && mode == "search"
+    {
+        one_search(deck, seed.parse().unwrap(), positions.parse().unwrap());
+        return;
+    }
     let n: u64 = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())
