@@ -454,6 +454,14 @@ fn moves(def: &CardDef, m: &Mover, from: Zone) -> bool {
 /// A set of the catalogue's movers ([`Tables::movers`]), as bits.
 type Movers = u128;
 
+/// Zones to reach ([`Tables::reaches`]), as bits by `Zone`, and the movers that move
+/// cards there.
+#[derive(Debug, Clone, Copy)]
+struct Goal {
+    zones: u8,
+    movers: Movers,
+}
+
 /// Zones as bits, by `Zone`.
 const fn bit(z: Zone) -> u8 {
     1 << (z as u8)
@@ -478,12 +486,18 @@ struct CardTable {
     out_of: [Movers; 7],
     /// The movers that can fetch it from the deck by a filter (a search).
     searches: Movers,
+    /// Every effect is "only 1 per turn" by name: used once, the card is [`spent`].
+    once_by_name: bool,
 }
 
 /// Every move the catalogue's effects can make, once each (the same source, filter and
 /// destination), and each card's [`CardTable`], by its place in the catalogue.
 struct Tables {
-    to: Vec<Zone>,
+    /// By `Zone`: the movers that move cards there.
+    into: [Movers; 7],
+    /// The hand, and the hand or the field, as goals of [`Tables::reaches`].
+    hand: Goal,
+    hand_or_field: Goal,
     cards: Vec<CardTable>,
     /// Every move has its bit in a [`Movers`]; with more moves than that, the cut never
     /// fires (the profiles still serve the guides).
@@ -537,11 +551,17 @@ impl Tables {
             .into_iter()
             .zip(owns)
             .map(|((def, profile), own)| {
+                let once_by_name = !profile.uses.is_empty()
+                    && profile
+                        .uses
+                        .iter()
+                        .all(|u| u.once == Some(OncePerTurn::Name));
                 let mut t = CardTable {
                     profile,
                     own,
                     out_of: [0; 7],
                     searches: 0,
+                    once_by_name,
                 };
                 for (i, m) in movers.iter().enumerate() {
                     let b = one(i);
@@ -557,9 +577,28 @@ impl Tables {
                 t
             })
             .collect();
+        let mut into = [0; 7];
+        for (i, m) in movers.iter().enumerate() {
+            // "Wherever this card is" is no destination.
+            if m.to != Zone::Any
+                && let Some(into) = into.get_mut(m.to as usize)
+            {
+                *into |= one(i);
+            }
+        }
+        let goal = |zones: u8| Goal {
+            zones,
+            movers: into
+                .iter()
+                .enumerate()
+                .filter(|&(z, _)| zones & (1 << z) != 0)
+                .fold(0, |all, (_, &m)| all | m),
+        };
         Tables {
             fits: movers.len() <= Movers::BITS as usize,
-            to: movers.iter().map(|m| m.to).collect(),
+            hand: goal(bit(Zone::Hand)),
+            hand_or_field: goal(bit(Zone::Hand) | bit(Zone::Field)),
+            into,
             cards,
         }
     }
@@ -583,35 +622,53 @@ impl Tables {
         self.cards.get(self.index(code)?)
     }
 
-    /// The zones a card can reach from `start` by the `active` movers and the game's own
-    /// moves (summoning from the hand or the Extra Deck, sending from the field to the
-    /// graveyard by a Tribute or as material), as bits by `Zone`.
-    fn reach(&self, card: &CardTable, start: Zone, active: Movers) -> u8 {
+    /// Whether a card can reach one of the zones of `goal` from `start` by the `active`
+    /// movers and the game's own moves (summoning from the hand or the Extra Deck,
+    /// sending from the field to the graveyard by a Tribute or as material). Most cards
+    /// are told by their first move: one that takes them there, or none at all.
+    #[inline]
+    fn reaches(&self, card: &CardTable, start: Zone, active: Movers, goal: Goal) -> bool {
+        if bit(start) & goal.zones != 0 {
+            return true;
+        }
+        let by_cards = card.out_of.get(start as usize).map_or(0, |&m| m & active);
+        if by_cards & goal.movers != 0 {
+            return true;
+        }
+        if by_cards == 0 && !matches!(start, Zone::Hand | Zone::Extra | Zone::Field) {
+            return false;
+        }
+        self.reaches_further(card, start, active, goal.zones)
+    }
+
+    /// [`Tables::reaches`], zone by zone.
+    #[inline(never)]
+    fn reaches_further(&self, card: &CardTable, start: Zone, active: Movers, goal: u8) -> bool {
         let mut seen = bit(start);
         let mut todo = seen;
-        while todo != 0 {
-            let z = ZONES[todo.trailing_zeros() as usize];
+        while seen & goal == 0 {
+            let Some(&z) = ZONES.get(todo.trailing_zeros() as usize) else {
+                return false;
+            };
             todo &= todo - 1;
             let mut next = match z {
                 Zone::Hand | Zone::Extra => bit(Zone::Field) | bit(Zone::Grave),
                 Zone::Field => bit(Zone::Grave),
                 _ => 0,
             };
-            let mut by_cards = card.out_of[z as usize] & active;
-            while by_cards != 0 {
-                let i = by_cards.trailing_zeros() as usize;
-                by_cards &= by_cards - 1;
-                if let Some(&to) = self.to.get(i)
-                    && to != Zone::Any
-                {
-                    next |= bit(to);
+            let by_cards = card.out_of.get(z as usize).map_or(0, |&m| m & active);
+            if by_cards != 0 {
+                for (to, &into) in self.into.iter().enumerate() {
+                    if by_cards & into != 0 {
+                        next |= 1 << to;
+                    }
                 }
             }
             let new = next & !seen;
             seen |= new;
             todo |= new;
         }
-        seen
+        true
     }
 }
 
@@ -713,15 +770,23 @@ fn most(a: Option<u32>, b: Option<u32>) -> Option<u32> {
 #[derive(Debug, Clone)]
 pub(crate) struct Facts {
     leaves_field: bool,
-    /// By catalogue index: how much nearer the top one use of this card's searches
-    /// brings the deck's cards, and the most the cards it takes can draw, together
-    /// (`None`: no bound).
-    fetch: Vec<Option<u32>>,
     /// By catalogue index: the most cards one use of this card brings back (0: not a
     /// reviver), and the duel's cards (by catalogue index) it can bring back.
     revives: Vec<(u32, Vec<usize>)>,
-    /// Chains of revivals stay single (see above); otherwise revivals have no bound.
-    single: bool,
+    /// By catalogue index: what one use of a copy adds to the draws' reach by its
+    /// searches (`fetch` in [`Facts::of`]: how much nearer the top it brings the deck's
+    /// cards, and the most the cards it takes can draw, together), `None` when that has
+    /// no bound, when the card can shuffle, reveal or draw without one, or when it
+    /// revives and chains of revivals are not single.
+    adds: Vec<Option<u32>>,
+    /// By catalogue index: what one revival of this card draws, its draws and its
+    /// searches (`None`: no bound).
+    worth: Vec<Option<u32>>,
+    /// The revivers among the duel's cards, by catalogue index.
+    revivers: Vec<usize>,
+    /// By card id, for the duel's first cards: its code and its place in the catalogue
+    /// (`u16::MAX`: none), so that the cut need not look the code up ([`Facts::index`]).
+    places: Vec<(Code, u16)>,
     /// How many cards the duel has: a position of the search holds these same cards
     /// first, and after them only the Tokens created since.
     seen: usize,
@@ -795,22 +860,65 @@ impl Facts {
                 copies,
             }
         });
-        let facts = Facts {
-            leaves_field,
-            fetch,
-            revives,
-            single: true,
-            seen: d.cards.len(),
-            rule,
-        };
+        let worth: Vec<Option<u32>> = t
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(j, card)| {
+                let draws = card.profile.draws.unwrap_or(0);
+                fetch
+                    .get(j)
+                    .copied()
+                    .flatten()
+                    .map(|f| f.saturating_add(draws))
+            })
+            .collect();
+        let is_reviver = |j: usize| revives.get(j).is_some_and(|r| r.0 > 0);
         let single = all.iter().all(|&(i, _)| {
-            let (count, can) = &facts.revives[i];
-            can.iter().all(|&j| {
-                let reviver = facts.revives[j].0 > 0;
-                !reviver || (*count == 1 && facts.worth(t, j) == Some(0))
+            revives.get(i).is_none_or(|(count, can)| {
+                can.iter().all(|&j| {
+                    !is_reviver(j) || (*count == 1 && worth.get(j).copied().flatten() == Some(0))
+                })
             })
         });
-        Facts { single, ..facts }
+        let adds = t
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(i, card)| {
+                let unbound = card.profile.unbounded || (is_reviver(i) && !single);
+                fetch.get(i).copied().flatten().filter(|_| !unbound)
+            })
+            .collect();
+        let revivers = (0..n).filter(|&i| is_reviver(i)).collect();
+        let places = d
+            .cards
+            .iter()
+            .map(|c| {
+                let i = t.index(c.code).and_then(|i| u16::try_from(i).ok());
+                (c.code, i.unwrap_or(u16::MAX))
+            })
+            .collect();
+        Facts {
+            leaves_field,
+            revives,
+            adds,
+            worth,
+            revivers,
+            places,
+            seen: d.cards.len(),
+            rule,
+        }
+    }
+
+    /// The place in the catalogue of the card `c` of id `id` (a card of a position of the
+    /// search): read from [`Facts::places`] when it has the code seen there, else looked
+    /// up.
+    fn index(&self, t: &Tables, id: usize, c: &CardInstance) -> Option<usize> {
+        match self.places.get(id) {
+            Some(&(code, i)) if code == c.code && i != u16::MAX => Some(usize::from(i)),
+            _ => t.index(c.code),
+        }
     }
 
     /// The rule [`exodia_out_of_reach`] reads in `d` (a position of the search): that of
@@ -837,9 +945,13 @@ impl Facts {
 
     /// What one revival of the card at catalogue index `j` can draw: its draws and its
     /// searches (`None`: no bound).
-    fn worth(&self, t: &Tables, j: usize) -> Option<u32> {
-        let draws = t.cards[j].profile.draws.unwrap_or(0);
-        self.fetch[j].map(|f| f.saturating_add(draws))
+    fn worth(&self, j: usize) -> Option<u32> {
+        self.worth.get(j).copied().flatten()
+    }
+
+    /// Whether the card at catalogue index `i` brings cards back.
+    fn is_reviver(&self, i: usize) -> bool {
+        self.revives.get(i).is_some_and(|r| r.0 > 0)
     }
 }
 
@@ -868,10 +980,8 @@ fn draws_left(d: &Duel, c: &CardInstance, id: CardId, p: &Profile) -> u32 {
 
 /// Whether every effect of a card is "only 1 per turn" by name and that name was used
 /// this turn: the card does nothing more this turn, wherever it goes.
-fn spent(d: &Duel, code: Code, p: &Profile) -> bool {
-    !p.uses.is_empty()
-        && p.uses.iter().all(|u| u.once == Some(OncePerTurn::Name))
-        && d.used_opt.contains(&OptKey::Name(code))
+fn spent(d: &Duel, code: Code, card: &CardTable) -> bool {
+    card.once_by_name && d.used_opt.contains(&OptKey::Name(code))
 }
 
 /// For the Exodia goal: some missing piece can never reach the hand. The cards that
@@ -911,6 +1021,9 @@ struct Scratch {
     /// (`u16::MAX`: none).
     slot: Vec<u16>,
     classes: Vec<Class<'static>>,
+    /// Your cards in the hand, on the field and in the Extra Deck, in the order of the
+    /// duel's cards: each one's id and class.
+    outside: Vec<(CardId, u16)>,
     /// [`Tally::chains`].
     chains: Vec<usize>,
     /// [`Tally::there`].
@@ -925,6 +1038,7 @@ impl Scratch {
         Scratch {
             slot: Vec::new(),
             classes: Vec::new(),
+            outside: Vec::new(),
             chains: Vec::new(),
             there: Vec::new(),
             in_deck: Vec::new(),
@@ -961,6 +1075,7 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
     let Scratch {
         slot,
         classes,
+        outside,
         chains,
         there,
         in_deck,
@@ -970,12 +1085,17 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
     slot.clear();
     slot.resize(t.cards.len() * ZONES.len(), u16::MAX);
     classes.clear();
+    outside.clear();
+    // What a revival can still bring back: the cards in the graveyard and banishment,
+    // and those that can get there (used within reach).
+    there.clear();
+    there.resize(t.cards.len(), false);
     let mut active: Movers = 0;
-    for c in &d.cards {
+    for (id, c) in d.cards.iter().enumerate() {
         if c.owner != you && c.controller != you {
             continue;
         }
-        let (Some(zone), Some(i)) = (zone_of(c.location), t.index(c.code)) else {
+        let (Some(zone), Some(i)) = (zone_of(c.location), facts.index(t, id, c)) else {
             continue;
         };
         let (Some(s), Some(card)) = (
@@ -984,101 +1104,89 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         ) else {
             continue;
         };
-        if *s != u16::MAX {
-            continue;
-        }
-        *s = classes.len() as u16;
         let alive = matches!(zone, Zone::Hand | Zone::Field | Zone::Extra);
-        let spent = spent(d, c.code, &card.profile);
-        if alive && !spent {
-            active |= card.own;
-        }
-        classes.push(Class {
-            card,
-            index: i,
-            zone,
-            alive,
-            spent,
-        });
-    }
-    loop {
-        let mut changed = false;
-        for k in classes.iter_mut() {
-            if !k.alive
-                && t.reach(k.card, k.zone, active) & (bit(Zone::Hand) | bit(Zone::Field)) != 0
+        if *s == u16::MAX {
+            *s = classes.len() as u16;
+            let spent = spent(d, c.code, card);
+            if alive && !spent {
+                active |= card.own;
+            }
+            if matches!(zone, Zone::Grave | Zone::Banished)
+                && !spent
+                && let Some(there) = there.get_mut(i)
             {
+                *there = true;
+            }
+            classes.push(Class {
+                card,
+                index: i,
+                zone,
+                alive,
+                spent,
+            });
+        }
+        if alive {
+            outside.push((CardId(id as u16), *s));
+        }
+    }
+    // The classes that may act, until the movers they bring stop growing (whether a
+    // class can get to the hand or the field depends on those only).
+    loop {
+        let before = active;
+        for k in classes.iter_mut() {
+            if !k.alive && t.reaches(k.card, k.zone, active, t.hand_or_field) {
                 k.alive = true;
                 if !k.spent {
                     active |= k.card.own;
                 }
-                changed = true;
             }
         }
-        if !changed {
+        if active == before {
             break;
         }
     }
-    let slot_of = |c: &CardInstance| {
-        let zone = zone_of(c.location)?;
-        let i = t.index(c.code)?;
-        slot.get(i * ZONES.len() + zone as usize).copied()
-    };
-    let class_of = |c: &CardInstance| classes.get(usize::from(slot_of(c)?));
     let deck = &d.player(you).deck;
     let fetchable = |k: &Class<'_>| k.zone == Zone::Deck && k.card.searches & active != 0;
     // Whether a card that may act can shuffle the deck, reveal from it or draw without a
     // bound, or a search or revival it begins has no bound. A card in the graveyard or
     // banishment acts only once brought back (its draws are the revival's), but can
     // shuffle as soon as it can be.
-    let unbound = |k: &Class<'_>| {
-        !k.spent
-            && (k.card.profile.unbounded
-                || facts.fetch[k.index].is_none()
-                || (facts.revives[k.index].0 > 0 && !facts.single))
-    };
+    let unbound = |k: &Class<'_>| !k.spent && facts.adds.get(k.index).is_none_or(Option::is_none);
     if classes
         .iter()
-        .any(|k| k.alive && (k.zone != Zone::Deck || fetchable(k)) && unbound(k))
+        .any(|k| unbound(k) && k.alive && (k.zone != Zone::Deck || fetchable(k)))
     {
-        return out_of_reach_unbounded(d, t, &rule, hand, active);
+        return out_of_reach_unbounded(d, t, facts, &rule, hand, active);
     }
     // The cards used within the draws' reach: every copy outside the deck, the deck's
     // top `drawn` and what a search can fetch. Each copy's draws left and searches,
     // and the revivers' copies that begin chains, counted as the reach grows.
     chains.clear();
-    // What a revival can still bring back: the cards in the graveyard and banishment,
-    // and those that can get there (used within reach).
-    there.clear();
-    there.resize(t.cards.len(), false);
     let mut tally = Tally {
         total: 0,
         chains,
         there,
         unbounded: false,
     };
-    for k in classes.iter() {
-        if matches!(k.zone, Zone::Grave | Zone::Banished) && !k.spent {
-            tally.mark_there(k.index);
-        }
-    }
-    for (i, c) in d.cards.iter().enumerate() {
-        if c.owner != you && c.controller != you {
-            continue;
-        }
-        if let Some(k) = class_of(c)
-            && matches!(k.zone, Zone::Hand | Zone::Field | Zone::Extra)
-        {
-            tally.count(d, facts, c, CardId(i as u16), k, true, true);
+    for &(id, s) in outside.iter() {
+        if let (Some(c), Some(k)) = (d.instance(id), classes.get(usize::from(s))) {
+            tally.count(d, facts, c, id, k, true, true);
         }
     }
     // Below the reach, a card a search can fetch adds its searches and revivals (what
     // it draws then is counted with the search); within it, each card adds its draws
     // too.
+    let slot_of = |id: CardId| {
+        let c = d.instance(id)?;
+        let zone = zone_of(c.location)?;
+        let i = facts.index(t, id.index(), c)?;
+        slot.get(i * ZONES.len() + zone as usize).copied()
+    };
     in_deck.clear();
     in_deck.extend(
         deck.iter()
             .rev()
-            .map(|&id| d.instance(id).and_then(slot_of).map_or(u32::MAX, u32::from)),
+            .map(|&id| slot_of(id).map_or(u32::MAX, u32::from)),
     );
     let card_at = |id: CardId, s: u32| {
         let c = d.instance(id)?;
@@ -1095,10 +1203,10 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
     let mut drawn = 0usize;
     loop {
         if tally.unbounded {
-            return out_of_reach_unbounded(d, t, &rule, hand, active);
+            return out_of_reach_unbounded(d, t, facts, &rule, hand, active);
         }
-        let Some(chains) = tally.chain_draws(t, facts) else {
-            return out_of_reach_unbounded(d, t, &rule, hand, active);
+        let Some(chains) = tally.chain_draws(facts) else {
+            return out_of_reach_unbounded(d, t, facts, &rule, hand, active);
         };
         let reach_now = (tally.total.saturating_add(chains) as usize).min(deck.len());
         if reach_now <= drawn {
@@ -1122,10 +1230,13 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
             let Some(c) = d.instance(id) else {
                 return true;
             };
-            let (Some(zone), Some(card)) = (zone_of(c.location), t.card(c.code)) else {
+            let (Some(zone), Some(card)) = (
+                zone_of(c.location),
+                facts.index(t, id.index(), c).and_then(|i| t.cards.get(i)),
+            ) else {
                 return true;
             };
-            if t.reach(card, zone, active) & bit(Zone::Hand) == 0 {
+            if !t.reaches(card, zone, active, t.hand) {
                 return true;
             }
             if zone == Zone::Deck && card.searches & active == 0 {
@@ -1189,12 +1300,11 @@ impl Tally<'_> {
             return;
         }
         self.mark_there(k.index);
-        let unbound = k.card.profile.unbounded || (facts.revives[k.index].0 > 0 && !facts.single);
-        match facts.fetch[k.index] {
-            Some(f) if !unbound => self.total = self.total.saturating_add(f),
-            _ => self.unbounded = true,
+        match facts.adds.get(k.index).copied().flatten() {
+            Some(f) => self.total = self.total.saturating_add(f),
+            None => self.unbounded = true,
         }
-        if facts.revives[k.index].0 > 0 {
+        if facts.is_reviver(k.index) {
             self.chains.push(k.index);
         }
     }
@@ -1202,26 +1312,37 @@ impl Tally<'_> {
     /// What the chains of revivals draw: each worth its reviver's count times the most
     /// a card it can bring back (and that is there) draws; one that can bring back a
     /// reviver that is there may go on to any of them. `None`: no bound.
-    fn chain_draws(&self, t: &Tables, facts: &Facts) -> Option<u32> {
+    fn chain_draws(&self, facts: &Facts) -> Option<u32> {
+        if self.chains.is_empty() {
+            return Some(0);
+        }
         let worth = |i: usize| {
-            let (n, can) = &facts.revives[i];
+            let (n, can) = facts.revives.get(i)?;
             let best = can
                 .iter()
                 .filter(|&&j| self.is_there(j))
-                .map(|&j| facts.worth(t, j))
+                .map(|&j| facts.worth(j))
                 .fold(Some(0), most);
             best.and_then(|b| times(*n, b))
         };
-        let revivers_there =
-            || (0..t.cards.len()).filter(|&i| self.is_there(i) && facts.revives[i].0 > 0);
-        let longest = revivers_there().map(worth).fold(Some(0), most);
+        let mut longest = None;
         let mut sum = 0u32;
         for &i in self.chains.iter() {
-            let goes_on = facts.revives[i]
-                .1
-                .iter()
-                .any(|&j| self.is_there(j) && facts.revives[j].0 > 0);
-            let each = if goes_on { longest } else { worth(i) };
+            let goes_on = facts.revives.get(i).is_some_and(|(_, can)| {
+                can.iter().any(|&j| self.is_there(j) && facts.is_reviver(j))
+            });
+            let each = if goes_on {
+                *longest.get_or_insert_with(|| {
+                    facts
+                        .revivers
+                        .iter()
+                        .filter(|&&i| self.is_there(i))
+                        .map(|&i| worth(i))
+                        .fold(Some(0), most)
+                })
+            } else {
+                worth(i)
+            };
             sum = sum.saturating_add(each?);
         }
         Some(sum)
@@ -1246,6 +1367,7 @@ struct Class<'t> {
 fn out_of_reach_unbounded(
     d: &Duel,
     t: &Tables,
+    facts: &Facts,
     rule: &Rule<'_>,
     hand: &[CardId],
     active: Movers,
@@ -1253,10 +1375,13 @@ fn out_of_reach_unbounded(
     rule.missing(d, hand).any(|j| {
         rule.copies(d, j).all(|id| {
             d.instance(id).is_none_or(|c| {
-                let (Some(zone), Some(card)) = (zone_of(c.location), t.card(c.code)) else {
+                let (Some(zone), Some(card)) = (
+                    zone_of(c.location),
+                    facts.index(t, id.index(), c).and_then(|i| t.cards.get(i)),
+                ) else {
                     return true;
                 };
-                t.reach(card, zone, active) & bit(Zone::Hand) == 0
+                !t.reaches(card, zone, active, t.hand)
             })
         })
     })
@@ -1412,6 +1537,57 @@ mod tests {
             }
             assert!(!seen || leaves, "{}: a monster left the field", deck.id);
         }
+    }
+
+    #[test]
+    fn the_catalogue_places_kept_by_card_id_are_those_the_catalogue_gives() {
+        // `Facts` keeps the place in the catalogue of each card the search starts with;
+        // along random games of every preset deck (Tokens created on the way too), every
+        // card of every position gets the place the catalogue's lookup gives.
+        let mut later = 0;
+        for deck in crate::decks() {
+            for seed in 0..30 {
+                let start =
+                    Duel::with_settings(&deck.id, seed, Settings::default()).expect("deals");
+                let facts = Facts::of(&start);
+                let t = tables_for(facts.leaves_field);
+                let mut d = start.clone();
+                let mut rng = Rng::new(seed ^ 0x5c);
+                loop {
+                    for (id, c) in d.cards.iter().enumerate() {
+                        assert_eq!(
+                            facts.index(t, id, c),
+                            crate::card::index(c.code),
+                            "{} seed {seed} card {id}",
+                            deck.id
+                        );
+                    }
+                    later = later.max(d.cards.len() - start.cards.len());
+                    let options = crate::solver::choices(&d);
+                    if d.outcome().is_some() || options.is_empty() {
+                        break;
+                    }
+                    let cmd = options[rng.index(options.len())].clone();
+                    if d.apply(cmd).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(later > 0, "no game created a card");
+        // A card whose code is not the one kept for its id is looked up.
+        let d = last_piece_under(1, &[], &[]);
+        let facts = Facts::of(&d);
+        let t = tables_for(facts.leaves_field);
+        let mut other = d.cards[0];
+        other.code = if other.code == SANGAN {
+            POT_OF_GREED
+        } else {
+            SANGAN
+        };
+        assert_eq!(facts.index(t, 0, &other), crate::card::index(other.code));
+        other.code = 1;
+        assert_eq!(facts.index(t, 0, &other), None);
     }
 
     #[test]

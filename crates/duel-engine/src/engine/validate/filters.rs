@@ -1,7 +1,11 @@
 //! Card filters, the zones effects look at, free slots, effect amounts and current ATK.
 
+use std::sync::OnceLock;
+
 use crate::card::{CardDef, Frame as CardFrame};
-use crate::effect::{Amount, Filter, OncePerTurn, RuleDef, Source};
+use crate::effect::{
+    Amount, Condition, Constraint, EffectDef, Filter, OncePerTurn, RuleDef, Source, Step,
+};
 use crate::state::{CardId, CardInstance, Duel, Face, Locals, Location, OptKey, Player};
 
 use crate::engine::def_of;
@@ -190,11 +194,189 @@ pub(crate) fn printed_match(d: &CardDef, f: &Filter) -> bool {
         && f.max_level.is_none_or(|l| m.is_some_and(|m| m.level <= l))
         && f.name_contains_ja
             .as_ref()
-            .is_none_or(|s| d.name_ja.contains(s.as_str()))
+            .is_none_or(|s| name_contains(d, s))
         && f.race
             .as_ref()
             .is_none_or(|r| m.is_some_and(|m| &m.race == r))
         && f.tuner.is_none_or(|t| m.is_some() && d.is_tuner() == t)
         && f.effect
             .is_none_or(|e| m.is_some() && d.is_effect_monster() == e)
+}
+
+/// Whether the Japanese name of `d` contains `s`: looked up in [`Names`] for a card of the
+/// catalogue and a string of its filters, searched otherwise.
+fn name_contains(d: &CardDef, s: &str) -> bool {
+    names()
+        .lookup(d, s)
+        .unwrap_or_else(|| d.name_ja.contains(s))
+}
+
+/// The `name_contains_ja` strings of the catalogue's filters, and which of them each
+/// card's Japanese name contains, worked out once.
+struct Names {
+    /// Each string once (at most 64 are looked up; further ones are searched).
+    strings: Vec<&'static str>,
+    /// By catalogue index: bit `k` set when the name contains `strings[k]`.
+    contains: Vec<u64>,
+}
+
+fn names() -> &'static Names {
+    static NAMES: OnceLock<Names> = OnceLock::new();
+    NAMES.get_or_init(Names::new)
+}
+
+impl Names {
+    fn new() -> Names {
+        let catalog = crate::card::catalog();
+        let mut strings: Vec<&'static str> = Vec::new();
+        for def in catalog {
+            for_filters(&def.effects, &mut |f| {
+                if let Some(s) = f.name_contains_ja.as_deref()
+                    && !strings.contains(&s)
+                {
+                    strings.push(s);
+                }
+            });
+        }
+        strings.truncate(64);
+        let contains = catalog
+            .iter()
+            .map(|def| {
+                strings
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| def.name_ja.contains(**s))
+                    .fold(0, |bits, (k, _)| bits | 1 << k)
+            })
+            .collect();
+        Names { strings, contains }
+    }
+
+    /// Whether the Japanese name of `d` contains `s`, if `d` is a card of the catalogue
+    /// (that very definition) and `s` one of [`Names::strings`].
+    fn lookup(&self, d: &CardDef, s: &str) -> Option<bool> {
+        let k = self.strings.iter().position(|t| *t == s)?;
+        let i = crate::card::index(d.code)?;
+        let own = crate::card::catalog().get(i)?;
+        let bits = self.contains.get(i)?;
+        std::ptr::eq(own, d).then_some(bits >> k & 1 != 0)
+    }
+}
+
+/// Calls `f` on every filter of the effects `effects`: of their conditions, costs,
+/// resolutions and modes.
+fn for_filters<'a>(effects: &'a [EffectDef], f: &mut impl FnMut(&'a Filter)) {
+    fn in_condition<'a>(c: &'a Condition, f: &mut impl FnMut(&'a Filter)) {
+        match c {
+            Condition::Exists { filter, .. }
+            | Condition::OwnerCanSummon { filter, .. }
+            | Condition::OthersInHand { filter, .. } => f(filter),
+            Condition::CanSelect {
+                filter, constraint, ..
+            } => {
+                f(filter);
+                in_constraint(constraint, f);
+            }
+            _ => {}
+        }
+    }
+    fn in_constraint<'a>(c: &'a Constraint, f: &mut impl FnMut(&'a Filter)) {
+        if let Constraint::CountIsLevelOf { filter, .. } = c {
+            f(filter);
+        }
+    }
+    fn in_steps<'a>(steps: &'a [Step], f: &mut impl FnMut(&'a Filter)) {
+        for s in steps {
+            match s {
+                Step::Select {
+                    filter, constraint, ..
+                } => {
+                    f(filter);
+                    if let Some(c) = constraint {
+                        in_constraint(c, f);
+                    }
+                }
+                Step::ExcavateUntil { filter, .. } | Step::Split { filter, .. } => f(filter),
+                Step::StopUnless { condition } => in_condition(condition, f),
+                Step::AtEndPhase { steps } => in_steps(steps, f),
+                _ => {}
+            }
+        }
+    }
+    for e in effects {
+        for c in &e.conditions {
+            in_condition(c, f);
+        }
+        in_steps(&e.cost, f);
+        in_steps(&e.resolve, f);
+        for m in &e.modes {
+            for c in &m.conditions {
+                in_condition(c, f);
+            }
+            in_steps(&m.resolve, f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `name_contains_ja` string of the card file, read from its JSON.
+    fn strings_in_the_card_file() -> Vec<String> {
+        fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, v) in m {
+                        match (k.as_str(), v) {
+                            ("name_contains_ja", serde_json::Value::String(s)) => {
+                                if !out.contains(s) {
+                                    out.push(s.clone());
+                                }
+                            }
+                            _ => walk(v, out),
+                        }
+                    }
+                }
+                serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
+                _ => {}
+            }
+        }
+        let json: serde_json::Value =
+            serde_json::from_str(include_str!("../../../data/cards.json")).expect("valid JSON");
+        let mut out = Vec::new();
+        walk(&json, &mut out);
+        out
+    }
+
+    #[test]
+    fn the_name_table_agrees_with_a_search_of_every_name_for_every_filter_string() {
+        let strings = strings_in_the_card_file();
+        assert!(!strings.is_empty(), "no name filter in the card file");
+        let t = names();
+        // The table holds every string of the card file, and only those.
+        let mut held: Vec<&str> = t.strings.clone();
+        held.sort_unstable();
+        let mut want: Vec<&str> = strings.iter().map(String::as_str).collect();
+        want.sort_unstable();
+        assert_eq!(held, want);
+        let mut found = 0;
+        for def in crate::card::catalog() {
+            for s in &strings {
+                let contains = def.name_ja.contains(s.as_str());
+                assert_eq!(t.lookup(def, s), Some(contains), "{} {s}", def.name_en);
+                assert_eq!(name_contains(def, s), contains, "{} {s}", def.name_en);
+                found += usize::from(contains);
+            }
+            // A string of no filter, and a copy of the card, are searched.
+            assert_eq!(t.lookup(def, "エクゾディア"), None);
+            assert_eq!(
+                name_contains(def, "エクゾディア"),
+                def.name_ja.contains("エクゾディア")
+            );
+            let copy = def.clone();
+            assert_eq!(t.lookup(&copy, strings[0].as_str()), None);
+        }
+        assert!(found > 0, "no name contains a filter string");
+    }
 }
