@@ -458,11 +458,11 @@ pub enum Contender {
     HardWays,
     /// Hard-full with that rollout policy at its 900 rollouts (`hard-ways-900`).
     HardWays900,
-    /// Hard-full whose rollouts stop after `plies` turns of each player past the move tried
-    /// and are scored by `CutScore`'s chance of winning the game in place of the 0/1
-    /// result (`hard-cut-8`: the partner's flag chances; `hard-cut-odds-8`: the odds
-    /// evaluation's), with [`CUT_PARTNER_ROLLOUTS`] or hard-full's 900 rollouts (a cut rollout scored by
-    /// the odds evaluation costs about what a whole one does); with
+    /// Hard-full whose rollouts stop after `plies` turns of each player past the move
+    /// tried and are scored by `CutScore`'s chance of winning the game in place of the
+    /// 0/1 result (`hard-cut-8`: the partner's flag chances; `hard-cut-odds-8`: the odds
+    /// evaluation's), with [`CUT_PARTNER_ROLLOUTS`] or hard-full's 900 rollouts (a cut
+    /// rollout scored by the odds evaluation costs about what a whole one does); with
     /// `ways`, the rollouts played by the policy whose sides are worth every way to
     /// complete them (`hard-cut-ways-8`, `hard-cut-odds-ways-8`).
     HardCut {
