@@ -786,10 +786,9 @@ pub(crate) struct Facts {
     revivers: Vec<usize>,
     /// By card id, for the duel's first cards: its code and its place in the catalogue
     /// (`u16::MAX`: none), so that the cut need not look the code up ([`Facts::index`]).
+    /// A position of the search holds these same cards first, and after them only the
+    /// Tokens created since.
     places: Vec<(Code, u16)>,
-    /// How many cards the duel has: a position of the search holds these same cards
-    /// first, and after them only the Tokens created since.
-    seen: usize,
     /// The "win with all in hand" rule of the first of those you own that has one.
     rule: Option<KnownRule>,
 }
@@ -906,7 +905,6 @@ impl Facts {
             worth,
             revivers,
             places,
-            seen: d.cards.len(),
             rule,
         }
     }
@@ -929,12 +927,12 @@ impl Facts {
                 card: known.card,
                 pieces: known.pieces,
                 known: &known.copies,
-                from: self.seen,
+                from: self.places.len(),
             });
         }
         // None among the cards the search began with: the first among those created
         // since, whose copies may be anywhere.
-        let (card, pieces) = Rule::first(d.cards.iter().skip(self.seen))?;
+        let (card, pieces) = Rule::first(d.cards.iter().skip(self.places.len()))?;
         Some(Rule {
             card,
             pieces,
