@@ -233,27 +233,47 @@ fn code_picks(codes: &[Option<Code>], k: usize, cap: usize) -> Option<Vec<Vec<us
         return Some(Vec::new());
     }
     // The positions of each code's copies (ascending), codes in the order of their
-    // first copy.
-    let first = |i: usize| codes.iter().position(|c| *c == codes[i]).unwrap_or(i);
-    let mut positions: Vec<usize> = (0..n).collect();
-    positions.sort_by_key(|&i| first(i));
-    let groups: Vec<&[usize]> = positions.chunk_by(|&a, &b| codes[a] == codes[b]).collect();
-    fn go(groups: &[&[usize]], k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    // first copy: each position `i` is sorted as `first * n + i`, `first` the position
+    // of its code's first copy (found once per position, not once per comparison).
+    let mut positions: Vec<usize> = (0..n)
+        .map(|i| {
+            let first = codes[..i].iter().position(|c| *c == codes[i]).unwrap_or(i);
+            first * n + i
+        })
+        .collect();
+    positions.sort_unstable();
+    let groups: Vec<&[usize]> = positions.chunk_by(|a, b| a / n == b / n).collect();
+    // `left`: the copies in the groups from here on, so a branch that cannot take `k`
+    // more stops at once, and one that needs no more takes none of the rest.
+    fn go(
+        groups: &[&[usize]],
+        k: usize,
+        left: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if k == 0 {
+            out.push(cur.clone());
+            return;
+        }
+        if left < k {
+            return;
+        }
         let Some((at, rest)) = groups.split_first() else {
-            if k == 0 {
-                out.push(cur.clone());
-            }
             return;
         };
         for take in 0..=k.min(at.len()) {
             cur.extend_from_slice(&at[..take]);
-            go(rest, k - take, cur, out);
+            go(rest, k - take, left - at.len(), cur, out);
             cur.truncate(cur.len() - take);
         }
     }
     let mut out = Vec::new();
-    go(&groups, k, &mut Vec::with_capacity(k), &mut out);
+    go(&groups, k, n, &mut Vec::with_capacity(k), &mut out);
     for pick in &mut out {
+        for p in pick.iter_mut() {
+            *p %= n;
+        }
         pick.sort_unstable();
     }
     out.sort_unstable();
