@@ -2,6 +2,10 @@
 //!
 //! `cargo run --profile fast -p battle-line --example battle-line-bench [searcher...]`
 //! (the searchers timed on the fixed positions, by name; all of them by default)
+//!
+//! `… battle-line-bench moves N` plays only the hard level on the first `N` fixed
+//! positions and prints each chosen command, for comparing moves before and after a
+//! change and for counting instructions (`valgrind --tool=callgrind`).
 
 use battle_line::bot::{Bot, Contender, Level, RandomPlayer, Ranking, choose, choose_ranked};
 use battle_line::{Command, Game, Phase, Player, Settings};
@@ -37,6 +41,16 @@ fn positions() -> Vec<(Game, u8, Player)> {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [mode, n] = args.as_slice()
+        && mode == "moves"
+    {
+        let n: usize = n.parse().expect("a count of positions");
+        for (i, g) in fixed_positions(n).iter().enumerate() {
+            println!("{i}: {:?}", choose(g, Level::Hard, i as u64));
+        }
+        return;
+    }
     let pos = positions();
     let start = Instant::now();
     let mut proven = 0usize;
@@ -59,27 +73,7 @@ fn main() {
     );
 
     let mut times = Vec::new();
-    // Every 6th position where a card is to be played, for the searching levels.
-    let mut plays = Vec::new();
-    for seed in 0..40u64 {
-        let mut g = Game::new(seed, Settings::default());
-        let mut bots = [Bot::new(seed), Bot::new(seed + 1000)];
-        while !g.is_over() && g.log().len() < 3000 {
-            let p = g.current().index();
-            if g.phase() == Phase::Play && g.log().len().is_multiple_of(6) && plays.len() < 60 {
-                plays.push(g.clone());
-            }
-            let t = Instant::now();
-            let Some(c) = bots[p].choose(&g) else { break };
-            times.push(t.elapsed().as_secs_f64() * 1e3);
-            if g.apply(c).is_err() {
-                break;
-            }
-            if matches!(c, Command::EndTurn) && g.log().len() > 2900 {
-                break;
-            }
-        }
-    }
+    let plays = bot_games(60, Some(&mut times));
     let (mean, p99, max) = summary(&mut times);
     println!(
         "bot decisions: {} (bot vs bot, 40 games): mean {mean:.3} ms, p99 {p99:.3} ms, max {max:.3} ms",
@@ -143,6 +137,46 @@ fn main() {
             times.len()
         );
     }
+}
+
+/// The first `count` (at most 60) fixed positions the searching levels are timed on.
+fn fixed_positions(count: usize) -> Vec<Game> {
+    let mut plays = bot_games(count.min(60), None);
+    plays.truncate(count);
+    plays
+}
+
+/// 40 games of the easy bot against itself, with every 6th position where a card is to
+/// be played kept (the first `keep` of them) for the searching levels; the bot's time
+/// per decision is pushed to `times` when asked for. Without `times` it stops once
+/// `keep` positions are found (the same positions).
+fn bot_games(keep: usize, mut times: Option<&mut Vec<f64>>) -> Vec<Game> {
+    let mut plays = Vec::new();
+    for seed in 0..40u64 {
+        let mut g = Game::new(seed, Settings::default());
+        let mut bots = [Bot::new(seed), Bot::new(seed + 1000)];
+        while !g.is_over() && g.log().len() < 3000 {
+            let p = g.current().index();
+            if g.phase() == Phase::Play && g.log().len().is_multiple_of(6) && plays.len() < keep {
+                plays.push(g.clone());
+            }
+            if times.is_none() && plays.len() >= keep {
+                return plays;
+            }
+            let t = Instant::now();
+            let Some(c) = bots[p].choose(&g) else { break };
+            if let Some(times) = times.as_deref_mut() {
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+            if g.apply(c).is_err() {
+                break;
+            }
+            if matches!(c, Command::EndTurn) && g.log().len() > 2900 {
+                break;
+            }
+        }
+    }
+    plays
 }
 
 /// Mean, 99th percentile and maximum of `times` (sorted in place).
