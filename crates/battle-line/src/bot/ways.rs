@@ -35,8 +35,40 @@ fn handfuls(k: usize, s: usize, u: usize, pw: &[f64; 6]) -> f64 {
         .sum()
 }
 
+/// The largest `n` of [`CHOOSE`]: every troop.
+const CHOOSE_N: usize = 60;
+
+/// [`choose`]`(n, k)` for `n` up to [`CHOOSE_N`] and `k` up to 4, worked out once (the
+/// same integers, so the same floats).
+static CHOOSE: [[f64; 5]; CHOOSE_N + 1] = choose_table();
+
+const fn choose_table() -> [[f64; 5]; CHOOSE_N + 1] {
+    let mut table = [[0.0; 5]; CHOOSE_N + 1];
+    let mut i = 0;
+    while i <= CHOOSE_N {
+        let n = i as u64;
+        let (n1, n2, n3) = (
+            n.saturating_sub(1),
+            n.saturating_sub(2),
+            n.saturating_sub(3),
+        );
+        table[i] = [
+            1.0,
+            n as f64,
+            (n * n1 / 2) as f64,
+            (n * n1 * n2 / 6) as f64,
+            (n * n1 * n2 * n3 / 24) as f64,
+        ];
+        i += 1;
+    }
+    table
+}
+
 /// The binomial coefficient, exact in f64 for the small `k` of a side.
 fn choose(n: usize, k: usize) -> f64 {
+    if n <= CHOOSE_N && k < 5 {
+        return CHOOSE[n][k];
+    }
     let n = n as u64;
     let c = match k {
         0 => 1,
@@ -80,8 +112,10 @@ fn values_total(mut mask: u16) -> f64 {
     f64::from(total)
 }
 
+/// The total of the `n` values from `start` up (an integer, so exact as a float).
 fn run_sum(start: u8, n: usize) -> f64 {
-    (0..n as u8).map(|i| f64::from(start + i)).sum()
+    let (start, n) = (u32::from(start), n as u32);
+    f64::from(n * start + n * (n - 1) / 2)
 }
 
 /// The troops a side may be completed from, counted once (for a whole move of the
@@ -101,6 +135,9 @@ pub(crate) struct Pool {
     all: Counts,
     /// Per value (index 1..=10): the sure cards of that value, and all of it.
     value: [(u8, u8); 11],
+    /// Per value (index 1..=10): the weight of a card of that value, the sure ones
+    /// counting 1 and the others `p` (what a skirmish line's missing value weighs).
+    by_value: [f64; 11],
     /// The whole pool's handfuls of `k` cards (`k` < `TABLE`), [`Handfuls`]: as it is
     /// (index 0), without one of its sure cards (1), without one of the others (2).
     handfuls: [[Handfuls; TABLE]; 3],
@@ -186,6 +223,10 @@ impl Pool {
             );
         }
         let pw: [f64; 6] = std::array::from_fn(|m| p.powi(m as i32));
+        let mut by_value = [0.0f64; 11];
+        for (w, &(s, a)) in by_value.iter_mut().zip(&value).skip(1) {
+            *w = value_weight(usize::from(s), usize::from(a), pw[1]);
+        }
         let (s, u) = (all.sure, all.unsure);
         let table = |s: Option<usize>, u: Option<usize>| -> [Handfuls; TABLE] {
             match (s, u) {
@@ -205,6 +246,7 @@ impl Pool {
             color,
             all,
             value,
+            by_value,
             handfuls,
         }
     }
@@ -233,6 +275,11 @@ pub(crate) fn ways(
     p: f64,
 ) -> Ways {
     ways_from(troops, n, fog, &Pool::new(available, sure, p), None)
+}
+
+/// The weight of the cards of one value: `s` sure ones of its `a` count 1, the others `p`.
+fn value_weight(s: usize, a: usize, p: f64) -> f64 {
+    s as f64 + (a - s) as f64 * p
 }
 
 /// [`ways`] from a pool counted beforehand, without the card `taken` (being played;
@@ -300,12 +347,22 @@ pub(crate) fn ways_from(
         colors,
         one_value,
     } = Shape::of(troops);
-    // The runs that hold every value shown.
-    let runs = || {
-        (1..=(11 - n as u8))
-            .map(move |s| (s, ((1u16 << n) - 1) << (s - 1)))
-            .filter(move |&(_, run)| distinct && values & !run == 0)
+    // The runs that hold every value shown (none unless the values are distinct): they
+    // start at most at the lowest value and at least n - 1 below the highest, lowest
+    // start first.
+    let (first, last) = if !distinct {
+        (1, 0)
+    } else if values == 0 {
+        (1, 11 - n as u8)
+    } else {
+        let low = values.trailing_zeros() as u8 + 1;
+        let high = 16 - values.leading_zeros() as u8;
+        (
+            (high + 1).saturating_sub(n as u8).max(1),
+            low.min(11 - n as u8),
+        )
     };
+    let runs = || (first..=last).map(move |s| (s, ((1u16 << n) - 1) << (s - 1)));
     let wedge = FormationKind::Wedge as usize;
     // Wedges: one handful per colour and run; kept per colour (battalions include
     // them) and per run (skirmish lines include them).
@@ -361,10 +418,10 @@ pub(crate) fn ways_from(
     let skirmish = FormationKind::SkirmishLine as usize;
     let mut by_value = [0.0f64; 11];
     if distinct {
-        let p = pw[1];
-        for (v, w) in by_value.iter_mut().enumerate().skip(1) {
-            let (s, a) = value_counts(v as u8);
-            *w = s as f64 + (a - s) as f64 * p;
+        by_value = pool.by_value;
+        if let Some(t) = taken {
+            let (s, a) = value_counts(t.value);
+            by_value[t.value as usize] = value_weight(s, a, pw[1]);
         }
     }
     for (start, run) in runs() {
