@@ -9,6 +9,7 @@
 
 use crate::card::{Color, Troop, TroopSet};
 use crate::formation::FormationKind;
+use std::cell::Cell;
 
 use super::reach::Shape;
 
@@ -85,21 +86,14 @@ fn choose(n: usize, k: usize) -> f64 {
     c as f64
 }
 
-/// The weight and the weighed total of the added cards' values over every `k`-handful
-/// of a pool: `s` sure cards whose values add up to `sv`, `u` others adding up to `uv`.
-fn handfuls_and_values(
-    k: usize,
-    s: usize,
-    u: usize,
-    sv: f64,
-    uv: f64,
-    pw: &[f64; 6],
-) -> (f64, f64) {
-    let (w, with_sure, with_unsure) = handfuls_by_card(k, s, u, pw);
+/// The weighed total of the added cards' values over every `k`-handful of the cards
+/// `counts` counts, from the weights of the handfuls holding a given sure card and a
+/// given other one ([`Handfuls`]).
+fn values_of(k: usize, counts: Counts, with_sure: f64, with_unsure: f64) -> f64 {
     if k == 0 {
-        return (w, 0.0);
+        return 0.0;
     }
-    (w, sv * with_sure + uv * with_unsure)
+    counts.sure_values * with_sure + counts.unsure_values * with_unsure
 }
 
 /// The total of the values whose bits (bit v-1 = value v) are set.
@@ -139,8 +133,33 @@ pub(crate) struct Pool {
     /// counting 1 and the others `p` (what a skirmish line's missing value weighs).
     by_value: [f64; 11],
     /// The whole pool's handfuls of `k` cards (`k` < `TABLE`), [`Handfuls`]: as it is
-    /// (index 0), without one of its sure cards (1), without one of the others (2).
-    handfuls: [[Handfuls; TABLE]; 3],
+    /// (index 0), without one of its sure cards (1), without one of the others (2);
+    /// each worked out when first asked for ([`UNKNOWN`] until then).
+    handfuls: [[Cell<Handfuls>; TABLE]; 3],
+}
+
+/// Handfuls not worked out yet (a weight is never NaN).
+const UNKNOWN: Handfuls = (f64::NAN, 0.0, 0.0);
+
+/// [`handfuls_by_card`]`(k, s, u, pw)` kept in `cell`, worked out on the first call;
+/// nothing (all zero) when a count is missing (a card taken from none).
+fn kept_handfuls(
+    cell: &Cell<Handfuls>,
+    k: usize,
+    s: Option<usize>,
+    u: Option<usize>,
+    pw: &[f64; 6],
+) -> Handfuls {
+    let kept = cell.get();
+    if !kept.0.is_nan() {
+        return kept;
+    }
+    let h = match (s, u) {
+        (Some(s), Some(u)) => handfuls_by_card(k, s, u, pw),
+        _ => (0.0, 0.0, 0.0),
+    };
+    cell.set(h);
+    h
 }
 
 /// The handful sizes the pool's table holds (a side of up to 4 cards).
@@ -227,18 +246,6 @@ impl Pool {
         for (w, &(s, a)) in by_value.iter_mut().zip(&value).skip(1) {
             *w = value_weight(usize::from(s), usize::from(a), pw[1]);
         }
-        let (s, u) = (all.sure, all.unsure);
-        let table = |s: Option<usize>, u: Option<usize>| -> [Handfuls; TABLE] {
-            match (s, u) {
-                (Some(s), Some(u)) => std::array::from_fn(|k| handfuls_by_card(k, s, u, &pw)),
-                _ => [(0.0, 0.0, 0.0); TABLE],
-            }
-        };
-        let handfuls = [
-            table(Some(s), Some(u)),
-            table(s.checked_sub(1), Some(u)),
-            table(Some(s), u.checked_sub(1)),
-        ];
         Pool {
             available,
             sure,
@@ -247,7 +254,7 @@ impl Pool {
             all,
             value,
             by_value,
-            handfuls,
+            handfuls: std::array::from_fn(|_| std::array::from_fn(|_| Cell::new(UNKNOWN))),
         }
     }
 
@@ -258,6 +265,19 @@ impl Pool {
             a.remove(t);
         }
         a
+    }
+
+    /// The whole pool's handfuls of `k` (< `TABLE`) cards, as it is (`variant` 0),
+    /// without one of its sure cards (1) or without one of the others (2).
+    fn handfuls_of(&self, variant: usize, k: usize) -> Handfuls {
+        let (cell, counts) = (&self.handfuls[variant][k], self.all);
+        let (s, u) = (Some(counts.sure), Some(counts.unsure));
+        let (s, u) = match variant {
+            0 => (s, u),
+            1 => (counts.sure.checked_sub(1), u),
+            _ => (s, counts.unsure.checked_sub(1)),
+        };
+        kept_handfuls(cell, k, s, u, &self.pw)
     }
 }
 
@@ -319,14 +339,16 @@ pub(crate) fn ways_from(
         }
     };
     let base: f64 = troops.iter().map(|t| f64::from(t.value)).sum();
+    // Which of the pool's kept handfuls apply: with nothing taken, or without a sure
+    // card or another one.
+    let variant = match (taken, taken_sure) {
+        (None, _) => 0,
+        (Some(_), true) => 1,
+        (Some(_), false) => 2,
+    };
     // The whole pool: every handful, whatever its kind.
     let (all_w, with_sure, with_unsure) = if k < TABLE {
-        let variant = match (taken, taken_sure) {
-            (None, _) => 0,
-            (Some(_), true) => 1,
-            (Some(_), false) => 2,
-        };
-        pool.handfuls[variant][k]
+        pool.handfuls_of(variant, k)
     } else {
         handfuls_by_card(k, all.sure, all.unsure, pw)
     };
@@ -402,14 +424,8 @@ pub(crate) fn ways_from(
     let battalion = FormationKind::Battalion as usize;
     for &c in colors {
         let counts = color_counts(c);
-        let (w, v) = handfuls_and_values(
-            k,
-            counts.sure,
-            counts.unsure,
-            counts.sure_values,
-            counts.unsure_values,
-            pw,
-        );
+        let (w, with_sure, with_unsure) = handfuls_by_card(k, counts.sure, counts.unsure, pw);
+        let v = values_of(k, counts, with_sure, with_unsure);
         let (ww, wv) = wedge_color[c as usize];
         out.weight[battalion] += w - ww;
         out.sum[battalion] += base * w + v - wv;
