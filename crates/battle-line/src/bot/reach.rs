@@ -101,20 +101,10 @@ pub(crate) fn reach(
         colors,
         one_value,
     } = Shape::of(troops);
-    // Only the runs that hold every value shown: they start at most at the lowest
-    // value and at least n - 1 below the highest.
-    let (last, first) = if values == 0 {
-        (1, 11 - n as u8)
-    } else {
-        let low = values.trailing_zeros() as u8 + 1;
-        let high = 16 - values.leading_zeros() as u8;
-        (
-            (high + 1).saturating_sub(n as u8).max(1),
-            low.min(11 - n as u8),
-        )
-    };
+    let starts = run_starts(values, n);
     let runs = || {
-        (last..=first)
+        starts
+            .clone()
             .rev()
             .map(|s| (s, (((1u16 << n) - 1) << (s - 1))))
     };
@@ -145,7 +135,7 @@ pub(crate) fn reach(
                 }
             }
             // The highest run: no other colour can do better.
-            if best.is_some_and(|b| b.strength.sum == run_sum(first, n)) {
+            if best.is_some_and(|b| b.strength.sum == run_sum(*starts.end(), n)) {
                 break;
             }
         }
@@ -325,6 +315,19 @@ fn stand_in(
         }
     }
     best
+}
+
+/// The lowest values of the runs of `n` cards (values 1 to 10) that hold every value in
+/// the mask `values` (bit `v - 1` for value `v`): they start at most at the lowest value
+/// shown and at least `n - 1` below the highest (every run when none is shown).
+pub(crate) fn run_starts(values: u16, n: usize) -> std::ops::RangeInclusive<u8> {
+    let top = 11 - n as u8;
+    if values == 0 {
+        return 1..=top;
+    }
+    let low = values.trailing_zeros() as u8 + 1;
+    let high = 16 - values.leading_zeros() as u8;
+    (high + 1).saturating_sub(n as u8).max(1)..=low.min(top)
 }
 
 #[cfg(test)]

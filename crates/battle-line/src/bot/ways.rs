@@ -372,19 +372,16 @@ pub(crate) fn ways_from(
     // The runs that hold every value shown (none unless the values are distinct): they
     // start at most at the lowest value and at least n - 1 below the highest, lowest
     // start first.
-    let (first, last) = if !distinct {
-        (1, 0)
-    } else if values == 0 {
-        (1, 11 - n as u8)
+    let starts = if distinct {
+        super::reach::run_starts(values, n)
     } else {
-        let low = values.trailing_zeros() as u8 + 1;
-        let high = 16 - values.leading_zeros() as u8;
-        (
-            (high + 1).saturating_sub(n as u8).max(1),
-            low.min(11 - n as u8),
-        )
+        std::ops::RangeInclusive::new(1, 0)
     };
-    let runs = || (first..=last).map(move |s| (s, ((1u16 << n) - 1) << (s - 1)));
+    let runs = || {
+        starts
+            .clone()
+            .map(move |s| (s, ((1u16 << n) - 1) << (s - 1)))
+    };
     let wedge = FormationKind::Wedge as usize;
     // Wedges: one handful per colour and run; kept per colour (battalions include
     // them) and per run (skirmish lines include them).
