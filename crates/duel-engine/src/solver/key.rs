@@ -571,13 +571,7 @@ mod tests {
     fn without_memos(d: &Duel) -> Duel {
         let mut fresh = d.clone();
         for ps in &mut fresh.players {
-            for pile in [
-                &mut ps.deck,
-                &mut ps.hand,
-                &mut ps.graveyard,
-                &mut ps.banished,
-                &mut ps.extra,
-            ] {
+            for pile in ps.piles_mut() {
                 *pile = Pile::from(pile.to_vec());
             }
         }
