@@ -377,17 +377,6 @@ pub struct PlayerState {
 }
 
 impl PlayerState {
-    /// The player's piles (deck, hand, graveyard, banishment, Extra Deck).
-    pub(crate) fn piles_mut(&mut self) -> [&mut Pile; 5] {
-        [
-            &mut self.deck,
-            &mut self.hand,
-            &mut self.graveyard,
-            &mut self.banished,
-            &mut self.extra,
-        ]
-    }
-
     pub(crate) fn new() -> Self {
         PlayerState {
             lp: STARTING_LP,

@@ -571,7 +571,13 @@ mod tests {
     fn without_memos(d: &Duel) -> Duel {
         let mut fresh = d.clone();
         for ps in &mut fresh.players {
-            for pile in ps.piles_mut() {
+            for pile in [
+                &mut ps.deck,
+                &mut ps.hand,
+                &mut ps.graveyard,
+                &mut ps.banished,
+                &mut ps.extra,
+            ] {
                 *pile = Pile::from(pile.to_vec());
             }
         }

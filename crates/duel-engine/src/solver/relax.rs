@@ -74,7 +74,13 @@ pub fn stand_ins(d: &Duel, goal: Outcome, side: Side) -> Option<Duel> {
     // The piles' memos of the key read the cards' codes: the copy's piles, shared with
     // the duel's, forget theirs.
     for ps in &mut relaxed.players {
-        for pile in ps.piles_mut() {
+        for pile in [
+            &mut ps.deck,
+            &mut ps.hand,
+            &mut ps.graveyard,
+            &mut ps.banished,
+            &mut ps.extra,
+        ] {
             pile.make_mut();
         }
     }
