@@ -215,39 +215,21 @@ impl CardInstance {
 /// shared by the copies of a duel until one of them changes it. The solver copies
 /// positions by the million and a move changes one or two piles, so a copy costs no
 /// allocation for the piles it leaves alone (the opponent's nearly always).
-///
-/// The pile also keeps what the solver's position key last made of its cards
-/// ([`Pile::memo`]), shared with the cards and forgotten whenever they change: a copy
-/// keys the piles it left alone for nothing. Equality, hashing and serialization are
-/// those of the cards alone.
-#[derive(Clone, Default)]
-pub struct Pile(Rc<PileCards>);
-
-/// A pile's cards and the memo of their key.
-#[derive(Clone, Default)]
-struct PileCards {
-    ids: Vec<CardId>,
-    memo: PileMemo,
-}
-
-/// What a pile's key is made of, worked out once for the cards the pile holds: a kind
-/// (how the key read them) and three words. Empty until the key sets it.
-pub(crate) type PileMemo = std::cell::Cell<Option<(u8, [u64; 3])>>;
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Pile(Rc<Vec<CardId>>);
 
 impl std::ops::Deref for Pile {
     type Target = [CardId];
 
     fn deref(&self) -> &[CardId] {
-        &self.0.ids
+        &self.0
     }
 }
 
 impl From<Vec<CardId>> for Pile {
     fn from(ids: Vec<CardId>) -> Pile {
-        Pile(Rc::new(PileCards {
-            ids,
-            memo: PileMemo::default(),
-        }))
+        Pile(Rc::new(ids))
     }
 }
 
@@ -256,100 +238,34 @@ impl<'a> IntoIterator for &'a Pile {
     type IntoIter = std::slice::Iter<'a, CardId>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.ids.iter()
-    }
-}
-
-impl std::fmt::Debug for Pile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Pile").field(&self.0.ids).finish()
-    }
-}
-
-impl PartialEq for Pile {
-    fn eq(&self, other: &Pile) -> bool {
-        self.0.ids == other.0.ids
-    }
-}
-
-impl Eq for Pile {}
-
-impl std::hash::Hash for Pile {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.ids.hash(h);
-    }
-}
-
-impl Serialize for Pile {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.ids.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Pile {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Pile, D::Error> {
-        Vec::<CardId>::deserialize(d).map(Pile::from)
+        self.0.iter()
     }
 }
 
 impl Pile {
     /// The pile's own cards to change: copied first if another duel shares them, with
     /// room for a few more (a shared pile that grows would otherwise be copied to the
-    /// size it has, then again to a larger one). The memo of their key is forgotten.
+    /// size it has, then again to a larger one).
     pub(crate) fn make_mut(&mut self) -> &mut Vec<CardId> {
         if Rc::get_mut(&mut self.0).is_none() {
-            let mut own = Vec::with_capacity(self.0.ids.len() + PILE_ROOM);
-            own.extend_from_slice(&self.0.ids);
-            self.0 = Rc::new(PileCards {
-                ids: own,
-                memo: PileMemo::default(),
-            });
+            let mut own = Vec::with_capacity(self.0.len() + PILE_ROOM);
+            own.extend_from_slice(&self.0);
+            self.0 = Rc::new(own);
         }
-        let own = Rc::make_mut(&mut self.0);
-        own.memo.set(None);
-        &mut own.ids
+        Rc::make_mut(&mut self.0)
     }
 
-    /// Puts a card on top (and forgets the memo of the key).
     pub(crate) fn push(&mut self, id: CardId) {
         self.make_mut().push(id);
     }
 
-    /// Puts a card on top, `card` its state as it lands: the memo of the key, if the
-    /// key had made one, is brought up to date rather than forgotten (a move changes a
-    /// pile by a card or two; the key would otherwise read all of its cards again).
-    pub(crate) fn push_card(&mut self, id: CardId, card: &CardInstance) {
-        let memo = self.0.memo.get();
-        let at = self.len();
-        self.make_mut().push(id);
-        if let Some(memo) = memo {
-            self.0.memo.set(crate::solver::key::pushed(memo, card, at));
-        }
-    }
-
-    /// Takes a card out, `card` its state while it was in the pile (its memo is brought
-    /// up to date as by [`Pile::push_card`]). Nothing changes if the card is not there.
-    pub(crate) fn remove_card(&mut self, id: CardId, card: &CardInstance) {
-        let Some(at) = self.iter().position(|&x| x == id) else {
+    /// Keeps the cards `keep` says yes to (changing nothing, and copying nothing, when it
+    /// keeps them all).
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&CardId) -> bool) {
+        if self.iter().all(&mut keep) {
             return;
-        };
-        let memo = self.0.memo.get();
-        let top = at + 1 == self.len();
-        self.make_mut().remove(at);
-        debug_assert!(!self.contains(&id), "{id:?} twice in a pile");
-        if let Some(memo) = memo {
-            self.0
-                .memo
-                .set(crate::solver::key::removed(memo, card, at, top));
         }
-    }
-
-    /// The memo of the solver's key of these cards, shared by the copies that share
-    /// them and emptied by [`Pile::make_mut`]. Sound only while no card's keyed state
-    /// changes as long as it stays in the pile: the engine changes a card's state on the
-    /// field or as it moves (out of one pile, into another), never in a pile.
-    pub(crate) fn memo(&self) -> &PileMemo {
-        &self.0.memo
+        self.make_mut().retain(keep);
     }
 }
 

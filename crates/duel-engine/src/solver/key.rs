@@ -13,7 +13,7 @@
 use std::hash::{Hash, Hasher};
 
 use crate::state::{
-    CardId, CardInstance, Duel, Held, Location, OptKey, Pile, Player, PlayerState, Position,
+    CardId, CardInstance, Duel, Held, Location, OptKey, Player, PlayerState, Position,
 };
 
 /// A 128-bit position key (two independent 64-bit hashes of the same words): a
@@ -35,12 +35,6 @@ impl Words {
         let x = (self.b ^ w).wrapping_add(0x9E37_79B9_7F4A_7C15);
         let x = (x ^ (x >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         self.b = x ^ (x >> 29);
-    }
-
-    fn words(&mut self, words: [u64; 3]) {
-        for w in words {
-            self.word(w);
-        }
     }
 
     fn key(&self) -> Key {
@@ -135,7 +129,14 @@ fn card_words(d: &Duel, id: CardId) -> (u64, u64) {
     let Some(c) = d.cards.get(id.index()) else {
         return (u64::MAX, u64::MAX);
     };
-    let uses = opt_bits(d, id);
+    let mut uses = 0u64;
+    for k in &d.used_opt {
+        if let OptKey::Card(card, effect) = k
+            && *card == id
+        {
+            uses |= 1 << (effect % 32);
+        }
+    }
     let equip = c
         .equipped_to
         .and_then(|m| d.cards.get(m.index()))
@@ -178,208 +179,14 @@ fn place(c: &CardInstance) -> u64 {
     }
 }
 
-/// How a pile is keyed, as its memo records it ([`Pile::memo`]).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum PileKind {
-    /// A pile whose order nothing reads, as a multiset of its cards' words ([`Bag`]).
-    Set = 1,
-    /// A pile in its order, as the multiset of its cards' words with their places.
-    Sequence = 2,
-    /// The opponent's deck, by its cards' ids in order ([`ids_of`]).
-    Ids = 3,
-}
-
-/// A pile's three words in the key: its memo when the cards are the ones it was worked
-/// out for, else worked out (and kept) afresh. The words leave out the once-per-turn
-/// uses of the pile's cards ([`Uses`] adds them): those change while a card stays in
-/// its pile (an effect used from the hand or the graveyard); nothing else the words
-/// read does ([`Pile::memo`]).
-fn pile_words(d: &Duel, pile: &Pile, kind: PileKind) -> [u64; 3] {
-    if let Some((k, words)) = pile.memo().get()
-        && k == kind as u8
-    {
-        debug_assert_eq!(
-            words,
-            fresh_pile_words(d, pile, kind),
-            "a card changed in its pile {pile:?}"
-        );
-        return words;
+/// A pile whose order nothing reads, as a multiset of its cards' words ([`Bag`]).
+fn set_of(d: &Duel, ids: &[CardId], w: &mut Words) {
+    let mut bag = Bag::default();
+    for &id in ids {
+        let (a, b) = card_words(d, id);
+        bag.add(&[a, b]);
     }
-    let words = fresh_pile_words(d, pile, kind);
-    pile.memo().set(Some((kind as u8, words)));
-    words
-}
-
-fn fresh_pile_words(d: &Duel, ids: &[CardId], kind: PileKind) -> [u64; 3] {
-    match kind {
-        PileKind::Set => {
-            let mut bag = Bag::default();
-            for &id in ids {
-                let (a, b) = pile_card_words(d, id);
-                bag.add(&[a, b]);
-            }
-            bag.words()
-        }
-        PileKind::Sequence => {
-            let mut bag = Bag::default();
-            for (i, &id) in ids.iter().enumerate() {
-                let (a, b) = pile_card_words(d, id);
-                bag.add(&[placed(a, i), b]);
-            }
-            bag.words()
-        }
-        PileKind::Ids => ids_of(ids),
-    }
-}
-
-/// A pile's memo once `card` (its state as it lands) is put on top at `at`: the memo
-/// with the card's item ([`pile_words`]), or `None` (worked out afresh) for the
-/// opponent's deck, keyed as a sequence of ids.
-pub(crate) fn pushed(
-    memo: (u8, [u64; 3]),
-    card: &CardInstance,
-    at: usize,
-) -> Option<(u8, [u64; 3])> {
-    let (kind, [n, x, y]) = memo;
-    let (a, b) = in_pile(card);
-    let (i, j) = if kind == PileKind::Set as u8 {
-        Bag::item(&[a, b])
-    } else if kind == PileKind::Sequence as u8 {
-        Bag::item(&[placed(a, at), b])
-    } else {
-        return None;
-    };
-    Some((kind, [n + 1, x.wrapping_add(i), y.wrapping_add(j)]))
-}
-
-/// A pile's memo once `card` (its state in the pile) is taken from `at`, `top` if it was
-/// the last card: as [`pushed`], and `None` for a sequence that loses a card below its
-/// top (the places of the cards above change).
-pub(crate) fn removed(
-    memo: (u8, [u64; 3]),
-    card: &CardInstance,
-    at: usize,
-    top: bool,
-) -> Option<(u8, [u64; 3])> {
-    let (kind, [n, x, y]) = memo;
-    let (a, b) = in_pile(card);
-    let (i, j) = if kind == PileKind::Set as u8 {
-        Bag::item(&[a, b])
-    } else if kind == PileKind::Sequence as u8 && top {
-        Bag::item(&[placed(a, at), b])
-    } else {
-        return None;
-    };
-    Some((kind, [n - 1, x.wrapping_sub(i), y.wrapping_sub(j)]))
-}
-
-/// A card of a pile as a pair of words, from its state.
-fn in_pile(c: &CardInstance) -> (u64, u64) {
-    debug_assert!(c.equipped_to.is_none(), "a card in a pile is equipped");
-    state_words(c)
-}
-
-/// A card of a pile as a pair of words ([`card_words`] without its once-per-turn uses;
-/// a card off the field is equipped to nothing).
-fn pile_card_words(d: &Duel, id: CardId) -> (u64, u64) {
-    let Some(c) = d.cards.get(id.index()) else {
-        return (u64::MAX, u64::MAX);
-    };
-    in_pile(c)
-}
-
-/// A card's first word with its place in a sequence, in the bits [`state_words`]
-/// leaves free.
-fn placed(a: u64, i: usize) -> u64 {
-    debug_assert!(i < 1 << 11);
-    a | (i as u64) << 53
-}
-
-/// The piles' cards with once-per-turn uses of their own effects, as the changes their
-/// uses make to their piles' words: at most a few cards have any, so the piles' words
-/// are kept without them ([`pile_words`]) and mended here.
-#[derive(Default)]
-struct Uses {
-    /// Per player and pile ([`pile_index`]): what to add to the two sums.
-    mend: [[(u64, u64); 5]; 2],
-}
-
-/// A pile's place in [`Uses::mend`] (the opponent's deck, keyed by ids, has none).
-fn pile_index(l: Location) -> Option<usize> {
-    match l {
-        Location::Deck => Some(0),
-        Location::Hand => Some(1),
-        Location::Graveyard => Some(2),
-        Location::Banished => Some(3),
-        Location::ExtraDeck => Some(4),
-        _ => None,
-    }
-}
-
-impl Uses {
-    fn of(d: &Duel) -> Uses {
-        let mut uses = Uses::default();
-        for (i, k) in d.used_opt.iter().enumerate() {
-            let OptKey::Card(id, _) = *k else { continue };
-            // Each card once, with all of its uses.
-            if d.used_opt[..i]
-                .iter()
-                .any(|k| matches!(k, OptKey::Card(c, _) if *c == id))
-            {
-                continue;
-            }
-            let Some(c) = d.cards.get(id.index()) else {
-                continue;
-            };
-            let Some(slot) = pile_index(c.location) else {
-                continue;
-            };
-            let ps = d.player(c.controller);
-            let (pile, kind) = match (c.location, c.controller) {
-                (Location::Deck, Player::Opponent) => continue,
-                (Location::Deck, Player::You) => (&ps.deck, PileKind::Sequence),
-                (Location::Hand, Player::You) => (&ps.hand, PileKind::Set),
-                (Location::Hand, Player::Opponent) => (&ps.hand, PileKind::Sequence),
-                (Location::Graveyard, _) => (&ps.graveyard, PileKind::Set),
-                (Location::Banished, _) => (&ps.banished, PileKind::Set),
-                _ => (&ps.extra, PileKind::Set),
-            };
-            let (mut a, b) = pile_card_words(d, id);
-            if kind == PileKind::Sequence {
-                let Some(at) = pile.iter().position(|&x| x == id) else {
-                    debug_assert!(false, "{id:?} is not in its pile");
-                    continue;
-                };
-                a = placed(a, at);
-            }
-            debug_assert!(pile.contains(&id), "{id:?} is not in its pile");
-            let bits = opt_bits(d, id);
-            let (was, now) = (Bag::item(&[a, b]), Bag::item(&[a, b ^ (bits << 24)]));
-            let m = &mut uses.mend[c.controller.index()][slot];
-            m.0 = m.0.wrapping_add(now.0.wrapping_sub(was.0));
-            m.1 = m.1.wrapping_add(now.1.wrapping_sub(was.1));
-        }
-        uses
-    }
-
-    /// A pile's words with its cards' uses.
-    fn mended(&self, p: Player, slot: usize, words: [u64; 3]) -> [u64; 3] {
-        let (x, y) = self.mend[p.index()][slot];
-        [words[0], words[1].wrapping_add(x), words[2].wrapping_add(y)]
-    }
-}
-
-/// The once-per-turn uses of a card's own effects, a bit per effect.
-fn opt_bits(d: &Duel, id: CardId) -> u64 {
-    let mut uses = 0u64;
-    for k in &d.used_opt {
-        if let OptKey::Card(card, effect) = k
-            && *card == id
-        {
-            uses |= 1 << (effect % 32);
-        }
-    }
-    uses
+    bag.into_words(w);
 }
 
 /// Items whose order does not count (a multiset), each a few words: their number and
@@ -393,36 +200,28 @@ struct Bag {
 }
 
 impl Bag {
-    /// An item's two mixes.
-    fn item(item: &[u64]) -> (u64, u64) {
+    fn add(&mut self, item: &[u64]) {
         let mut m = Words::default();
         for &word in item {
             m.word(word);
         }
-        (m.a, m.b)
-    }
-
-    fn add(&mut self, item: &[u64]) {
-        let (a, b) = Bag::item(item);
-        self.x = self.x.wrapping_add(a);
-        self.y = self.y.wrapping_add(b);
+        self.x = self.x.wrapping_add(m.a);
+        self.y = self.y.wrapping_add(m.b);
         self.n += 1;
     }
 
-    fn words(&self) -> [u64; 3] {
-        [self.n, self.x, self.y]
-    }
-
     fn into_words(self, w: &mut Words) {
-        w.words(self.words());
+        w.word(self.n);
+        w.word(self.x);
+        w.word(self.y);
     }
 }
 
 /// The opponent's deck, by its cards' ids in order: in the first turn it only ever
 /// loses its top cards to draws, so along one search its ids stand for its cards and
 /// their states, and a quarter of the words of the cards' own.
-fn ids_of(ids: &[CardId]) -> [u64; 3] {
-    let mut w = Words::default();
+fn ids_of(ids: &[CardId], w: &mut Words) {
+    w.word(ids.len() as u64);
     for four in ids.chunks(4) {
         let mut x = 0u64;
         for (i, id) in four.iter().enumerate() {
@@ -430,10 +229,19 @@ fn ids_of(ids: &[CardId]) -> [u64; 3] {
         }
         w.word(x);
     }
-    [ids.len() as u64, w.a, w.b]
 }
 
-fn player_words(d: &Duel, p: Player, ps: &PlayerState, uses: &Uses, w: &mut Words) {
+/// A pile in its order.
+fn sequence_of(d: &Duel, ids: &[CardId], w: &mut Words) {
+    w.word(ids.len() as u64);
+    for &id in ids {
+        let (a, b) = card_words(d, id);
+        w.word(a);
+        w.word(b);
+    }
+}
+
+fn player_words(d: &Duel, p: Player, ps: &PlayerState, w: &mut Words) {
     w.word(u64::from(ps.lp));
     w.word(
         u64::from(ps.normal_summon_limit)
@@ -441,13 +249,17 @@ fn player_words(d: &Duel, p: Player, ps: &PlayerState, uses: &Uses, w: &mut Word
             | u64::from(ps.special_summoned_this_turn) << 16
             | u64::from(ps.drew_from_empty) << 17,
     );
-    let (deck, hand) = match p {
-        Player::You => (PileKind::Sequence, PileKind::Set),
+    if p == Player::You {
+        sequence_of(d, &ps.deck, w);
+    } else {
+        ids_of(&ps.deck, w);
+    }
+    if p == Player::You {
+        set_of(d, &ps.hand, w);
+    } else {
         // The opponent discards at random from its hand as it is ordered.
-        Player::Opponent => (PileKind::Ids, PileKind::Sequence),
-    };
-    w.words(uses.mended(p, 0, pile_words(d, &ps.deck, deck)));
-    w.words(uses.mended(p, 1, pile_words(d, &ps.hand, hand)));
+        sequence_of(d, &ps.hand, w);
+    }
     for slot in ps
         .monsters
         .iter()
@@ -463,9 +275,9 @@ fn player_words(d: &Duel, p: Player, ps: &PlayerState, uses: &Uses, w: &mut Word
             None => w.word(0),
         }
     }
-    w.words(uses.mended(p, 2, pile_words(d, &ps.graveyard, PileKind::Set)));
-    w.words(uses.mended(p, 3, pile_words(d, &ps.banished, PileKind::Set)));
-    w.words(uses.mended(p, 4, pile_words(d, &ps.extra, PileKind::Set)));
+    set_of(d, &ps.graveyard, w);
+    set_of(d, &ps.banished, w);
+    set_of(d, &ps.extra, w);
 }
 
 /// A card an End Phase effect or a watcher remembers: where it is and what it is, and
@@ -499,9 +311,8 @@ fn location_word(l: Location) -> u64 {
 fn quiet_key(d: &Duel) -> Key {
     let mut w = Words::default();
     w.word(2);
-    let uses = Uses::of(d);
     for p in [Player::You, Player::Opponent] {
-        player_words(d, p, d.player(p), &uses, &mut w);
+        player_words(d, p, d.player(p), &mut w);
     }
     (d.phase, d.end_step, d.turn, d.outcome, &d.rng).hash(&mut w);
     let mut names = Bag::default();
@@ -558,70 +369,4 @@ fn quiet_key(d: &Duel) -> Key {
     }
     watchers.into_words(&mut w);
     w.key()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::command::Command;
-    use crate::state::Settings;
-    use seeded_rng::Rng;
-
-    /// The duel with every pile copied afresh: no memo of the key.
-    fn without_memos(d: &Duel) -> Duel {
-        let mut fresh = d.clone();
-        for ps in &mut fresh.players {
-            for pile in [
-                &mut ps.deck,
-                &mut ps.hand,
-                &mut ps.graveyard,
-                &mut ps.banished,
-                &mut ps.extra,
-            ] {
-                *pile = Pile::from(pile.to_vec());
-            }
-        }
-        fresh
-    }
-
-    /// The piles' memos, kept with the cards and shared by the copies as the search
-    /// shares them, key every position as piles keyed afresh do: along random lines of
-    /// every deck, a copy is keyed after each move from a keyed position, and the
-    /// position it was copied from still keys as before.
-    #[test]
-    fn kept_pile_words_key_positions_as_piles_keyed_afresh() {
-        let mut quiet_keys = 0;
-        for deck in crate::decks() {
-            for seed in 0..100 {
-                let Ok(mut d) = Duel::with_settings(&deck.id, seed, Settings::default()) else {
-                    panic!("deck {} does not start", deck.id);
-                };
-                d.journal.off = true;
-                let mut rng = Rng::new(seed);
-                for _ in 0..200 {
-                    if d.outcome.is_some() {
-                        break;
-                    }
-                    // Mostly lines that go on playing rather than end the turn.
-                    let mut options = crate::solver::choices(&d);
-                    let ending =
-                        |c: &Command| matches!(c, Command::EndTurn | Command::AdvancePhase);
-                    if options.iter().any(|c| !ending(c)) && rng.index(10) > 0 {
-                        options.retain(|c| !ending(c));
-                    }
-                    if options.is_empty() {
-                        break;
-                    }
-                    let before = key(&d);
-                    let mut next = d.clone();
-                    next.apply_valid(&options[rng.index(options.len())]);
-                    assert_eq!(key(&next), key(&without_memos(&next)), "{} {seed}", deck.id);
-                    assert_eq!(key(&d), before, "{} {seed}: the copy changed it", deck.id);
-                    quiet_keys += usize::from(quiet(&next));
-                    d = next;
-                }
-            }
-        }
-        assert!(quiet_keys > 3_000, "{quiet_keys} quiet positions");
-    }
 }

@@ -9,7 +9,7 @@
 mod adapt;
 mod bound;
 mod dominance;
-pub(crate) mod key;
+mod key;
 mod nested;
 mod relax;
 
