@@ -15,7 +15,9 @@
 //! played by the ways policy), those cut after 8 turns whose rollouts play on until
 //! the troop deck holds at most 12, 20 or 28 cards (`hard-low-20`,
 //! `hard-low-odds-ways-20`, ...: the last is the hard level's search), and hard or expert with their candidates ranked a
-//! named way: `hard-odds`, `hard-partner`, `expert-odds`, `expert-partner`.
+//! named way: `hard-odds`, `hard-partner`, `expert-odds`, `expert-partner`; `hard-draws`
+//! is the hard level whose end-of-turn draw is searched too, `hard-tactic-draws-0` and
+//! `-100` the hard level drawing a tactic never or always when its hand holds none.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

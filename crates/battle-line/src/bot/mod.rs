@@ -111,6 +111,7 @@ fn full_config(width: usize, rollouts: usize, ranking: Ranking) -> Config {
         playout: playout::Playout::default(),
         ranking,
         cut: CutScore::Odds,
+        draw_rollouts: 0,
     }
 }
 
@@ -479,7 +480,23 @@ pub enum Contender {
         score: CutScore,
         ways: bool,
     },
+    /// The hard level whose end-of-turn draw is searched as well (`hard-draws`):
+    /// [`DRAW_ROLLOUTS`] rollouts compare drawing a troop with drawing a tactic in the
+    /// same deals, where hard follows its policy's rule.
+    HardDraws,
+    /// The hard level drawing a tactic, when its hand holds none and it is not behind on
+    /// tactics played, `percent` times in a hundred where hard does so 30 times
+    /// (`hard-tactic-draws-0`: never; `hard-tactic-draws-100`: always, as the sparring
+    /// partner does).
+    HardTacticDraws(u8),
 }
+
+/// The shares of tactic draws the harness names for `HardTacticDraws` (percent).
+const TACTIC_DRAWS: [u8; 2] = [0, 100];
+
+/// The rollouts of `hard-draws`' search of the draw: a third of hard's, as the draw
+/// has two candidates where a play has eight.
+const DRAW_ROLLOUTS: usize = 300;
 
 /// The troop deck's sizes the harness names for `HardLow` (the deck holds 46 troops
 /// after the deal; 8 turns of each player from the deal leave about 30).
@@ -577,6 +594,9 @@ impl Contender {
             Contender::Playout => "playout",
             Contender::PlayoutWays => "playout-ways",
             Contender::HardFull => "hard-full",
+            Contender::HardDraws => "hard-draws",
+            Contender::HardTacticDraws(0) => "hard-tactic-draws-0",
+            Contender::HardTacticDraws(_) => "hard-tactic-draws-100",
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
             Contender::HardCut { plies, score, ways } => {
@@ -623,8 +643,15 @@ impl Contender {
             "playout" => Some(Contender::Playout),
             "playout-ways" => Some(Contender::PlayoutWays),
             "hard-full" => Some(Contender::HardFull),
+            "hard-draws" => Some(Contender::HardDraws),
             "hard-ways" => Some(Contender::HardWays),
             "hard-ways-900" => Some(Contender::HardWays900),
+            other if other.starts_with("hard-tactic-draws-") => {
+                let n: u8 = other["hard-tactic-draws-".len()..].parse().ok()?;
+                TACTIC_DRAWS
+                    .contains(&n)
+                    .then_some(Contender::HardTacticDraws(n))
+            }
             other => {
                 // hard-cut-[odds-][ways-]<plies> or hard-low-[odds-][ways-]<cards>
                 let (low, rest) = if let Some(rest) = other.strip_prefix("hard-cut-") {
@@ -674,6 +701,14 @@ impl Contender {
             Contender::Sparring => Sparring::new().choose(game),
             Contender::Ranked(level, ranking) => choose_ranked(game, level, ranking, seed),
             Contender::HardFull => choose_with(game, hard_full_config(), seed),
+            Contender::HardDraws => {
+                let hard = Level::Hard.config().expect("hard searches");
+                let config = Config {
+                    draw_rollouts: DRAW_ROLLOUTS,
+                    ..hard
+                };
+                choose_with(game, config, seed)
+            }
             Contender::HardWays | Contender::HardWays900 => {
                 let hard = hard_full_config();
                 let config = Config {
@@ -682,6 +717,17 @@ impl Contender {
                         WAYS_ROLLOUTS
                     } else {
                         hard.rollouts
+                    },
+                    ..hard
+                };
+                choose_with(game, config, seed)
+            }
+            Contender::HardTacticDraws(percent) => {
+                let hard = Level::Hard.config().expect("hard searches");
+                let config = Config {
+                    policy: Policy {
+                        tactic_draw: f64::from(percent) / 100.0,
+                        ..hard.policy
                     },
                     ..hard
                 };
@@ -840,6 +886,61 @@ mod tests {
         }
     }
 
+    /// Positions at the end of a turn where both decks can be drawn from.
+    fn draw_positions(seed: u64, count: usize) -> Vec<Game> {
+        let mut game = Game::new(seed, Settings::default());
+        let mut found = Vec::new();
+        let mut bot = Bot::new(seed);
+        while found.len() < count && !game.is_over() {
+            let open = game.troop_deck_len() > 0 && game.tactic_deck_len() > 0;
+            if open && matches!(game.phase(), crate::game::Phase::Finish { may_draw: true }) {
+                found.push(game.clone());
+            }
+            let cmd = bot.choose(&game).expect("a move");
+            game.apply(cmd).expect("legal");
+        }
+        found
+    }
+
+    #[test]
+    fn hard_draws_searches_the_draw_and_answers_the_same_whole_or_in_slices() {
+        let hard = Level::Hard.config().expect("hard searches");
+        let config = Config {
+            draw_rollouts: 40,
+            ..hard
+        };
+        let mut searched = 0;
+        for (i, game) in draw_positions(3, 6).into_iter().enumerate() {
+            let seed = 7 + i as u64;
+            let whole = choose_with(&game, config, seed).expect("a draw");
+            assert!(matches!(whole, Command::DrawAndEndTurn { .. }), "{whole:?}");
+            assert!(game.legal_commands().contains(&whole));
+            assert_eq!(choose_with(&game, config, seed), Some(whole), "same seed");
+            // Searched (both decks tried in rollouts), not decided by the rule at once,
+            // and a search resumed from its record after every slice answers the same.
+            let Progress::Searching(search) = Search::start(&game, seed, config) else {
+                panic!("position {i}: the draw was not searched");
+            };
+            searched += 1;
+            let mut run = search.run().clone();
+            let sliced = loop {
+                let search = Search::resume(&game, seed, config, run).expect("resumes");
+                match search.step(7) {
+                    Progress::Decided(c) => break c,
+                    Progress::Searching(s) => run = s.run().clone(),
+                }
+            };
+            assert_eq!(sliced, Some(whole), "position {i}");
+        }
+        assert!(searched >= 4, "only {searched} positions");
+        // A level that leaves the draw to its rule decides it at once.
+        let game = &draw_positions(3, 1)[0];
+        assert!(matches!(
+            Search::start(game, 1, hard),
+            Progress::Decided(Some(Command::DrawAndEndTurn { .. }))
+        ));
+    }
+
     #[test]
     fn a_snapshot_is_refused_on_another_position() {
         let games = searched_positions(8, 2);
@@ -920,6 +1021,9 @@ mod tests {
             "playout",
             "playout-ways",
             "hard-full",
+            "hard-draws",
+            "hard-tactic-draws-0",
+            "hard-tactic-draws-100",
             "hard-ways",
             "hard-ways-900",
             "hard-cut-4",
@@ -949,6 +1053,7 @@ mod tests {
             assert_eq!(c.name(), name);
         }
         assert_eq!(Contender::from_name("hard-uniform"), None);
+        assert_eq!(Contender::from_name("hard-tactic-draws-30"), None);
         assert_eq!(Contender::from_name("hard-cut-5"), None);
         assert_eq!(Contender::from_name("hard-cut-"), None);
         assert_eq!(Contender::from_name("hard-cut-ways-odds-8"), None);

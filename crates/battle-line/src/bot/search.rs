@@ -32,6 +32,9 @@ pub(crate) struct Config {
     pub ranking: Ranking,
     /// How a rollout that stops before the game ends is scored.
     pub cut: CutScore,
+    /// Rollouts that choose the deck to draw from at the end of a turn, both decks
+    /// tried in the same deals (0: the policy's rule decides, as in the rollouts).
+    pub draw_rollouts: usize,
 }
 
 /// How a rollout cut before the end of the game (after `Config::depth` turns, or when
@@ -69,6 +72,9 @@ pub(crate) struct Policy {
     pub tactic_cost: f64,
     /// Value of playing Scout (a wider choice of cards).
     pub scout_value: f64,
+    /// The chance of drawing a tactic at the end of a turn when the hand holds none and
+    /// the player is not behind on tactics played (behind, it always draws one).
+    pub tactic_draw: f64,
 }
 
 impl Default for Policy {
@@ -79,6 +85,7 @@ impl Default for Policy {
             leader_cost: 0.02,
             tactic_cost: 0.02,
             scout_value: 0.01,
+            tactic_draw: 0.3,
         }
     }
 }
@@ -177,7 +184,7 @@ impl Policy {
         let hand = game.hand(me);
         let tactics = hand.iter().filter(|c| c.tactic().is_some()).count();
         let behind = game.tactics_played(me) < game.tactics_played(me.opponent());
-        let want_tactic = tactics == 0 && (behind || rng.chance(0.3));
+        let want_tactic = tactics == 0 && (behind || rng.chance(self.tactic_draw));
         let deck = match (game.troop_deck_len() > 0, game.tactic_deck_len() > 0) {
             (true, true) if want_tactic => Deck::Tactic,
             (true, _) => Deck::Troop,
@@ -185,6 +192,35 @@ impl Policy {
             (false, false) => return Command::EndTurn,
         };
         Command::DrawAndEndTurn { deck }
+    }
+}
+
+/// The draws a search with `config` compares at `world`'s end of turn: from the troop
+/// deck, then from the tactic deck, when both are open to the player (`None`
+/// otherwise, and when the config leaves draws to the policy).
+fn draw_candidates(world: &Game, legal: &[Command], config: &Config) -> Option<Vec<Command>> {
+    if config.draw_rollouts == 0 || !matches!(world.phase(), Phase::Finish { may_draw: true }) {
+        return None;
+    }
+    let draws: Vec<Command> = [Deck::Troop, Deck::Tactic]
+        .into_iter()
+        .map(|deck| Command::DrawAndEndTurn { deck })
+        .filter(|c| legal.contains(c))
+        .collect();
+    (draws.len() == 2).then_some(draws)
+}
+
+/// The config a search of `world` runs with: at the end of a turn, the draw's rollouts
+/// over its two candidates.
+fn draw_config(world: &Game, config: Config) -> Config {
+    if config.draw_rollouts > 0 && matches!(world.phase(), Phase::Finish { may_draw: true }) {
+        Config {
+            rollouts: config.draw_rollouts,
+            width: 2,
+            ..config
+        }
+    } else {
+        config
     }
 }
 
@@ -294,6 +330,37 @@ impl Search {
         if let Some(claim) = super::claim_in(&legal) {
             return Progress::Decided(Some(claim));
         }
+        if let Some(draws) = draw_candidates(&world, &legal, &config) {
+            let mut search = Box::new(Search {
+                know,
+                seed,
+                config: draw_config(&world, config),
+                world,
+                run: Run {
+                    unranked: Vec::new(),
+                    fallback: draws.first().copied(),
+                    candidates: draws
+                        .into_iter()
+                        .map(|c| Candidate {
+                            commands: vec![c],
+                            prior: 0.0,
+                            total: 0.0,
+                            tries: 0,
+                        })
+                        .collect(),
+                    alive: Vec::new(),
+                    per: 0,
+                    rounds_left: 0,
+                    deal: 0,
+                    pos: 0,
+                    deal_base: 0,
+                    done: 0,
+                    total: 0,
+                },
+            });
+            search.plan();
+            return Progress::Searching(search);
+        }
         if !matches!(world.phase(), Phase::Play | Phase::Guile { .. }) {
             return Progress::Decided(config.policy.command(&world, &mut rng));
         }
@@ -384,7 +451,7 @@ impl Search {
             Box::new(Search {
                 know,
                 seed,
-                config,
+                config: draw_config(&world, config),
                 world,
                 run,
             })
