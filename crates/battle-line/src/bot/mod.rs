@@ -822,6 +822,14 @@ mod tests {
     /// Positions where the player to move has a real choice to search (a card to play),
     /// reached by the easy bot from `seed`.
     fn searched_positions(seed: u64, count: usize) -> Vec<Game> {
+        positions_where(seed, count, |game, ply| {
+            ply % 9 == 4 && matches!(game.phase(), crate::game::Phase::Play)
+        })
+    }
+
+    /// Up to `count` positions of a game of the easy bot against itself (at most 400
+    /// plies) that `keep` says yes to, given the position and its ply.
+    fn positions_where(seed: u64, count: usize, keep: impl Fn(&Game, usize) -> bool) -> Vec<Game> {
         let mut game = Game::new(seed, Settings::default());
         let mut found = Vec::new();
         let mut bot = Bot::new(seed);
@@ -829,7 +837,7 @@ mod tests {
             if found.len() == count || game.is_over() {
                 break;
             }
-            if ply % 9 == 4 && matches!(game.phase(), crate::game::Phase::Play) {
+            if keep(&game, ply) {
                 found.push(game.clone());
             }
             let cmd = bot.choose(&game).expect("a move");
@@ -888,18 +896,10 @@ mod tests {
 
     /// Positions at the end of a turn where both decks can be drawn from.
     fn draw_positions(seed: u64, count: usize) -> Vec<Game> {
-        let mut game = Game::new(seed, Settings::default());
-        let mut found = Vec::new();
-        let mut bot = Bot::new(seed);
-        while found.len() < count && !game.is_over() {
+        positions_where(seed, count, |game, _| {
             let open = game.troop_deck_len() > 0 && game.tactic_deck_len() > 0;
-            if open && matches!(game.phase(), crate::game::Phase::Finish { may_draw: true }) {
-                found.push(game.clone());
-            }
-            let cmd = bot.choose(&game).expect("a move");
-            game.apply(cmd).expect("legal");
-        }
-        found
+            open && matches!(game.phase(), crate::game::Phase::Finish { may_draw: true })
+        })
     }
 
     #[test]

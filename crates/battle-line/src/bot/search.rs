@@ -236,6 +236,16 @@ struct Candidate {
 }
 
 impl Candidate {
+    /// A candidate not tried yet, valued at `prior` until it is.
+    fn new(commands: Vec<Command>, prior: f64) -> Candidate {
+        Candidate {
+            commands,
+            prior,
+            total: 0.0,
+            tries: 0,
+        }
+    }
+
     fn mean(&self) -> f64 {
         if self.tries == 0 {
             self.prior
@@ -284,6 +294,29 @@ pub(crate) struct Run {
 }
 
 impl Run {
+    /// A run with nothing done yet: `unranked` decisions to rank, `candidates` already
+    /// valued, `total` units of work planned so far.
+    fn new(
+        unranked: Vec<Vec<Command>>,
+        fallback: Option<Command>,
+        candidates: Vec<Candidate>,
+        total: usize,
+    ) -> Run {
+        Run {
+            unranked,
+            fallback,
+            candidates,
+            alive: Vec::new(),
+            per: 0,
+            rounds_left: 0,
+            deal: 0,
+            pos: 0,
+            deal_base: 0,
+            done: 0,
+            total,
+        }
+    }
+
     /// Work units done and planned.
     pub fn progress(&self) -> (usize, usize) {
         (self.done, self.total)
@@ -336,27 +369,15 @@ impl Search {
                 seed,
                 config: draw_config(&world, config),
                 world,
-                run: Run {
-                    unranked: Vec::new(),
-                    fallback: draws.first().copied(),
-                    candidates: draws
-                        .into_iter()
-                        .map(|c| Candidate {
-                            commands: vec![c],
-                            prior: 0.0,
-                            total: 0.0,
-                            tries: 0,
-                        })
+                run: Run::new(
+                    Vec::new(),
+                    draws.first().copied(),
+                    draws
+                        .iter()
+                        .map(|&c| Candidate::new(vec![c], 0.0))
                         .collect(),
-                    alive: Vec::new(),
-                    per: 0,
-                    rounds_left: 0,
-                    deal: 0,
-                    pos: 0,
-                    deal_base: 0,
-                    done: 0,
-                    total: 0,
-                },
+                    0,
+                ),
             });
             search.plan();
             return Progress::Searching(search);
@@ -385,31 +406,14 @@ impl Search {
             seed,
             config,
             world,
-            run: Run {
-                unranked,
-                fallback,
-                candidates: Vec::new(),
-                alive: Vec::new(),
-                per: 0,
-                rounds_left: 0,
-                deal: 0,
-                pos: 0,
-                deal_base: 0,
-                done: 0,
-                total,
-            },
+            run: Run::new(unranked, fallback, Vec::new(), total),
         });
         if !ranked.is_empty() {
             let listed = search.run.unranked.len();
             search.run.unranked.clear();
             search.run.candidates = ranked
                 .into_iter()
-                .map(|(prior, commands)| Candidate {
-                    commands,
-                    prior,
-                    total: 0.0,
-                    tries: 0,
-                })
+                .map(|(prior, commands)| Candidate::new(commands, prior))
                 .collect();
             // The ranking is one unit of work, done.
             search.run.done = 1;
@@ -599,12 +603,7 @@ impl Search {
                 prior += value(&g, me, params);
             }
         }
-        self.run.candidates.push(Candidate {
-            commands,
-            prior,
-            total: 0.0,
-            tries: 0,
-        });
+        self.run.candidates.push(Candidate::new(commands, prior));
     }
 
     /// Does up to `work` rollouts. `Decided` once the schedule is complete.
