@@ -215,9 +215,100 @@ impl CardInstance {
 /// shared by the copies of a duel until one of them changes it. The solver copies
 /// positions by the million and a move changes one or two piles, so a copy costs no
 /// allocation for the piles it leaves alone (the opponent's nearly always).
+///
+/// With the `pile-keys` feature the pile also keeps what the solver's position key last
+/// made of its cards (`Pile::memo`), shared with the cards and forgotten whenever they
+/// change: a copy keys the piles it left alone for nothing. Equality, hashing and
+/// serialization are those of the cards alone.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Pile(Rc<Vec<CardId>>);
+pub struct Pile(Rc<PileCards>);
+
+/// A pile's cards: their ids alone without the `pile-keys` feature (the pages' bundles,
+/// which carry nothing of the memo).
+#[cfg(not(feature = "pile-keys"))]
+type PileCards = Vec<CardId>;
+
+#[cfg(feature = "pile-keys")]
+use pile_memo::{PileCards, PileMemo};
+
+/// A pile's cards from their ids (with no memo yet).
+fn pile_cards(ids: Vec<CardId>) -> PileCards {
+    #[cfg(feature = "pile-keys")]
+    let ids = PileCards {
+        ids,
+        memo: PileMemo::default(),
+    };
+    ids
+}
+
+/// A pile's cards with the memo of their key (the `pile-keys` feature): compared,
+/// hashed, printed and serialized as the ids alone.
+#[cfg(feature = "pile-keys")]
+mod pile_memo {
+    use serde::{Deserialize, Serialize};
+
+    use super::CardId;
+
+    /// A pile's cards and the memo of their key.
+    #[derive(Clone, Default)]
+    pub(super) struct PileCards {
+        pub(super) ids: Vec<CardId>,
+        pub(super) memo: PileMemo,
+    }
+
+    /// What a pile's key is made of, worked out once for the cards the pile holds: a
+    /// kind (how the key read them) and three words. Empty until the key sets it.
+    pub(crate) type PileMemo = std::cell::Cell<Option<(u8, [u64; 3])>>;
+
+    impl PileCards {
+        /// The ids to change, the memo forgotten.
+        pub(super) fn forget_memo(&mut self) -> &mut Vec<CardId> {
+            self.memo.set(None);
+            &mut self.ids
+        }
+    }
+
+    impl std::ops::Deref for PileCards {
+        type Target = Vec<CardId>;
+
+        fn deref(&self) -> &Vec<CardId> {
+            &self.ids
+        }
+    }
+
+    impl std::fmt::Debug for PileCards {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            self.ids.fmt(f)
+        }
+    }
+
+    impl PartialEq for PileCards {
+        fn eq(&self, other: &PileCards) -> bool {
+            self.ids == other.ids
+        }
+    }
+
+    impl Eq for PileCards {}
+
+    impl std::hash::Hash for PileCards {
+        fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+            self.ids.hash(h);
+        }
+    }
+
+    impl Serialize for PileCards {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            self.ids.serialize(s)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for PileCards {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PileCards, D::Error> {
+            Vec::<CardId>::deserialize(d).map(super::pile_cards)
+        }
+    }
+}
 
 impl std::ops::Deref for Pile {
     type Target = [CardId];
@@ -229,7 +320,7 @@ impl std::ops::Deref for Pile {
 
 impl From<Vec<CardId>> for Pile {
     fn from(ids: Vec<CardId>) -> Pile {
-        Pile(Rc::new(ids))
+        Pile(Rc::new(pile_cards(ids)))
     }
 }
 
@@ -245,27 +336,78 @@ impl<'a> IntoIterator for &'a Pile {
 impl Pile {
     /// The pile's own cards to change: copied first if another duel shares them, with
     /// room for a few more (a shared pile that grows would otherwise be copied to the
-    /// size it has, then again to a larger one).
+    /// size it has, then again to a larger one). The memo of their key is forgotten.
     pub(crate) fn make_mut(&mut self) -> &mut Vec<CardId> {
         if Rc::get_mut(&mut self.0).is_none() {
             let mut own = Vec::with_capacity(self.0.len() + PILE_ROOM);
             own.extend_from_slice(&self.0);
-            self.0 = Rc::new(own);
+            self.0 = Rc::new(pile_cards(own));
         }
-        Rc::make_mut(&mut self.0)
+        let own = Rc::make_mut(&mut self.0);
+        #[cfg(feature = "pile-keys")]
+        let own = own.forget_memo();
+        own
     }
 
+    /// Puts a card on top (and forgets the memo of the key).
     pub(crate) fn push(&mut self, id: CardId) {
         self.make_mut().push(id);
     }
 
-    /// Keeps the cards `keep` says yes to (changing nothing, and copying nothing, when it
-    /// keeps them all).
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&CardId) -> bool) {
-        if self.iter().all(&mut keep) {
-            return;
+    /// Puts a card on top, as [`Pile::push`] (no memo to keep without the `pile-keys`
+    /// feature).
+    #[cfg(not(feature = "pile-keys"))]
+    pub(crate) fn push_card(&mut self, id: CardId, _: &CardInstance) {
+        self.push(id);
+    }
+
+    /// Takes a card out, wherever it is in the pile (nothing changes, and nothing is
+    /// copied, if it is not there).
+    #[cfg(not(feature = "pile-keys"))]
+    pub(crate) fn remove_card(&mut self, id: CardId, _: &CardInstance) {
+        if let Some(at) = self.iter().position(|&x| x == id) {
+            self.make_mut().remove(at);
         }
-        self.make_mut().retain(keep);
+    }
+
+    /// Puts a card on top, `card` its state as it lands: the memo of the key, if the
+    /// key had made one, is brought up to date rather than forgotten (a move changes a
+    /// pile by a card or two; the key would otherwise read all of its cards again).
+    #[cfg(feature = "pile-keys")]
+    pub(crate) fn push_card(&mut self, id: CardId, card: &CardInstance) {
+        let memo = self.0.memo.get();
+        let at = self.len();
+        self.make_mut().push(id);
+        if let Some(memo) = memo {
+            self.0.memo.set(crate::solver::key::pushed(memo, card, at));
+        }
+    }
+
+    /// Takes a card out, `card` its state while it was in the pile (its memo is brought
+    /// up to date as by [`Pile::push_card`]). Nothing changes if the card is not there.
+    #[cfg(feature = "pile-keys")]
+    pub(crate) fn remove_card(&mut self, id: CardId, card: &CardInstance) {
+        let Some(at) = self.iter().position(|&x| x == id) else {
+            return;
+        };
+        let memo = self.0.memo.get();
+        let top = at + 1 == self.len();
+        self.make_mut().remove(at);
+        debug_assert!(!self.contains(&id), "{id:?} twice in a pile");
+        if let Some(memo) = memo {
+            self.0
+                .memo
+                .set(crate::solver::key::removed(memo, card, at, top));
+        }
+    }
+
+    /// The memo of the solver's key of these cards, shared by the copies that share
+    /// them and emptied by [`Pile::make_mut`]. Sound only while no card's keyed state
+    /// changes as long as it stays in the pile: the engine changes a card's state on the
+    /// field or as it moves (out of one pile, into another), never in a pile.
+    #[cfg(feature = "pile-keys")]
+    pub(crate) fn memo(&self) -> &PileMemo {
+        &self.0.memo
     }
 }
 
@@ -293,6 +435,18 @@ pub struct PlayerState {
 }
 
 impl PlayerState {
+    /// The player's piles (deck, hand, graveyard, banishment, Extra Deck).
+    #[cfg(feature = "pile-keys")]
+    pub(crate) fn piles_mut(&mut self) -> [&mut Pile; 5] {
+        [
+            &mut self.deck,
+            &mut self.hand,
+            &mut self.graveyard,
+            &mut self.banished,
+            &mut self.extra,
+        ]
+    }
+
     pub(crate) fn new() -> Self {
         PlayerState {
             lp: STARTING_LP,

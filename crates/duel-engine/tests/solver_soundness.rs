@@ -13,9 +13,10 @@ mod common;
 
 use common::*;
 use duel_engine::solver::{
-    Search, StandIn, dominance_from, dominated, hopeless, order_for, search, search_deviating,
-    search_with, solve, stand_ins,
+    Search, dominance_from, dominated, hopeless, order_for, search, search_deviating, search_with,
 };
+#[cfg(feature = "stand-ins")]
+use duel_engine::solver::{StandIn, solve, stand_ins};
 use duel_engine::{
     Code, Command, Duel, Outcome, Player, PromptKind, Reason, Response, Setup, decks,
 };

@@ -158,6 +158,9 @@ impl Duel {
             if self.cards[id.index()].location == Location::Hand {
                 self.place_spell(id, Face::Up, MoveReason::Play);
             } else {
+                // A Set card on the field (never one in a pile: the piles' memos of the
+                // solver's key read the cards' faces).
+                debug_assert!(self.cards[id.index()].location.is_field());
                 self.cards[id.index()].face = Face::Up;
             }
         }

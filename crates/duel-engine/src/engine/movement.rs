@@ -240,13 +240,14 @@ impl Duel {
         if matches!(to, To::SpellTrap { .. } | To::FieldZone { .. }) && face == Face::Down {
             c.placed_this_turn = true;
         }
-        let ps = self.player_mut(controller);
+        let c = &self.cards[id.index()];
+        let ps = &mut self.players[controller.index()];
         match location {
-            Location::Hand => ps.hand.push(id),
-            Location::Deck => ps.deck.push(id),
-            Location::Graveyard => ps.graveyard.push(id),
-            Location::Banished => ps.banished.push(id),
-            Location::ExtraDeck => ps.extra.push(id),
+            Location::Hand => ps.hand.push_card(id, c),
+            Location::Deck => ps.deck.push_card(id, c),
+            Location::Graveyard => ps.graveyard.push_card(id, c),
+            Location::Banished => ps.banished.push_card(id, c),
+            Location::ExtraDeck => ps.extra.push_card(id, c),
             Location::MainMonsterZone(s) => ps.monsters[usize::from(s)] = Some(id),
             Location::SpellTrapZone(s) => ps.spell_trap[usize::from(s)] = Some(id),
             Location::FieldZone => ps.field_zone = Some(id),
@@ -279,16 +280,16 @@ impl Duel {
     fn take(&mut self, id: CardId) {
         let c = &self.cards[id.index()];
         let (location, p) = (c.location, c.controller);
-        let ps = self.player_mut(p);
+        let ps = &mut self.players[p.index()];
         match location {
-            Location::Deck => ps.deck.retain(|&x| x != id),
-            Location::Hand => ps.hand.retain(|&x| x != id),
+            Location::Deck => ps.deck.remove_card(id, c),
+            Location::Hand => ps.hand.remove_card(id, c),
             Location::MainMonsterZone(s) => ps.monsters[usize::from(s)] = None,
             Location::SpellTrapZone(s) => ps.spell_trap[usize::from(s)] = None,
             Location::FieldZone => ps.field_zone = None,
-            Location::Graveyard => ps.graveyard.retain(|&x| x != id),
-            Location::Banished => ps.banished.retain(|&x| x != id),
-            Location::ExtraDeck => ps.extra.retain(|&x| x != id),
+            Location::Graveyard => ps.graveyard.remove_card(id, c),
+            Location::Banished => ps.banished.remove_card(id, c),
+            Location::ExtraDeck => ps.extra.remove_card(id, c),
             Location::Vanished => {}
         }
     }

@@ -16,6 +16,13 @@ use crate::state::{
     CardId, CardInstance, Duel, Held, Location, OptKey, Player, PlayerState, Position,
 };
 
+#[cfg(feature = "pile-keys")]
+mod kept;
+#[cfg(feature = "pile-keys")]
+use kept::Piles;
+#[cfg(feature = "pile-keys")]
+pub(crate) use kept::{pushed, removed};
+
 /// A 128-bit position key (two independent 64-bit hashes of the same words): a
 /// collision, which would make a search trust another position's result, is out of
 /// reach at the table sizes the solver uses.
@@ -35,6 +42,12 @@ impl Words {
         let x = (self.b ^ w).wrapping_add(0x9E37_79B9_7F4A_7C15);
         let x = (x ^ (x >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         self.b = x ^ (x >> 29);
+    }
+
+    fn words(&mut self, words: [u64; 3]) {
+        for w in words {
+            self.word(w);
+        }
     }
 
     fn key(&self) -> Key {
@@ -129,14 +142,7 @@ fn card_words(d: &Duel, id: CardId) -> (u64, u64) {
     let Some(c) = d.cards.get(id.index()) else {
         return (u64::MAX, u64::MAX);
     };
-    let mut uses = 0u64;
-    for k in &d.used_opt {
-        if let OptKey::Card(card, effect) = k
-            && *card == id
-        {
-            uses |= 1 << (effect % 32);
-        }
-    }
+    let uses = opt_bits(d, id);
     let equip = c
         .equipped_to
         .and_then(|m| d.cards.get(m.index()))
@@ -179,14 +185,91 @@ fn place(c: &CardInstance) -> u64 {
     }
 }
 
-/// A pile whose order nothing reads, as a multiset of its cards' words ([`Bag`]).
-fn set_of(d: &Duel, ids: &[CardId], w: &mut Words) {
-    let mut bag = Bag::default();
-    for &id in ids {
-        let (a, b) = card_words(d, id);
-        bag.add(&[a, b]);
+/// How a pile is keyed (and, with the `pile-keys` feature, as its memo records it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum PileKind {
+    /// A pile whose order nothing reads, as a multiset of its cards' words ([`Bag`]).
+    Set = 1,
+    /// A pile in its order, as the multiset of its cards' words with their places: what
+    /// the sequence says, in a form a card put on or taken from the top updates.
+    Sequence = 2,
+    /// The opponent's deck, by its cards' ids in order ([`ids_of`]).
+    Ids = 3,
+}
+
+/// A pile's three words in the key, worked out from its cards, `card` each card's pair
+/// of words.
+fn fresh_pile_words(
+    d: &Duel,
+    ids: &[CardId],
+    kind: PileKind,
+    card: impl Fn(&Duel, CardId) -> (u64, u64),
+) -> [u64; 3] {
+    match kind {
+        PileKind::Set => {
+            let mut bag = Bag::default();
+            for &id in ids {
+                let (a, b) = card(d, id);
+                bag.add(&[a, b]);
+            }
+            bag.words()
+        }
+        PileKind::Sequence => {
+            let mut bag = Bag::default();
+            for (i, &id) in ids.iter().enumerate() {
+                let (a, b) = card(d, id);
+                bag.add(&[placed(a, i), b]);
+            }
+            bag.words()
+        }
+        PileKind::Ids => ids_of(ids),
     }
-    bag.into_words(w);
+}
+
+/// A card's first word with its place in a sequence, in the bits [`state_words`]
+/// leaves free.
+fn placed(a: u64, i: usize) -> u64 {
+    debug_assert!(i < 1 << 11);
+    a | (i as u64) << 53
+}
+
+/// The piles' words, without the `pile-keys` feature: each pile's worked out afresh at
+/// every key, its cards' once-per-turn uses included. The feature's [`Piles`] (kept
+/// words, mended with the uses) gives the same words.
+#[cfg(not(feature = "pile-keys"))]
+struct Piles;
+
+#[cfg(not(feature = "pile-keys"))]
+impl Piles {
+    fn of(_: &Duel) -> Piles {
+        Piles
+    }
+
+    /// The words of a pile (the player and the pile's place among the player's piles,
+    /// which [`Piles`] with the feature mends by, go unused).
+    fn words(
+        &self,
+        d: &Duel,
+        _: Player,
+        _: usize,
+        pile: &crate::state::Pile,
+        kind: PileKind,
+    ) -> [u64; 3] {
+        fresh_pile_words(d, pile, kind, card_words)
+    }
+}
+
+/// The once-per-turn uses of a card's own effects, a bit per effect.
+fn opt_bits(d: &Duel, id: CardId) -> u64 {
+    let mut uses = 0u64;
+    for k in &d.used_opt {
+        if let OptKey::Card(card, effect) = k
+            && *card == id
+        {
+            uses |= 1 << (effect % 32);
+        }
+    }
+    uses
 }
 
 /// Items whose order does not count (a multiset), each a few words: their number and
@@ -200,28 +283,36 @@ struct Bag {
 }
 
 impl Bag {
-    fn add(&mut self, item: &[u64]) {
+    /// An item's two mixes.
+    fn item(item: &[u64]) -> (u64, u64) {
         let mut m = Words::default();
         for &word in item {
             m.word(word);
         }
-        self.x = self.x.wrapping_add(m.a);
-        self.y = self.y.wrapping_add(m.b);
+        (m.a, m.b)
+    }
+
+    fn add(&mut self, item: &[u64]) {
+        let (a, b) = Bag::item(item);
+        self.x = self.x.wrapping_add(a);
+        self.y = self.y.wrapping_add(b);
         self.n += 1;
     }
 
+    fn words(&self) -> [u64; 3] {
+        [self.n, self.x, self.y]
+    }
+
     fn into_words(self, w: &mut Words) {
-        w.word(self.n);
-        w.word(self.x);
-        w.word(self.y);
+        w.words(self.words());
     }
 }
 
 /// The opponent's deck, by its cards' ids in order: in the first turn it only ever
 /// loses its top cards to draws, so along one search its ids stand for its cards and
 /// their states, and a quarter of the words of the cards' own.
-fn ids_of(ids: &[CardId], w: &mut Words) {
-    w.word(ids.len() as u64);
+fn ids_of(ids: &[CardId]) -> [u64; 3] {
+    let mut w = Words::default();
     for four in ids.chunks(4) {
         let mut x = 0u64;
         for (i, id) in four.iter().enumerate() {
@@ -229,19 +320,10 @@ fn ids_of(ids: &[CardId], w: &mut Words) {
         }
         w.word(x);
     }
+    [ids.len() as u64, w.a, w.b]
 }
 
-/// A pile in its order.
-fn sequence_of(d: &Duel, ids: &[CardId], w: &mut Words) {
-    w.word(ids.len() as u64);
-    for &id in ids {
-        let (a, b) = card_words(d, id);
-        w.word(a);
-        w.word(b);
-    }
-}
-
-fn player_words(d: &Duel, p: Player, ps: &PlayerState, w: &mut Words) {
+fn player_words(d: &Duel, p: Player, ps: &PlayerState, piles: &Piles, w: &mut Words) {
     w.word(u64::from(ps.lp));
     w.word(
         u64::from(ps.normal_summon_limit)
@@ -249,17 +331,13 @@ fn player_words(d: &Duel, p: Player, ps: &PlayerState, w: &mut Words) {
             | u64::from(ps.special_summoned_this_turn) << 16
             | u64::from(ps.drew_from_empty) << 17,
     );
-    if p == Player::You {
-        sequence_of(d, &ps.deck, w);
-    } else {
-        ids_of(&ps.deck, w);
-    }
-    if p == Player::You {
-        set_of(d, &ps.hand, w);
-    } else {
+    let (deck, hand) = match p {
+        Player::You => (PileKind::Sequence, PileKind::Set),
         // The opponent discards at random from its hand as it is ordered.
-        sequence_of(d, &ps.hand, w);
-    }
+        Player::Opponent => (PileKind::Ids, PileKind::Sequence),
+    };
+    w.words(piles.words(d, p, 0, &ps.deck, deck));
+    w.words(piles.words(d, p, 1, &ps.hand, hand));
     for slot in ps
         .monsters
         .iter()
@@ -275,9 +353,9 @@ fn player_words(d: &Duel, p: Player, ps: &PlayerState, w: &mut Words) {
             None => w.word(0),
         }
     }
-    set_of(d, &ps.graveyard, w);
-    set_of(d, &ps.banished, w);
-    set_of(d, &ps.extra, w);
+    w.words(piles.words(d, p, 2, &ps.graveyard, PileKind::Set));
+    w.words(piles.words(d, p, 3, &ps.banished, PileKind::Set));
+    w.words(piles.words(d, p, 4, &ps.extra, PileKind::Set));
 }
 
 /// A card an End Phase effect or a watcher remembers: where it is and what it is, and
@@ -311,8 +389,9 @@ fn location_word(l: Location) -> u64 {
 fn quiet_key(d: &Duel) -> Key {
     let mut w = Words::default();
     w.word(2);
+    let piles = Piles::of(d);
     for p in [Player::You, Player::Opponent] {
-        player_words(d, p, d.player(p), &mut w);
+        player_words(d, p, d.player(p), &piles, &mut w);
     }
     (d.phase, d.end_step, d.turn, d.outcome, &d.rng).hash(&mut w);
     let mut names = Bag::default();

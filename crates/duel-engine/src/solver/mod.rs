@@ -9,7 +9,7 @@
 mod adapt;
 mod bound;
 mod dominance;
-mod key;
+pub(crate) mod key;
 mod nested;
 mod relax;
 

@@ -71,6 +71,14 @@ pub fn stand_ins(d: &Duel, goal: Outcome, side: Side) -> Option<Duel> {
         changed |= best.code != c.code;
         relaxed.cards[i].code = best.code;
     }
+    // The piles' memos of the key read the cards' codes: the copy's piles, shared with
+    // the duel's, forget theirs.
+    #[cfg(feature = "pile-keys")]
+    for ps in &mut relaxed.players {
+        for pile in ps.piles_mut() {
+            pile.make_mut();
+        }
+    }
     (changed && tells_apart_only_by_damage(d)).then_some(relaxed)
 }
 
