@@ -46,14 +46,7 @@ pub(crate) fn pushed(
     at: usize,
 ) -> Option<(u8, [u64; 3])> {
     let (kind, [n, x, y]) = memo;
-    let (a, b) = in_pile(card);
-    let (i, j) = if kind == PileKind::Set as u8 {
-        Bag::item(&[a, b])
-    } else if kind == PileKind::Sequence as u8 {
-        Bag::item(&[placed(a, at), b])
-    } else {
-        return None;
-    };
+    let (i, j) = pile_item(kind, card, at, true)?;
     Some((kind, [n + 1, x.wrapping_add(i), y.wrapping_add(j)]))
 }
 
@@ -67,15 +60,22 @@ pub(crate) fn removed(
     top: bool,
 ) -> Option<(u8, [u64; 3])> {
     let (kind, [n, x, y]) = memo;
-    let (a, b) = in_pile(card);
-    let (i, j) = if kind == PileKind::Set as u8 {
-        Bag::item(&[a, b])
-    } else if kind == PileKind::Sequence as u8 && top {
-        Bag::item(&[placed(a, at), b])
-    } else {
-        return None;
-    };
+    let (i, j) = pile_item(kind, card, at, top)?;
     Some((kind, [n - 1, x.wrapping_sub(i), y.wrapping_sub(j)]))
+}
+
+/// The two mixes `card` at `at` adds to a pile of the memo's `kind`: `None` for a kind
+/// a card moving in or out does not update (the opponent's deck, keyed by ids, and a
+/// sequence whose other cards' places change, `at_top` false).
+fn pile_item(kind: u8, card: &CardInstance, at: usize, at_top: bool) -> Option<(u64, u64)> {
+    let (a, b) = in_pile(card);
+    if kind == PileKind::Set as u8 {
+        Some(Bag::item(&[a, b]))
+    } else if kind == PileKind::Sequence as u8 && at_top {
+        Some(Bag::item(&[placed(a, at), b]))
+    } else {
+        None
+    }
 }
 
 /// A card of a pile as a pair of words, from its state.
