@@ -17,7 +17,11 @@
 //! `hard-low-odds-ways-20`, ...: the last is the hard level's search), and hard or expert with their candidates ranked a
 //! named way: `hard-odds`, `hard-partner`, `expert-odds`, `expert-partner`; `hard-draws`
 //! is the hard level whose end-of-turn draw is searched too, `hard-tactic-draws-0` and
-//! `-100` the hard level drawing a tactic never or always when its hand holds none.
+//! `-100` the hard level drawing a tactic never or always when its hand holds none;
+//! `hard-replies-worst-2`, `-3`, `-4` and `hard-replies-odds-2`, `-3`, `-4` the hard
+//! level whose rollouts choose the other player's first reply among its policy's best
+//! 2, 3 or 4 plays (the one worst for the bot, each played out; or the one the odds
+//! evaluation rates best for the other player).
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

@@ -263,3 +263,18 @@ fn hard_with_rollouts_played_on_until_the_deck_runs_low_reads_only_what_its_seat
         103,
     );
 }
+
+#[test]
+fn hard_with_the_other_players_replies_searched_reads_only_what_its_seat_may_know() {
+    for (name, twins_seed, salt) in [
+        ("hard-replies-worst-3", 4600, 105),
+        ("hard-replies-odds-4", 4700, 107),
+    ] {
+        ways_contender_reads_only_its_seat(
+            name,
+            battle_line::bot::Contender::from_name(name).expect("named"),
+            twins_seed,
+            salt,
+        );
+    }
+}

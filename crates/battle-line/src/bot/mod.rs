@@ -28,7 +28,7 @@ pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player, Settings};
 use search::{Config, Policy, Progress, Run, Search};
-pub use search::{CutScore, Ranking};
+pub use search::{CutScore, Ranking, Replies};
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -81,7 +81,7 @@ impl Level {
             Level::Easy => None,
             Level::Normal => Some(full_config(5, 60, Ranking::Odds)),
             Level::Hard => Some(low_config(
-                full_config(8, 900, ranking),
+                full_config(8, HARD_ROLLOUTS, ranking),
                 HARD_LOW_CARDS,
                 CutScore::Odds,
                 true,
@@ -112,13 +112,14 @@ fn full_config(width: usize, rollouts: usize, ranking: Ranking) -> Config {
         ranking,
         cut: CutScore::Odds,
         draw_rollouts: 0,
+        replies: Replies::Policy,
     }
 }
 
 /// Hard's search before its rollouts were played on until the deck runs low
 /// (`hard-full`): what the harness's variants of hard are built on.
 fn hard_full_config() -> Config {
-    full_config(8, 900, HARD_RANKING)
+    full_config(8, HARD_ROLLOUTS, HARD_RANKING)
 }
 
 /// Where hard's and expert's rollouts stop: once the troop deck holds at most this many
@@ -489,7 +490,32 @@ pub enum Contender {
     /// (`hard-tactic-draws-0`: never; `hard-tactic-draws-100`: always, as the sparring
     /// partner does).
     HardTacticDraws(u8),
+    /// The hard level whose rollouts choose the other player's first reply to the
+    /// candidate a stronger way than its policy (`Replies`), with rollouts cut so that
+    /// its time per move stays within about 1.5 times hard's ([`replies_rollouts`]):
+    /// `hard-replies-worst-3` (the worst of the policy's 3 best replies for the bot, each
+    /// played out), `hard-replies-odds-4` (the best of its 4 best for the other player
+    /// by the odds evaluation).
+    HardReplies(Replies),
 }
+
+/// The numbers of replies the harness names for `HardReplies`.
+const REPLY_COUNTS: [u8; 3] = [2, 3, 4];
+
+/// The rollouts of a `HardReplies` search: with `Worst(n)`, each rollout plays out
+/// `n` replies, so hard's 900 rollouts shrink to 1.5 / `n` times as many, about 1.4-1.6
+/// times hard's time (`battle-line-bench`); with `Odds(n)`, each reply valued by the
+/// odds evaluation costs a few moves of a rollout, so hard's 900 are kept (about 1.3
+/// times hard's time with 3 replies; README, thirteenth round).
+fn replies_rollouts(replies: Replies) -> usize {
+    match replies {
+        Replies::Policy | Replies::Odds(_) => HARD_ROLLOUTS,
+        Replies::Worst(n) => HARD_ROLLOUTS * 3 / (2 * usize::from(n.max(1))),
+    }
+}
+
+/// The rollouts of hard's search.
+const HARD_ROLLOUTS: usize = 900;
 
 /// The shares of tactic draws the harness names for `HardTacticDraws` (percent).
 const TACTIC_DRAWS: [u8; 2] = [0, 100];
@@ -541,6 +567,17 @@ fn low_config(base: Config, cards: u8, score: CutScore, ways: bool) -> Config {
             ..cut.playout
         },
         ..cut
+    }
+}
+
+/// The hard level's search whose rollouts choose the other player's first reply by
+/// `replies`, with [`replies_rollouts`] rollouts.
+fn replies_config(replies: Replies) -> Config {
+    let hard = Level::Hard.config().expect("hard searches");
+    Config {
+        replies,
+        rollouts: replies_rollouts(replies),
+        ..hard
     }
 }
 
@@ -597,6 +634,30 @@ impl Contender {
             Contender::HardDraws => "hard-draws",
             Contender::HardTacticDraws(0) => "hard-tactic-draws-0",
             Contender::HardTacticDraws(_) => "hard-tactic-draws-100",
+            Contender::HardReplies(replies) => {
+                // By the way replies are chosen, then by the counts of `REPLY_COUNTS`.
+                const NAMES: [[&str; 3]; 2] = [
+                    [
+                        "hard-replies-worst-2",
+                        "hard-replies-worst-3",
+                        "hard-replies-worst-4",
+                    ],
+                    [
+                        "hard-replies-odds-2",
+                        "hard-replies-odds-3",
+                        "hard-replies-odds-4",
+                    ],
+                ];
+                let (row, n) = match replies {
+                    Replies::Policy => return "hard",
+                    Replies::Worst(n) => (0, n),
+                    Replies::Odds(n) => (1, n),
+                };
+                REPLY_COUNTS
+                    .iter()
+                    .position(|&c| c == n)
+                    .map_or("hard-replies", |i| NAMES[row][i])
+            }
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
             Contender::HardCut { plies, score, ways } => {
@@ -646,6 +707,21 @@ impl Contender {
             "hard-draws" => Some(Contender::HardDraws),
             "hard-ways" => Some(Contender::HardWays),
             "hard-ways-900" => Some(Contender::HardWays900),
+            other if other.starts_with("hard-replies-") => {
+                let rest = &other["hard-replies-".len()..];
+                let (worst, rest) = match rest.strip_prefix("worst-") {
+                    Some(rest) => (true, rest),
+                    None => (false, rest.strip_prefix("odds-")?),
+                };
+                let n: u8 = rest.parse().ok()?;
+                REPLY_COUNTS
+                    .contains(&n)
+                    .then_some(Contender::HardReplies(if worst {
+                        Replies::Worst(n)
+                    } else {
+                        Replies::Odds(n)
+                    }))
+            }
             other if other.starts_with("hard-tactic-draws-") => {
                 let n: u8 = other["hard-tactic-draws-".len()..].parse().ok()?;
                 TACTIC_DRAWS
@@ -709,6 +785,7 @@ impl Contender {
                 };
                 choose_with(game, config, seed)
             }
+            Contender::HardReplies(replies) => choose_with(game, replies_config(replies), seed),
             Contender::HardWays | Contender::HardWays900 => {
                 let hard = hard_full_config();
                 let config = Config {
@@ -1024,6 +1101,12 @@ mod tests {
             "hard-draws",
             "hard-tactic-draws-0",
             "hard-tactic-draws-100",
+            "hard-replies-worst-2",
+            "hard-replies-worst-3",
+            "hard-replies-worst-4",
+            "hard-replies-odds-2",
+            "hard-replies-odds-3",
+            "hard-replies-odds-4",
             "hard-ways",
             "hard-ways-900",
             "hard-cut-4",
@@ -1054,6 +1137,10 @@ mod tests {
         }
         assert_eq!(Contender::from_name("hard-uniform"), None);
         assert_eq!(Contender::from_name("hard-tactic-draws-30"), None);
+        assert_eq!(Contender::from_name("hard-replies-worst-5"), None);
+        assert_eq!(Contender::from_name("hard-replies-3"), None);
+        assert_eq!(Contender::from_name("hard-replies-best-3"), None);
+        assert_eq!(Contender::from_name("hard-replies-odds-"), None);
         assert_eq!(Contender::from_name("hard-cut-5"), None);
         assert_eq!(Contender::from_name("hard-cut-"), None);
         assert_eq!(Contender::from_name("hard-cut-ways-odds-8"), None);
@@ -1212,6 +1299,59 @@ mod tests {
             game.apply(cmd).expect("legal");
         }
         assert!(game.is_over());
+    }
+
+    #[test]
+    fn hard_replies_plays_whole_games_legally_and_the_same_again_from_its_seed() {
+        for (name, seed) in [("hard-replies-worst-3", 29), ("hard-replies-odds-4", 30)] {
+            let replies = Contender::from_name(name).expect(name);
+            let play = || {
+                let mut game = Game::new(seed, Settings::default());
+                let mut random = RandomPlayer::new(seed);
+                for ply in 0..600 {
+                    // The search decides every 5th command (slow in unoptimized test
+                    // builds), the sparring partner the others.
+                    let seat = if ply % 5 == 0 {
+                        replies
+                    } else {
+                        Contender::Sparring
+                    };
+                    let Some(cmd) = seat.choose(&game, seed, &mut random) else {
+                        break;
+                    };
+                    assert!(game.legal_commands().contains(&cmd), "{name}: {cmd:?}");
+                    game.apply(cmd).expect("legal");
+                }
+                assert!(game.is_over(), "{name} finished the game");
+                game.log().to_vec()
+            };
+            assert_eq!(play(), play(), "{name}");
+        }
+    }
+
+    #[test]
+    fn hard_replies_answers_the_same_whole_or_in_slices() {
+        for (i, game) in searched_positions(31, 2).into_iter().enumerate() {
+            let seed = 50 + i as u64;
+            for replies in [Replies::Worst(3), Replies::Odds(4)] {
+                let config = replies_config(replies);
+                assert_eq!(config.replies, replies);
+                let whole = choose_with(&game, config, seed);
+                assert!(game.legal_commands().contains(&whole.expect("a move")));
+                let Progress::Searching(search) = Search::start(&game, seed, config) else {
+                    panic!("position {i}: nothing searched");
+                };
+                let mut run = search.run().clone();
+                let sliced = loop {
+                    let search = Search::resume(&game, seed, config, run).expect("resumes");
+                    match search.step(13) {
+                        Progress::Decided(c) => break c,
+                        Progress::Searching(s) => run = s.run().clone(),
+                    }
+                };
+                assert_eq!(sliced, whole, "position {i}, {replies:?}");
+            }
+        }
     }
 
     #[test]

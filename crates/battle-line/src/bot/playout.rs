@@ -413,26 +413,34 @@ impl Playout {
         v
     }
 
+    /// The first flag the player to move can claim now, by the claim rule.
+    fn claim(&self, game: &Game) -> Option<Command> {
+        if !game.claim_allowed_now() {
+            return None;
+        }
+        let me = game.current();
+        let unplayed = game.unplayed_troops();
+        game.flags().iter().enumerate().find_map(|(i, f)| {
+            if f.owner.is_some() || f.slots(me).len() < f.capacity() {
+                return None;
+            }
+            let first = f.slots(me.opponent()).len() < f.capacity() || completed_first(f, me);
+            provable(
+                f.slots(me),
+                f.slots(me.opponent()),
+                f.judging(),
+                unplayed,
+                first,
+            )
+            .then_some(Command::ClaimFlag { flag: i as u8 })
+        })
+    }
+
     /// The command for the player to move.
     pub fn command(&self, game: &Game, rng: &mut Rng) -> Option<Command> {
         let me = game.current();
-        if game.claim_allowed_now() {
-            let unplayed = game.unplayed_troops();
-            for (i, f) in game.flags().iter().enumerate() {
-                if f.owner.is_some() || f.slots(me).len() < f.capacity() {
-                    continue;
-                }
-                let first = f.slots(me.opponent()).len() < f.capacity() || completed_first(f, me);
-                if provable(
-                    f.slots(me),
-                    f.slots(me.opponent()),
-                    f.judging(),
-                    unplayed,
-                    first,
-                ) {
-                    return Some(Command::ClaimFlag { flag: i as u8 });
-                }
-            }
+        if let Some(claim) = self.claim(game) {
+            return Some(claim);
         }
         match game.phase() {
             Phase::Play => Some(self.play(game, me, rng)),
@@ -630,6 +638,39 @@ impl Playout {
     }
 
     fn play(&self, game: &Game, me: Player, rng: &mut Rng) -> Command {
+        let mut best: Option<(f64, Command)> = None;
+        self.each_play(
+            game,
+            me,
+            || rng.next_f64() * self.noise,
+            |v, c| {
+                if best.is_none_or(|(b, _)| v > b) {
+                    best = Some((v, c));
+                }
+            },
+        );
+        if let Some((_, c)) = best {
+            return c;
+        }
+        // No troop to play: pass if allowed, else anything listed (a tactic).
+        let legal = game.legal_commands();
+        if legal.contains(&Command::Pass) {
+            return Command::Pass;
+        }
+        first_listed(game).unwrap_or(Command::Pass)
+    }
+
+    /// Calls `keep` with every play the policy weighs for `me` and its worth: each card
+    /// it plays at each open flag (the change of that flag's score, less the card's
+    /// cost), then Deserter and Traitor (their best resolution's gain, less
+    /// `guile_cost`). `noise` is added to each worth, drawn in that order.
+    fn each_play(
+        &self,
+        game: &Game,
+        me: Player,
+        mut noise: impl FnMut() -> f64,
+        mut keep: impl FnMut(f64, Command),
+    ) {
         let opp = me.opponent();
         let tactics_ok = game.tactics_played(me) <= game.tactics_played(opp);
         let mut cards: Vec<(Card, f64)> = game
@@ -640,7 +681,6 @@ impl Playout {
         cards.sort_unstable_by_key(|a| a.0);
         cards.dedup_by(|a, b| a.0 == b.0);
         let o = self.outlook(game, me);
-        let mut best: Option<(f64, Command)> = None;
         for (i, f) in game.flags().iter().enumerate() {
             if !f.open_for(me) {
                 continue;
@@ -654,16 +694,14 @@ impl Playout {
                     o.theirs[i],
                     &o.sight,
                 );
-                let v = (after - o.before[i]) * o.weights[i] - cost + rng.next_f64() * self.noise;
-                if best.is_none_or(|(b, _)| v > b) {
-                    best = Some((
-                        v,
-                        Command::PlayCard {
-                            card,
-                            target: Target::Flag { flag: i as u8 },
-                        },
-                    ));
-                }
+                let v = (after - o.before[i]) * o.weights[i] - cost + noise();
+                keep(
+                    v,
+                    Command::PlayCard {
+                        card,
+                        target: Target::Flag { flag: i as u8 },
+                    },
+                );
             }
         }
         // Deserter and Traitor, worth their best resolution.
@@ -671,28 +709,32 @@ impl Playout {
             for &card in game.hand(me) {
                 let Card::Tactic(t) = card else { continue };
                 if let Some((gain, _)) = self.best_guile(game, me, t, &o) {
-                    let v = gain - self.guile_cost + rng.next_f64() * self.noise;
-                    if best.is_none_or(|(b, _)| v > b) {
-                        best = Some((
-                            v,
-                            Command::PlayCard {
-                                card,
-                                target: Target::Field,
-                            },
-                        ));
-                    }
+                    let v = gain - self.guile_cost + noise();
+                    keep(
+                        v,
+                        Command::PlayCard {
+                            card,
+                            target: Target::Field,
+                        },
+                    );
                 }
             }
         }
-        if let Some((_, c)) = best {
-            return c;
+    }
+
+    /// The player to move's `n` best plays by the policy's worth without its noise,
+    /// best first (ties in the order the policy weighs them): the replies a search
+    /// tries in place of the policy's one. Empty when the policy would not choose a
+    /// play here (another phase, a claim to make first, or nothing it plays).
+    pub fn best_plays(&self, game: &Game, n: usize) -> Vec<Command> {
+        if game.phase() != Phase::Play || self.claim(game).is_some() {
+            return Vec::new();
         }
-        // No troop to play: pass if allowed, else anything listed (a tactic).
-        let legal = game.legal_commands();
-        if legal.contains(&Command::Pass) {
-            return Command::Pass;
-        }
-        first_listed(game).unwrap_or(Command::Pass)
+        let mut scored: Vec<(f64, Command)> = Vec::new();
+        self.each_play(game, game.current(), || 0.0, |v, c| scored.push((v, c)));
+        // Stable: equal worths keep the policy's order.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored.into_iter().take(n).map(|(_, c)| c).collect()
     }
 
     /// Plays until the game ends, `turns` more turns have ended (and, with `low_deck`,
@@ -774,6 +816,52 @@ mod tests {
             }
         }
         found
+    }
+
+    #[test]
+    fn the_best_plays_are_legal_distinct_and_start_with_the_policys_choice_without_noise() {
+        let mut checked = 0;
+        for seed in 40..44 {
+            let mut game = Game::new(seed, Settings::default());
+            let mut random = RandomPlayer::new(seed);
+            for ply in 0..300 {
+                if game.is_over() {
+                    break;
+                }
+                for policy in [
+                    Playout::default(),
+                    Playout {
+                        ways: true,
+                        ..Playout::default()
+                    },
+                ] {
+                    let best = policy.best_plays(&game, 4);
+                    if game.phase() != Phase::Play || policy.claim(&game).is_some() {
+                        assert!(best.is_empty(), "{best:?}");
+                        continue;
+                    }
+                    let legal = game.legal_commands();
+                    assert!(best.iter().all(|c| legal.contains(c)), "{best:?}");
+                    assert!(best.len() <= 4);
+                    let distinct = best.iter().enumerate().all(|(i, c)| !best[..i].contains(c));
+                    assert!(distinct, "{best:?}");
+                    let quiet = Playout {
+                        noise: 0.0,
+                        ..policy
+                    };
+                    let own = quiet.command(&game, &mut Rng::new(ply));
+                    match best.first() {
+                        Some(first) => assert_eq!(own, Some(*first)),
+                        // Nothing the policy plays: it passes or plays what is listed.
+                        None => assert!(own.is_some_and(|c| legal.contains(&c))),
+                    }
+                    checked += 1;
+                }
+                let cmd = random.choose(&game).expect("a move");
+                game.apply(cmd).expect("legal");
+            }
+        }
+        assert!(checked >= 50, "only {checked} positions");
     }
 
     #[test]

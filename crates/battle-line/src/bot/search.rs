@@ -35,6 +35,25 @@ pub(crate) struct Config {
     /// Rollouts that choose the deck to draw from at the end of a turn, both decks
     /// tried in the same deals (0: the policy's rule decides, as in the rollouts).
     pub draw_rollouts: usize,
+    /// How the other player's first play after the candidate is chosen in a rollout.
+    pub replies: Replies,
+}
+
+/// How a rollout chooses the other player's first play after the candidate (its reply,
+/// in the rollout's deal of the hidden cards, drawn from the searching player's
+/// knowledge): by the rollout policy as every other move, or among the policy's best
+/// few plays (by their worth without noise) a stronger way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Replies {
+    /// The rollout policy's own choice.
+    Policy,
+    /// Each of the best `n` replies is played out in the same deal with the same random
+    /// stream, and the candidate scores the lowest of those rollouts there: the other
+    /// player answers with what is worst for the searching player.
+    Worst(u8),
+    /// Of the best `n` replies, the one the odds evaluation (`value`, from the other
+    /// player's seat in the deal) rates highest for the other player, then one rollout.
+    Odds(u8),
 }
 
 /// How a rollout cut before the end of the game (after `Config::depth` turns, or when
@@ -677,13 +696,97 @@ impl Search {
                 return self.run.candidates[index].prior;
             }
         }
-        // The rest of this turn, then `depth` more turns.
-        self.config
-            .playout
-            .run(&mut game, self.config.depth + 1, &mut rng);
+        let n = match self.config.replies {
+            Replies::Policy => 0,
+            Replies::Worst(n) | Replies::Odds(n) => usize::from(n),
+        };
+        if n == 0 {
+            // The rest of this turn, then `depth` more turns.
+            self.config
+                .playout
+                .run(&mut game, self.config.depth + 1, &mut rng);
+            return self.score(&game);
+        }
+        // The rest of this turn by the policy, then the other player's claims: its
+        // play is the reply searched.
+        let playout = &self.config.playout;
+        let mut replies = Vec::new();
+        for _ in 0..MAX_TURN_COMMANDS {
+            if game.is_over() {
+                break;
+            }
+            if game.current() != me {
+                replies = playout.best_plays(&game, n);
+                if !replies.is_empty() || game.phase() != Phase::Play {
+                    break;
+                }
+            }
+            let Some(cmd) = playout.command(&game, &mut rng) else {
+                break;
+            };
+            let passed = cmd == Command::Pass && game.current() != me;
+            if game.apply(cmd).is_err() || passed {
+                break;
+            }
+        }
+        // The other player's turn, then `depth` turns after the bot's (as without
+        // replies searched: the bot's turn has ended).
+        let turns = self.config.depth;
+        match self.config.replies {
+            Replies::Worst(_) if !replies.is_empty() => replies
+                .iter()
+                .map(|&reply| {
+                    let (mut g, mut r) = (game.clone(), rng.clone());
+                    if g.apply(reply).is_ok() {
+                        playout.run(&mut g, turns, &mut r);
+                    }
+                    self.score(&g)
+                })
+                .fold(f64::INFINITY, f64::min),
+            Replies::Odds(_) if !replies.is_empty() => {
+                let opp = me.opponent();
+                let mut best: Option<(f64, Game)> = None;
+                for &reply in &replies {
+                    let mut g = game.clone();
+                    if g.apply(reply).is_err() {
+                        continue;
+                    }
+                    // A guile card with the policy's resolution (one step); a reply
+                    // it cannot resolve is not considered.
+                    if matches!(g.phase(), Phase::Guile { .. })
+                        && playout
+                            .command(&g, &mut rng)
+                            .is_none_or(|c| g.apply(c).is_err())
+                    {
+                        continue;
+                    }
+                    let v = value(&g, opp, self.config.params);
+                    if best.as_ref().is_none_or(|(b, _)| v > *b) {
+                        best = Some((v, g));
+                    }
+                }
+                if let Some((_, g)) = best {
+                    game = g;
+                }
+                playout.run(&mut game, turns, &mut rng);
+                self.score(&game)
+            }
+            _ => {
+                playout.run(&mut game, turns, &mut rng);
+                self.score(&game)
+            }
+        }
+    }
+
+    /// A rollout's end scored for the searching player by the config's cut score.
+    fn score(&self, game: &Game) -> f64 {
         match self.config.cut {
-            CutScore::Odds => value(&game, me, self.config.params),
-            CutScore::Partner => super::sparring::game_chance(&game, me),
+            CutScore::Odds => value(game, self.know.me, self.config.params),
+            CutScore::Partner => super::sparring::game_chance(game, self.know.me),
         }
     }
 }
+
+/// At most this many commands are played to reach the other player's reply in a
+/// rollout (the rest of a turn is a few: a draw, Scout's steps, a claim or two).
+const MAX_TURN_COMMANDS: usize = 24;
