@@ -1157,22 +1157,37 @@ mod tests {
     fn the_playout_contender_plays_legal_moves_through_a_whole_game() {
         // The policy as it is, and the one whose sides count every way to complete them.
         for (policy, seed) in [(Contender::Playout, 4), (Contender::PlayoutWays, 5)] {
-            let mut game = Game::new(seed, Settings::default());
-            let mut random = RandomPlayer::new(seed);
-            for _ in 0..600 {
-                let seat = if game.current() == Player::P0 {
+            contenders_game(seed, policy.name(), |_, game| {
+                if game.current() == Player::P0 {
                     policy
                 } else {
                     Contender::Sparring
-                };
-                let Some(cmd) = seat.choose(&game, seed, &mut random) else {
-                    break;
-                };
-                assert!(game.legal_commands().contains(&cmd), "{cmd:?}");
-                game.apply(cmd).expect("legal");
-            }
-            assert!(game.is_over(), "{}", policy.name());
+                }
+            });
         }
+    }
+
+    /// A game from `seed` played to its end, `seat` naming who decides each command (by
+    /// its index in the game and the game before it), every command checked legal;
+    /// `what` names the game in a failure.
+    fn contenders_game(seed: u64, what: &str, seat: impl Fn(usize, &Game) -> Contender) -> Game {
+        let mut game = Game::new(seed, Settings::default());
+        let mut random = RandomPlayer::new(seed);
+        for ply in 0..600 {
+            let Some(cmd) = seat(ply, &game).choose(&game, seed, &mut random) else {
+                break;
+            };
+            assert!(game.legal_commands().contains(&cmd), "{what}: {cmd:?}");
+            game.apply(cmd).expect("legal");
+        }
+        assert!(game.is_over(), "{what} finished the game");
+        game
+    }
+
+    /// Seats for [`contenders_game`]: `search` decides every 5th command (searches are slow in
+    /// unoptimized test builds), `other` the rest.
+    fn every_fifth(search: Contender, other: Contender) -> impl Fn(usize, &Game) -> Contender {
+        move |ply, _| if ply % 5 == 0 { search } else { other }
     }
 
     /// A game played to its end by the easy bot from `seed`.
@@ -1259,46 +1274,22 @@ mod tests {
 
     #[test]
     fn hard_cut_plays_a_whole_game_legally() {
-        let seed = 27;
-        let mut game = Game::new(seed, Settings::default());
-        let mut random = RandomPlayer::new(seed);
         let cut = Contender::from_name("hard-cut-odds-4").expect("named");
-        for ply in 0..600 {
-            // The search decides every 5th command (slow in unoptimized test builds).
-            let seat = if ply % 5 == 0 {
-                cut
-            } else {
-                Contender::Level(Level::Easy)
-            };
-            let Some(cmd) = seat.choose(&game, seed, &mut random) else {
-                break;
-            };
-            assert!(game.legal_commands().contains(&cmd), "{cmd:?}");
-            game.apply(cmd).expect("legal");
-        }
-        assert!(game.is_over());
+        contenders_game(
+            27,
+            "hard-cut-odds-4",
+            every_fifth(cut, Contender::Level(Level::Easy)),
+        );
     }
 
     #[test]
     fn hard_low_plays_a_whole_game_legally() {
-        let seed = 28;
-        let mut game = Game::new(seed, Settings::default());
-        let mut random = RandomPlayer::new(seed);
         let low = Contender::from_name("hard-low-odds-ways-28").expect("named");
-        for ply in 0..600 {
-            // The search decides every 5th command (slow in unoptimized test builds).
-            let seat = if ply % 5 == 0 {
-                low
-            } else {
-                Contender::Level(Level::Easy)
-            };
-            let Some(cmd) = seat.choose(&game, seed, &mut random) else {
-                break;
-            };
-            assert!(game.legal_commands().contains(&cmd), "{cmd:?}");
-            game.apply(cmd).expect("legal");
-        }
-        assert!(game.is_over());
+        contenders_game(
+            28,
+            "hard-low-odds-ways-28",
+            every_fifth(low, Contender::Level(Level::Easy)),
+        );
     }
 
     #[test]
@@ -1306,24 +1297,9 @@ mod tests {
         for (name, seed) in [("hard-replies-worst-3", 29), ("hard-replies-odds-4", 30)] {
             let replies = Contender::from_name(name).expect(name);
             let play = || {
-                let mut game = Game::new(seed, Settings::default());
-                let mut random = RandomPlayer::new(seed);
-                for ply in 0..600 {
-                    // The search decides every 5th command (slow in unoptimized test
-                    // builds), the sparring partner the others.
-                    let seat = if ply % 5 == 0 {
-                        replies
-                    } else {
-                        Contender::Sparring
-                    };
-                    let Some(cmd) = seat.choose(&game, seed, &mut random) else {
-                        break;
-                    };
-                    assert!(game.legal_commands().contains(&cmd), "{name}: {cmd:?}");
-                    game.apply(cmd).expect("legal");
-                }
-                assert!(game.is_over(), "{name} finished the game");
-                game.log().to_vec()
+                contenders_game(seed, name, every_fifth(replies, Contender::Sparring))
+                    .log()
+                    .to_vec()
             };
             assert_eq!(play(), play(), "{name}");
         }
