@@ -597,10 +597,21 @@ fn variant_name(
         CutScore::Partner => 0,
         CutScore::Odds => 2,
     } + usize::from(ways);
+    sized_name(&names[row], sizes, n, family)
+}
+
+/// The name in `names` at the place of `n` in `sizes`; `family` for a size it does not
+/// list.
+fn sized_name(
+    names: &[&'static str; 3],
+    sizes: &[u8; 3],
+    n: u8,
+    family: &'static str,
+) -> &'static str {
     sizes
         .iter()
         .position(|&s| s == n)
-        .map_or(family, |i| names[row][i])
+        .map_or(family, |i| names[i])
 }
 
 /// The rollout policy of `playout-ways` and `hard-ways`: sides worth every way to
@@ -653,10 +664,7 @@ impl Contender {
                     Replies::Worst(n) => (0, n),
                     Replies::Odds(n) => (1, n),
                 };
-                REPLY_COUNTS
-                    .iter()
-                    .position(|&c| c == n)
-                    .map_or("hard-replies", |i| NAMES[row][i])
+                sized_name(&NAMES[row], &REPLY_COUNTS, n, "hard-replies")
             }
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
