@@ -12,7 +12,9 @@
 //! (hands per deck, search budget in positions, optionally one deck id). With
 //! `HANDS=<file>` each hand's answer and time are also written to the file, a line
 //! each (deck, seed, result code as `HandResult::code`, milliseconds), so two versions
-//! can be compared hand by hand.
+//! can be compared hand by hand. With `SEEDS=<seed>,<seed>,...` only those seeds are
+//! solved (the hands count is then ignored): slow hands timed again, one build after
+//! another.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
@@ -25,6 +27,17 @@ fn main() {
     let hands: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let budget: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4000);
     let only = args.get(3);
+    let seeds: Vec<u64> = match std::env::var("SEEDS") {
+        Ok(list) => list
+            .split(',')
+            .map(|s| {
+                s.trim()
+                    .parse()
+                    .expect("SEEDS holds seeds separated by commas")
+            })
+            .collect(),
+        Err(_) => (0..hands).collect(),
+    };
     let mut hands_out = std::env::var("HANDS")
         .ok()
         .map(|path| std::fs::File::create(path).expect("the HANDS file can be written"));
@@ -36,7 +49,7 @@ fn main() {
         let mut times = Vec::new();
         let mut undecided_ms = 0.0;
         let mut won_ms = 0.0;
-        for seed in 0..hands {
+        for &seed in &seeds {
             let start = Instant::now();
             let r = solve_hand(&deck.id, seed, Settings::default(), budget).unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;

@@ -237,7 +237,9 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn level(&mut self, level: u8, mut w: Weights) -> Option<Played> {
+    /// A run of `level` whose policy starts as `w` and is adapted in place to the best
+    /// playout it sees (so the caller of the top level keeps what the run learned).
+    fn level(&mut self, level: u8, w: &mut Weights) -> Option<Played> {
         if level == 0 {
             if *self.spent >= self.playouts
                 || (self.spent.is_multiple_of(8) && !(self.go)(*self.spent))
@@ -247,12 +249,12 @@ impl Run<'_> {
             }
             *self.spent += 1;
             return Some(playout(
-                self.start, self.goal, self.guide, &w, self.rng, self.deck,
+                self.start, self.goal, self.guide, w, self.rng, self.deck,
             ));
         }
         let mut best: Option<Played> = None;
         for _ in 0..ITERATIONS {
-            let Some(found) = self.level(level - 1, w.clone()) else {
+            let Some(found) = self.level(level - 1, &mut w.clone()) else {
                 break;
             };
             if found.won {
@@ -262,15 +264,62 @@ impl Run<'_> {
                 best = Some(found);
             }
             if let Some(b) = &best {
-                adapt(&mut w, &b.steps);
+                adapt(w, &b.steps);
             }
         }
         best
     }
 }
 
+/// What the adaptive searches of a hand have learned: the policy of the run whose best
+/// playout came furthest (the first such run), with that playout's score. The
+/// depth-first search that follows them tries moves in its order ([`Learned::order`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Learned {
+    best: Option<(i64, Weights)>,
+}
+
+impl Learned {
+    /// Keeps `w` if its run's best playout scored higher than every run's before.
+    fn offer(&mut self, score: i64, w: &Weights) {
+        if self.best.as_ref().is_none_or(|(s, _)| score > *s) {
+            self.best = Some((score, w.clone()));
+        }
+    }
+
+    /// Keeps what `later` learned where its best run came further.
+    pub(crate) fn merge(&mut self, later: Learned) {
+        if let Some((score, w)) = later.best {
+            self.offer(score, &w);
+        }
+    }
+
+    /// Whether some run has been learned from.
+    pub(crate) fn any(&self) -> bool {
+        self.best.is_some()
+    }
+
+    /// `ordered` (the guide's order of every candidate of `d`) sorted by the learned
+    /// policy's logits, the guide's rank as the prior as in the playouts (a stable sort:
+    /// equal logits keep the guide's order). Only the order changes, so a search in it
+    /// still tries every candidate.
+    pub(crate) fn order(&self, d: &Duel, ordered: Vec<Command>) -> Vec<Command> {
+        let Some((_, w)) = &self.best else {
+            return ordered;
+        };
+        let mut keyed: Vec<(f64, Command)> = ordered
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| (i as f64 * RANK_PRIOR + w.get(move_code(d, &c)), c))
+            .collect();
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        keyed.into_iter().map(|(_, c)| c).collect()
+    }
+}
+
 /// Runs adaptive searches from `start` until one finds a line to `goal` or `spent`
-/// reaches `playouts`; `go` is asked every 8 playouts whether to go on.
+/// reaches `playouts`; `go` is asked every 8 playouts whether to go on. Also gives
+/// back what the runs that did not win learned.
 pub(crate) fn search(
     start: &Duel,
     goal: Outcome,
@@ -279,7 +328,7 @@ pub(crate) fn search(
     playouts: usize,
     spent: &mut usize,
     go: &mut dyn FnMut(usize) -> bool,
-) -> Option<Vec<Command>> {
+) -> (Option<Vec<Command>>, Learned) {
     let deck = start.player(Player::You).deck.len();
     let mut run = Run {
         start,
@@ -292,14 +341,16 @@ pub(crate) fn search(
         go,
         stopped: false,
     };
+    let mut learned = Learned::default();
     while !run.stopped {
-        match run.level(LEVEL, Weights::default()) {
-            Some(p) if p.won => return Some(p.line),
-            Some(_) => {}
+        let mut w = Weights::default();
+        match run.level(LEVEL, &mut w) {
+            Some(p) if p.won => return (Some(p.line), learned),
+            Some(p) => learned.offer(p.score, &w),
             None => break,
         }
     }
-    None
+    (None, learned)
 }
 
 #[cfg(test)]
@@ -338,6 +389,73 @@ mod tests {
         assert!(before[0] > before[1] && before[1] > before[2]);
     }
 
+    /// What adaptive runs that did not win have learned orders a search's candidates:
+    /// every candidate of the guide's order is kept, once, sorted by the learned
+    /// logits (the guide's order where they tie), the same from the same seed; and
+    /// before any run has been learned from, the order is the guide's.
+    #[test]
+    fn a_learned_order_keeps_every_candidate_sorted_by_the_learned_logits() {
+        let goal = Outcome::Win(Reason::Exodia);
+        let guide = super::super::policy_for(goal);
+        let mut checked = 0;
+        for seed in 0..6 {
+            let start = Duel::with_settings("legacy-exodia-deck", seed, Settings::default())
+                .expect("deals");
+            let learn = || {
+                let mut spent = 0;
+                search(
+                    &start,
+                    goal,
+                    guide,
+                    &mut Rng::new(seed),
+                    300,
+                    &mut spent,
+                    &mut |_| true,
+                )
+            };
+            let (won, learned) = learn();
+            if won.is_some() {
+                continue;
+            }
+            assert!(
+                learned.any(),
+                "seed {seed}: a run that did not win is learned from"
+            );
+            let again = learn().1;
+            // The positions along a guided playout of the hand.
+            let (_, line) = super::super::rollout(
+                &start,
+                &mut Rng::new(seed + 100),
+                super::super::policy_for(goal),
+            );
+            let mut d = start.clone();
+            for cmd in line {
+                let ordered = guide(&d, choices(&d)).commands;
+                assert_eq!(Learned::default().order(&d, ordered.clone()), ordered);
+                let mine = learned.order(&d, ordered.clone());
+                assert_eq!(mine, again.order(&d, ordered.clone()), "seed {seed}");
+                assert_eq!(mine.len(), ordered.len());
+                let rank = |c: &Command| ordered.iter().position(|o| o == c).expect("kept");
+                let logit = |c: &Command| {
+                    let w = learned.best.as_ref().map(|b| &b.1).expect("learned");
+                    rank(c) as f64 * RANK_PRIOR + w.get(move_code(&d, c))
+                };
+                for pair in mine.windows(2) {
+                    let (a, b) = (logit(&pair[0]), logit(&pair[1]));
+                    assert!(
+                        a > b || (a == b && rank(&pair[0]) < rank(&pair[1])),
+                        "seed {seed}: {pair:?}"
+                    );
+                    checked += 1;
+                }
+                if d.apply(cmd).is_err() {
+                    break;
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} pairs compared");
+    }
+
     /// Hands of each Exodia deck: what an adaptive search finds replays to the goal,
     /// and the same seed finds the same line.
     #[test]
@@ -358,6 +476,7 @@ mod tests {
                         &mut spent,
                         &mut |_| true,
                     )
+                    .0
                 };
                 let line = run();
                 assert_eq!(line, run(), "{deck} seed {seed}");
