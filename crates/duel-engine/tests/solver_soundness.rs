@@ -354,6 +354,114 @@ fn the_draws_left_never_cut_a_line_that_reaches_a_deep_piece() {
     assert!(won_uncut >= 250, "only {won_uncut} winnable positions");
 }
 
+/// A position where the revivals left decide: an Exodia deck's cards, one to three
+/// pieces in the graveyard (one of them now and then banished) and the rest in hand,
+/// with the cards that bring cards back (Dark Factory of Mass Production, Magical Stone
+/// Excavation, and any other the deck holds) and its draws in the hand, the deck and
+/// the graveyard.
+fn buried_pieces_position(seed: u64) -> Duel {
+    let mut rng = Rng::new(seed);
+    let exodia: Vec<_> = decks()
+        .iter()
+        .filter(|d| d.main_codes().contains(&EXODIA))
+        .collect();
+    let deck = &exodia[rng.index(exodia.len())];
+    let pool: Vec<Code> = deck
+        .main_codes()
+        .into_iter()
+        .filter(|c| !PIECES.contains(c))
+        .collect();
+    let revivers_first = [
+        DARK_FACTORY,
+        STONE_EXCAVATION,
+        MONSTER_REBORN,
+        PREMATURE_BURIAL,
+        POT_OF_AVARICE,
+        RELOAD,
+    ];
+    let favoured: Vec<Code> = revivers_first
+        .into_iter()
+        .chain([POT_OF_GREED, GRACEFUL_CHARITY])
+        .filter(|c| pool.contains(c))
+        .collect();
+    let draw = |rng: &mut Rng| {
+        if rng.chance(0.6) {
+            favoured[rng.index(favoured.len())]
+        } else {
+            pool[rng.index(pool.len())]
+        }
+    };
+    let buried = 1 + rng.index(3);
+    let mut pieces = PIECES.to_vec();
+    let mut graveyard: Vec<Code> = (0..buried)
+        .map(|_| pieces.swap_remove(rng.index(pieces.len())))
+        .collect();
+    let banished: Vec<Code> = if rng.chance(0.2) {
+        graveyard.pop().into_iter().collect()
+    } else {
+        Vec::new()
+    };
+    graveyard.extend((0..rng.index(4)).map(|_| draw(&mut rng)));
+    // One card that brings cards back in hand, as the lines that win need one.
+    let revivers: Vec<Code> = favoured
+        .iter()
+        .copied()
+        .filter(|c| revivers_first.contains(c))
+        .collect();
+    let mut hand = vec![revivers[rng.index(revivers.len())]];
+    hand.extend((0..rng.index(3)).map(|_| draw(&mut rng)));
+    let deck_cards: Vec<Code> = (0..rng.index(4)).map(|_| draw(&mut rng)).collect();
+    Setup::new()
+        .seed(seed)
+        .extra(deck.extra_codes())
+        .hand(pieces.into_iter().chain(hand))
+        .deck(deck_cards)
+        .graveyard(graveyard)
+        .banished(banished)
+        .build()
+        .expect("cards of the preset decks")
+}
+
+#[test]
+fn the_revivals_left_never_cut_a_line_that_brings_the_pieces_back() {
+    // Along random lines from positions with pieces in the graveyard: wherever the cut
+    // fires, the enumeration finds no win; both answers come up, with as many pieces
+    // buried as the revivals can just bring back and one more.
+    let goal = Outcome::Win(Reason::Exodia);
+    let (mut fired, mut won_uncut, mut skipped) = (0, 0, 0);
+    let seeds: u64 = std::env::var("BURIED_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000);
+    for seed in 0..seeds {
+        let mut d = buried_pieces_position(70_000 + seed);
+        let mut rng = Rng::new(seed);
+        while d.outcome().is_none() {
+            let mut nodes = 0;
+            let truth = exhaustive(&d, goal, &mut nodes);
+            if hopeless(&d, goal) {
+                assert_ne!(
+                    truth,
+                    Some(true),
+                    "seed {seed}: a cut fired on a winnable position"
+                );
+                fired += 1;
+            } else if truth == Some(true) {
+                won_uncut += 1;
+            } else if truth.is_none() {
+                skipped += 1;
+            }
+            let options = all_commands(&d);
+            if !play_at_random(&mut d, &options, &mut rng) {
+                break;
+            }
+        }
+    }
+    println!("cut {fired}, won and not cut {won_uncut}, too large {skipped}");
+    assert!(fired >= 600, "the cut fired only {fired} times");
+    assert!(won_uncut >= 100, "only {won_uncut} winnable positions");
+}
+
 #[test]
 fn leaving_out_the_dominated_sets_and_summons_never_loses_a_win() {
     // Positions along random lines from small starts: wherever the search would leave a

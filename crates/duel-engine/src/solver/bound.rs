@@ -203,6 +203,9 @@ struct Profile {
     fetches: u32,
     /// The filters of those searches.
     fetch_by: Vec<&'static Filter>,
+    /// One of its effects moves the card itself out of the graveyard or back to the hand
+    /// or the deck, so that it can be used again.
+    returns_itself: bool,
 }
 
 /// One effect of a card, as the draw bound counts its uses.
@@ -311,6 +314,7 @@ fn moved(p: &mut Profile, h: Held, to: Zone) {
     if h.from == Zone::Any {
         // "This card": a card that can bring itself back uses itself again and again.
         p.unbounded |= to != Zone::Grave;
+        p.returns_itself |= to != Zone::Grave;
         return;
     }
     p.movers.push(Mover {
@@ -791,6 +795,10 @@ pub(crate) struct Facts {
     places: Vec<(Code, u16)>,
     /// The "win with all in hand" rule of the first of those you own that has one.
     rule: Option<KnownRule>,
+    /// The revivals left can be counted in chains ([`revivals_short`]): every reviver
+    /// among the duel's cards brings back a bounded number of cards, one that can bring
+    /// back a reviver brings back one card, and no card brings itself back.
+    revivals_counted: bool,
 }
 
 /// A win rule among a search's first cards ([`Facts::rule`]): its card, the pieces it
@@ -890,6 +898,12 @@ impl Facts {
             })
             .collect();
         let revivers = (0..n).filter(|&i| is_reviver(i)).collect();
+        let revivals_counted = all.iter().all(|&(i, _)| {
+            let (count, can) = &revives[i];
+            !profile(i).returns_itself
+                && *count != MANY
+                && (*count <= 1 || !can.iter().any(|&j| is_reviver(j)))
+        });
         let places = d
             .cards
             .iter()
@@ -906,6 +920,7 @@ impl Facts {
             revivers,
             places,
             rule,
+            revivals_counted,
         }
     }
 
@@ -982,7 +997,9 @@ fn spent(d: &Duel, code: Code, card: &CardTable) -> bool {
     card.once_by_name && d.used_opt.contains(&OptKey::Name(code))
 }
 
-/// For the Exodia goal: some missing piece can never reach the hand. The cards that
+/// For the Exodia goal: some missing piece can never reach the hand, or more of them lie
+/// in the graveyard and banishment than the revivals left can bring back
+/// ([`revivals_short`]). The cards that
 /// may still act are found first (those in the hand, on the field, in the Extra Deck,
 /// and any card the moves of those can bring there, until nothing changes; a card spent
 /// for the turn moves nothing); then each piece not in the hand needs a way there by
@@ -1069,6 +1086,9 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
     let t = tables_for(facts.leaves_field);
     if !t.fits {
         return false;
+    }
+    if revivals_short(d, t, facts, &rule, hand) {
+        return true;
     }
     let Scratch {
         slot,
@@ -1250,6 +1270,62 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
     })
 }
 
+/// For the Exodia goal: more missing pieces lie in the graveyard and banishment, every
+/// copy of each, than the revivals left can bring back. Such a piece leaves there only
+/// by a card's effect that moves cards out of the graveyard or banishment (a reviver:
+/// Dark Factory of Mass Production, Magical Stone Excavation, ...). Follow the revivals
+/// in chains as [`Facts`] does for the draws: each begins with a use of a reviver's copy
+/// outside the graveyard and banishment (not spent for the turn), each link brings back
+/// one reviver, which then begins the next link (a reviver that can bring back a
+/// reviver brings back one card: [`Facts::revivals_counted`]), and the last link brings
+/// back at most its count of pieces. So a chain brings back at most the largest count
+/// of a reviver that can take one of those pieces, and there are at most as many
+/// chains as those copies.
+fn revivals_short(d: &Duel, t: &Tables, facts: &Facts, rule: &Rule<'_>, hand: &[CardId]) -> bool {
+    if !facts.revivals_counted {
+        return false;
+    }
+    let gone_for_now = |id: CardId| {
+        d.instance(id)
+            .is_some_and(|c| matches!(c.location, Location::Graveyard | Location::Banished))
+    };
+    let (mut gone, mut most) = (0u32, 0u32);
+    for j in rule.missing(d, hand) {
+        if !rule.copies(d, j).all(gone_for_now) {
+            continue;
+        }
+        gone += 1;
+        let Some(piece) = rule.code(j).and_then(|code| t.index(code)) else {
+            continue;
+        };
+        for &r in &facts.revivers {
+            if let Some((count, can)) = facts.revives.get(r)
+                && can.contains(&piece)
+            {
+                most = most.max(*count);
+            }
+        }
+    }
+    if gone == 0 {
+        return false;
+    }
+    let you = Player::You;
+    let chains = d
+        .cards
+        .iter()
+        .enumerate()
+        .filter(|(id, c)| {
+            (c.owner == you || c.controller == you)
+                && zone_of(c.location).is_some_and(|z| !matches!(z, Zone::Grave | Zone::Banished))
+                && facts.index(t, *id, c).is_some_and(|i| {
+                    facts.is_reviver(i)
+                        && t.cards.get(i).is_some_and(|card| !spent(d, c.code, card))
+                })
+        })
+        .count();
+    u64::from(gone) > (chains as u64).saturating_mul(u64::from(most))
+}
+
 /// What [`exodia_out_of_reach`] has counted of the cards used within the draws' reach.
 struct Tally<'s> {
     /// Their draws left and what their searches add.
@@ -1417,6 +1493,14 @@ impl Rule<'_> {
     /// Its places: the card and each piece.
     fn len(&self) -> usize {
         self.pieces.len().saturating_add(1)
+    }
+
+    /// The code of place `j`.
+    fn code(&self, j: usize) -> Option<Code> {
+        std::iter::once(&self.card)
+            .chain(self.pieces)
+            .nth(j)
+            .copied()
     }
 
     /// The first place that names `code` (a card counts for the first only).

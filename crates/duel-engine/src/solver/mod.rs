@@ -500,8 +500,9 @@ pub fn minimize(start: &Duel, goal: Outcome, mut line: Vec<Command>) -> Vec<Comm
 
 /// Whether the admissible cuts the search uses call `d` lost for `goal` without
 /// searching it: the first turn's End Phase with nothing left that could draw, search or
-/// deal damage, or (for Exodia) a piece that no card left can bring to the hand, or that
-/// lies deeper in the deck than every draw left can reach. Sound: it never calls a
+/// deal damage, or (for Exodia) a piece that no card left can bring to the hand, that
+/// lies deeper in the deck than every draw left can reach, or more pieces in the
+/// graveyard and banishment than the revivals left can bring back. Sound: it never calls a
 /// winnable position lost (checked against an exhaustive search in the tests).
 pub fn hopeless(d: &Duel, goal: Outcome) -> bool {
     bound::hopeless(d, goal, &bound::Facts::of(d))
