@@ -275,6 +275,15 @@ fn exodia_deck(rng: &mut Rng) -> (&'static DeckDef, Vec<Code>) {
     (deck, pool)
 }
 
+/// A card of `favoured` with the chance `share`, otherwise any card of `pool`.
+fn favoured_or_any(rng: &mut Rng, share: f64, favoured: &[Code], pool: &[Code]) -> Code {
+    if rng.chance(share) {
+        favoured[rng.index(favoured.len())]
+    } else {
+        pool[rng.index(pool.len())]
+    }
+}
+
 /// A position where the draws left decide: an Exodia deck's cards, four pieces in hand
 /// and the fifth in the deck at any depth, with cards that draw, search, shuffle or
 /// bring cards back from the graveyard (Magical Stone Excavation, Dark Factory of Mass
@@ -295,13 +304,7 @@ fn deep_piece_position(seed: u64) -> Duel {
     .chain([SANGAN, WITCH, TERRAFORMING, CHICKEN_GAME])
     .filter(|c| pool.contains(c))
     .collect();
-    let draw = |rng: &mut Rng| {
-        if rng.chance(0.5) {
-            favoured[rng.index(favoured.len())]
-        } else {
-            pool[rng.index(pool.len())]
-        }
-    };
+    let draw = |rng: &mut Rng| favoured_or_any(rng, 0.5, &favoured, &pool);
     let hand: Vec<Code> = (0..1 + rng.index(3)).map(|_| draw(&mut rng)).collect();
     let graveyard: Vec<Code> = (0..rng.index(4)).map(|_| draw(&mut rng)).collect();
     let mut deck_cards: Vec<Code> = (0..2 + rng.index(5)).map(|_| draw(&mut rng)).collect();
@@ -394,13 +397,7 @@ fn buried_pieces_position(seed: u64) -> Duel {
         .chain([POT_OF_GREED, GRACEFUL_CHARITY])
         .filter(|c| pool.contains(c))
         .collect();
-    let draw = |rng: &mut Rng| {
-        if rng.chance(0.6) {
-            favoured[rng.index(favoured.len())]
-        } else {
-            pool[rng.index(pool.len())]
-        }
-    };
+    let draw = |rng: &mut Rng| favoured_or_any(rng, 0.6, &favoured, &pool);
     let buried = 1 + rng.index(3);
     let mut pieces = PIECES.to_vec();
     let mut graveyard: Vec<Code> = (0..buried)

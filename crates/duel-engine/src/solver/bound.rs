@@ -1495,19 +1495,19 @@ impl Rule<'_> {
         self.pieces.len().saturating_add(1)
     }
 
+    /// The codes by place: the card, then the pieces.
+    fn codes(&self) -> impl Iterator<Item = Code> + '_ {
+        std::iter::once(self.card).chain(self.pieces.iter().copied())
+    }
+
     /// The code of place `j`.
     fn code(&self, j: usize) -> Option<Code> {
-        std::iter::once(&self.card)
-            .chain(self.pieces)
-            .nth(j)
-            .copied()
+        self.codes().nth(j)
     }
 
     /// The first place that names `code` (a card counts for the first only).
     fn place_of(&self, code: Code) -> Option<usize> {
-        std::iter::once(&self.card)
-            .chain(self.pieces)
-            .position(|&x| x == code)
+        self.codes().position(|x| x == code)
     }
 
     /// The ids of your copies of place `j`, in the order of the duel's cards.
