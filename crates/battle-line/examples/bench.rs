@@ -6,8 +6,16 @@
 //! `… battle-line-bench moves N` plays only the hard level on the first `N` fixed
 //! positions and prints each chosen command, for comparing moves before and after a
 //! change and for counting instructions (`valgrind --tool=callgrind`).
+//!
+//! `… battle-line-bench hand-model N` checks the model of the other hand (`hard-model-…`)
+//! over `N` games of the sparring partner against itself: for each sharpness the harness
+//! names, the mean weight of the troops really in the other hand against the other
+//! unseen ones, and the mean log-ratio of a held troop's weight to the mean (above 0:
+//! the model's deals find the real hand more often than uniform deals).
 
-use battle_line::bot::{Bot, Contender, Level, RandomPlayer, Ranking, choose, choose_ranked};
+use battle_line::bot::{
+    Bot, Contender, Level, RandomPlayer, Ranking, calibrate, choose, choose_ranked,
+};
 use battle_line::{Command, Game, Phase, Player, Settings};
 use std::time::Instant;
 
@@ -48,6 +56,25 @@ fn main() {
         let n: usize = n.parse().expect("a count of positions");
         for (i, g) in fixed_positions(n).iter().enumerate() {
             println!("{i}: {:?}", choose(g, Level::Hard, i as u64));
+        }
+        return;
+    }
+    if let [mode, n] = args.as_slice()
+        && mode == "hand-model"
+    {
+        let games: u64 = n.parse().expect("a count of games");
+        for beta in [20, 40, 80] {
+            let c = calibrate(games, f64::from(beta));
+            println!(
+                "hard-model-{beta}: {} positions, {} unseen troops weighed, {} in the other hand: mean weight {:.4} held, {:.4} not held (ratio {:.4}); mean log-ratio of a held troop {:+.4}",
+                c.positions,
+                c.troops,
+                c.held,
+                c.held_weight,
+                c.other_weight,
+                c.held_weight / c.other_weight,
+                c.log_ratio
+            );
         }
         return;
     }

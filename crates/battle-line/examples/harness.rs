@@ -21,7 +21,10 @@
 //! `hard-replies-worst-2`, `-3`, `-4` and `hard-replies-odds-2`, `-3`, `-4` the hard
 //! level whose rollouts choose the other player's first reply among its policy's best
 //! 2, 3 or 4 plays (the one worst for the bot, each played out; or the one the odds
-//! evaluation rates best for the other player).
+//! evaluation rates best for the other player); `hard-model-20`, `-40`, `-80` the hard
+//! level whose deals take the other hand's troops from a model of that hand (a troop
+//! that would have been a better play than the one played at the other player's last
+//! two turns is less likely held), with that sharpness.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

@@ -25,7 +25,7 @@ impl Color {
         Color::Purple,
     ];
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }

@@ -278,3 +278,13 @@ fn hard_with_the_other_players_replies_searched_reads_only_what_its_seat_may_kno
         );
     }
 }
+
+#[test]
+fn hard_with_a_model_of_the_other_hand_reads_only_what_its_seat_may_know() {
+    ways_contender_reads_only_its_seat(
+        "hard-model-40",
+        battle_line::bot::Contender::from_name("hard-model-40").expect("named"),
+        4800,
+        109,
+    );
+}

@@ -31,6 +31,9 @@ pub(crate) struct Knowledge {
     /// The cards whose place is unknown: the other hand and the unknown deck cards.
     unseen_troops: Vec<Troop>,
     unseen_tactics: Vec<Tactic>,
+    /// The weight of each troop (by `hand_model::slot`) for being in the other hand,
+    /// from a model of that hand (`hand_model.rs`); `None`: every unseen troop alike.
+    hand_weights: Option<Box<[f64; 60]>>,
 }
 
 /// A command of the log as the seat saw it: the other player's returned card is masked.
@@ -159,6 +162,18 @@ impl Knowledge {
             known_other,
             unseen_troops,
             unseen_tactics,
+            hand_weights: None,
+        }
+    }
+
+    /// This knowledge whose deals take the other hand's unknown troops by the weights
+    /// of [`super::hand_model::hand_weights`] (read from `game` as this seat may know
+    /// it, with sharpness `beta`) instead of uniformly.
+    pub fn with_hand_model(self, game: &Game, beta: f64) -> Knowledge {
+        let weights = super::hand_model::hand_weights(game, self.me, beta);
+        Knowledge {
+            hand_weights: Some(Box::new(weights)),
+            ..self
         }
     }
 
@@ -207,7 +222,27 @@ impl Knowledge {
             .other_troops
             .saturating_sub(known_troops)
             .min(troops.len());
-        hand.extend(troops.drain(..take_t).map(Card::Troop));
+        match &self.hand_weights {
+            None => hand.extend(troops.drain(..take_t).map(Card::Troop)),
+            Some(weights) => {
+                // Weighted sampling without replacement, from the shuffled order.
+                let weight = |t: &Troop| weights[super::hand_model::slot(*t)];
+                for _ in 0..take_t {
+                    let total: f64 = troops.iter().map(weight).sum();
+                    let mut r = rng.next_f64() * total;
+                    let mut pick = troops.len() - 1;
+                    for (j, t) in troops.iter().enumerate() {
+                        let w = weight(t);
+                        if r < w {
+                            pick = j;
+                            break;
+                        }
+                        r -= w;
+                    }
+                    hand.push(Card::Troop(troops.remove(pick)));
+                }
+            }
+        }
         let take_c = self
             .other_tactics
             .saturating_sub(known_tactics)
@@ -283,6 +318,43 @@ mod tests {
             );
             assert_eq!(s.legal_commands(), game.legal_commands());
         }
+    }
+
+    #[test]
+    fn weighted_deals_follow_the_hand_weights() {
+        let mut game = Game::new(14, Settings::default());
+        advance(&mut game, |g| {
+            g.log().len() > 30 && g.current() == Player::P0 && g.phase() == crate::game::Phase::Play
+        });
+        let mut k = Knowledge::of(&game, Player::P0);
+        let unseen: Vec<Troop> = k.unseen().iter_high_first().collect();
+        assert!(k.other_unknown_troops() > 1 && unseen.len() > 20);
+        let (never, often) = (unseen[0], unseen[1]);
+        let mut weights = [1.0; 60];
+        weights[crate::bot::hand_model::slot(never)] = 0.0;
+        weights[crate::bot::hand_model::slot(often)] = 1000.0;
+        k.hand_weights = Some(Box::new(weights));
+        let other = Player::P1;
+        let mut rng = Rng::new(3);
+        let mut held = 0;
+        for _ in 0..100 {
+            let s = k.sample(&mut rng);
+            assert_eq!(s.card_count(), 70);
+            assert_eq!(s.hand(Player::P0), game.hand(Player::P0));
+            assert_eq!(
+                s.view(Player::P0).opponent_hand,
+                game.view(Player::P0).opponent_hand
+            );
+            assert!(!s.hand(other).contains(&Card::Troop(never)));
+            assert!(s.decks().0.contains(&never));
+            held += usize::from(s.hand(other).contains(&Card::Troop(often)));
+        }
+        // Uniformly it would be held about other_unknown_troops / unseen of the time.
+        assert!(held >= 95, "{held}");
+        // The same stream deals the same cards.
+        let (a, b) = (k.sample(&mut Rng::new(9)), k.sample(&mut Rng::new(9)));
+        assert_eq!(a.hand(other), b.hand(other));
+        assert_eq!(a.decks(), b.decks());
     }
 
     #[test]

@@ -15,6 +15,7 @@
 
 mod easy;
 mod eval;
+mod hand_model;
 mod knowledge;
 mod ladder;
 mod playout;
@@ -24,6 +25,7 @@ mod sparring;
 mod ways;
 
 pub use easy::Bot;
+pub use hand_model::{Calibration, calibrate};
 pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player, Settings};
@@ -113,6 +115,7 @@ fn full_config(width: usize, rollouts: usize, ranking: Ranking) -> Config {
         cut: CutScore::Odds,
         draw_rollouts: 0,
         replies: Replies::Policy,
+        hand_model: None,
     }
 }
 
@@ -497,7 +500,17 @@ pub enum Contender {
     /// played out), `hard-replies-odds-4` (the best of its 4 best for the other player
     /// by the odds evaluation).
     HardReplies(Replies),
+    /// The hard level whose deals take the other hand's unknown troops from a model of
+    /// that hand, by what it played and did not play at its last turns, with sharpness
+    /// `beta` (`hard-model-20`, `hard-model-40`, `hard-model-80`; `hand_model.rs`),
+    /// where hard deals them uniformly.
+    HardModel(u8),
 }
+
+/// The sharpness of the hand model the harness names for `HardModel`: a troop worth
+/// `d` more (in the other player's chance of winning the game) than the troop played
+/// was passed over with a chance of `2 / (1 + exp(beta * d))`.
+const MODEL_BETAS: [u8; 3] = [20, 40, 80];
 
 /// The numbers of replies the harness names for `HardReplies`.
 const REPLY_COUNTS: [u8; 3] = [2, 3, 4];
@@ -666,6 +679,12 @@ impl Contender {
                 };
                 sized_name(&NAMES[row], &REPLY_COUNTS, n, "hard-replies")
             }
+            Contender::HardModel(beta) => sized_name(
+                &["hard-model-20", "hard-model-40", "hard-model-80"],
+                &MODEL_BETAS,
+                beta,
+                "hard-model",
+            ),
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
             Contender::HardCut { plies, score, ways } => {
@@ -729,6 +748,12 @@ impl Contender {
                     } else {
                         Replies::Odds(n)
                     }))
+            }
+            other if other.starts_with("hard-model-") => {
+                let beta: u8 = other["hard-model-".len()..].parse().ok()?;
+                MODEL_BETAS
+                    .contains(&beta)
+                    .then_some(Contender::HardModel(beta))
             }
             other if other.starts_with("hard-tactic-draws-") => {
                 let n: u8 = other["hard-tactic-draws-".len()..].parse().ok()?;
@@ -794,6 +819,14 @@ impl Contender {
                 choose_with(game, config, seed)
             }
             Contender::HardReplies(replies) => choose_with(game, replies_config(replies), seed),
+            Contender::HardModel(beta) => {
+                let hard = Level::Hard.config().expect("hard searches");
+                let config = Config {
+                    hand_model: Some(f64::from(beta)),
+                    ..hard
+                };
+                choose_with(game, config, seed)
+            }
             Contender::HardWays | Contender::HardWays900 => {
                 let hard = hard_full_config();
                 let config = Config {
@@ -1115,6 +1148,9 @@ mod tests {
             "hard-replies-odds-2",
             "hard-replies-odds-3",
             "hard-replies-odds-4",
+            "hard-model-20",
+            "hard-model-40",
+            "hard-model-80",
             "hard-ways",
             "hard-ways-900",
             "hard-cut-4",
@@ -1159,6 +1195,9 @@ mod tests {
         assert_eq!(Contender::from_name("hard-low-odds-ways-"), None);
         assert_eq!(Contender::from_name("hard-low-odds-ways-20-8"), None);
         assert_eq!(Contender::from_name("hard-low"), None);
+        assert_eq!(Contender::from_name("hard-model-30"), None);
+        assert_eq!(Contender::from_name("hard-model-"), None);
+        assert_eq!(Contender::from_name("hard-model"), None);
     }
 
     #[test]
@@ -1310,6 +1349,43 @@ mod tests {
                     .to_vec()
             };
             assert_eq!(play(), play(), "{name}");
+        }
+    }
+
+    #[test]
+    fn hard_model_plays_whole_games_legally_and_the_same_again_from_its_seed() {
+        let model = Contender::from_name("hard-model-40").expect("named");
+        let play = || {
+            contenders_game(32, "hard-model-40", every_fifth(model, Contender::Sparring))
+                .log()
+                .to_vec()
+        };
+        assert_eq!(play(), play());
+    }
+
+    #[test]
+    fn hard_model_answers_the_same_whole_or_in_slices() {
+        let hard = Level::Hard.config().expect("hard searches");
+        let config = Config {
+            hand_model: Some(40.0),
+            ..hard
+        };
+        for (i, game) in searched_positions(33, 2).into_iter().enumerate() {
+            let seed = 60 + i as u64;
+            let whole = choose_with(&game, config, seed);
+            assert!(game.legal_commands().contains(&whole.expect("a move")));
+            let Progress::Searching(search) = Search::start(&game, seed, config) else {
+                panic!("position {i}: nothing searched");
+            };
+            let mut run = search.run().clone();
+            let sliced = loop {
+                let search = Search::resume(&game, seed, config, run).expect("resumes");
+                match search.step(13) {
+                    Progress::Decided(c) => break c,
+                    Progress::Searching(s) => run = s.run().clone(),
+                }
+            };
+            assert_eq!(sliced, whole, "position {i}");
         }
     }
 

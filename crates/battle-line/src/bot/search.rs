@@ -37,6 +37,9 @@ pub(crate) struct Config {
     pub draw_rollouts: usize,
     /// How the other player's first play after the candidate is chosen in a rollout.
     pub replies: Replies,
+    /// The sharpness of the model of the other hand the deals are drawn from
+    /// (`hand_model.rs`); `None`: its unknown troops dealt uniformly.
+    pub hand_model: Option<f64>,
 }
 
 /// How a rollout chooses the other player's first play after the candidate (its reply,
@@ -354,6 +357,15 @@ pub(crate) struct Search {
     run: Run,
 }
 
+/// What `me` knows of `game`, with the model of the other hand `config` asks for.
+fn knowledge(game: &Game, me: Player, config: &Config) -> Knowledge {
+    let know = Knowledge::of(game, me);
+    match config.hand_model {
+        Some(beta) => know.with_hand_model(game, beta),
+        None => know,
+    }
+}
+
 /// A fresh stream for deal `i` of a search seeded with `seed`.
 fn deal_rng(seed: u64, i: usize) -> Rng {
     Rng::new(seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
@@ -375,7 +387,7 @@ impl Search {
             return Progress::Decided(None);
         }
         let me = game.current();
-        let know = Knowledge::of(game, me);
+        let know = knowledge(game, me, &config);
         let mut rng = Rng::new(seed);
         let world = know.sample(&mut rng);
         let legal = world.legal_commands();
@@ -454,7 +466,7 @@ impl Search {
         if game.is_over() {
             return None;
         }
-        let know = Knowledge::of(game, game.current());
+        let know = knowledge(game, game.current(), &config);
         let world = know.sample(&mut Rng::new(seed));
         let legal = world.legal_commands();
         let allowed = |commands: &[Command]| commands.first().is_some_and(|c| legal.contains(c));
