@@ -1,7 +1,7 @@
 // Measures the duel solver in the release build (dist/) in headless Chromium. For each
 // deck: (1) SAMPLE opening hands solved one at a time through the job entry point of the
 // duel solver's module (dist/duel-solver/, the code the statistics workers run), giving
-// the median and p95 time to decide a hand and the mean time of the hands the budget does
+// the median, p95, p99 and longest time to decide a hand and the mean time of the hands the budget does
 // not decide (they spend all of it: budget / 2 guided playouts in nested and, for Exodia,
 // adaptive searches, then the statistics' longer search, `solver::solve_deep`);
 // (2) the statistics page itself, HANDS hands at
@@ -68,11 +68,14 @@ for (const deck of DECKS) {
     return {
       median: times[Math.floor(times.length / 2)],
       p95: times[Math.floor(times.length * 0.95)],
+      p99: times[Math.floor(times.length * 0.99)],
+      max: times[times.length - 1],
       undecided,
       undecidedMean: undecided > 0 ? undecidedMs / undecided : 0,
     };
   }, { deck, sample: SAMPLE, budget: BUDGET });
-  console.log(`${deck}: ${SAMPLE} hands one by one on the page: median ${one.median.toFixed(1)} ms, p95 ${one.p95.toFixed(1)} ms; `
+  console.log(`${deck}: ${SAMPLE} hands one by one on the page: median ${one.median.toFixed(1)} ms, p95 ${one.p95.toFixed(1)} ms, `
+    + `p99 ${one.p99.toFixed(1)} ms, max ${one.max.toFixed(1)} ms; `
     + `${one.undecided} undecided, ${Math.round(one.undecidedMean)} ms each on average`);
 
   // (2) The statistics page, from a cleared cache.

@@ -429,6 +429,59 @@ fn buried_pieces_position(seed: u64) -> Duel {
         .expect("cards of the preset decks")
 }
 
+/// A position where cards that need cards in the deck decide: an Exodia deck's cards,
+/// four pieces in hand and the fifth at or near the bottom of the deck, with the cards
+/// whose activation needs cards in the deck (Terraforming, Pot of Duality, Pot of Greed,
+/// Graceful Charity, Upstart Goblin, ...) likely just above it, draws in the hand, and
+/// Chicken Game on the field now and then.
+fn bottom_piece_position(seed: u64) -> Duel {
+    let mut rng = Rng::new(seed);
+    let (deck, pool) = exodia_deck(&mut rng);
+    let needy: Vec<Code> = [
+        TERRAFORMING,
+        POT_OF_DUALITY,
+        POT_OF_GREED,
+        GRACEFUL_CHARITY,
+        UPSTART_GOBLIN,
+        CHICKEN_GAME,
+    ]
+    .into_iter()
+    .filter(|c| pool.contains(c))
+    .collect();
+    let draw = |rng: &mut Rng| favoured_or_any(rng, 0.5, &needy, &pool);
+    let hand: Vec<Code> = (0..1 + rng.index(2)).map(|_| draw(&mut rng)).collect();
+    let graveyard: Vec<Code> = (0..rng.index(3)).map(|_| draw(&mut rng)).collect();
+    let mut deck_cards: Vec<Code> = (0..rng.index(4)).map(|_| draw(&mut rng)).collect();
+    // Above the piece, the cards that find too little under them once drawn.
+    deck_cards.extend((0..1 + rng.index(2)).map(|_| needy[rng.index(needy.len())]));
+    let missing = PIECES[rng.index(PIECES.len())];
+    let under = usize::from(rng.chance(0.3));
+    deck_cards.insert(deck_cards.len() - under.min(deck_cards.len()), missing);
+    let mut setup = Setup::new().seed(seed).extra(deck.extra_codes());
+    if rng.chance(0.3) && pool.contains(&CHICKEN_GAME) {
+        setup = setup.face_up_spell(CHICKEN_GAME);
+    }
+    setup
+        .hand(PIECES.into_iter().filter(|&p| p != missing).chain(hand))
+        .deck(deck_cards)
+        .graveyard(graveyard)
+        .build()
+        .expect("cards of the preset decks")
+}
+
+#[test]
+fn cards_that_need_more_of_the_deck_than_is_under_them_never_cut_a_win() {
+    // Along random lines from positions whose last piece lies at the bottom of the deck
+    // under cards that need cards in the deck to be activated: wherever the cut fires,
+    // the enumeration finds no win, and both answers come up. `BOTTOM_SEEDS=10000` for a
+    // larger sweep.
+    let seeds = seeds_from_env("BOTTOM_SEEDS", 1_000);
+    let (fired, won_uncut, _) =
+        cuts_along_random_lines(seeds, |s| bottom_piece_position(90_000 + s));
+    assert!(fired >= 600, "the cut fired only {fired} times");
+    assert!(won_uncut >= 100, "only {won_uncut} winnable positions");
+}
+
 #[test]
 fn the_revivals_left_never_cut_a_line_that_brings_the_pieces_back() {
     // Along random lines from positions with pieces in the graveyard: wherever the cut

@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 use crate::card::{CardDef, Code, Frame, card, catalog};
 use crate::command::Command;
 use crate::effect::{
-    Amount, Constraint, Dest, EffectKind, Filter, Max, OncePerTurn, Reg, Source, Step, TriggerOn,
-    Who,
+    Amount, Condition, Constraint, Dest, EffectKind, Filter, Max, OncePerTurn, Reg, Source, Step,
+    TriggerOn, Who,
 };
 use crate::engine::printed_match;
 use crate::state::{
@@ -492,6 +492,93 @@ struct CardTable {
     searches: Movers,
     /// Every effect is "only 1 per turn" by name: used once, the card is [`spent`].
     once_by_name: bool,
+    /// For a card all of whose effects are activations that each need cards in your
+    /// deck (a draw, a search, a look at the top cards): what each one needs, one of which
+    /// must hold to activate it ([`dead_over`]); empty for any other card.
+    deck_needs: Vec<Vec<DeckNeed>>,
+}
+
+/// What an activation needs in your deck, as its conditions say: at least this many
+/// cards, or this many passing a filter (by catalogue index, whether the card passes).
+#[derive(Debug, Clone)]
+enum DeckNeed {
+    Cards(u8),
+    Passing(Vec<bool>, u8),
+}
+
+/// [`CardTable::deck_needs`] of `def`.
+fn deck_needs(def: &'static CardDef) -> Vec<Vec<DeckNeed>> {
+    let needs: Vec<Vec<DeckNeed>> = def
+        .effects
+        .iter()
+        .map(|e| {
+            if e.kind != EffectKind::Activation {
+                return Vec::new();
+            }
+            e.conditions
+                .iter()
+                .filter_map(|c| match c {
+                    Condition::DeckAtLeast { who: Who::You, n } => Some(DeckNeed::Cards(*n)),
+                    Condition::Exists {
+                        zone: Source::Deck,
+                        filter,
+                        n,
+                    } => Some(DeckNeed::Passing(
+                        catalog().iter().map(|c| printed_match(c, filter)).collect(),
+                        *n,
+                    )),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    if needs.is_empty() || needs.iter().any(Vec::is_empty) {
+        return Vec::new();
+    }
+    needs
+}
+
+/// Whether a card of `table` can never be activated once only the cards `under` are
+/// left in your deck (or fewer): each of its activations needs more cards there than
+/// that.
+/// Read for a card that gets to the hand by being drawn, whose deck from then on holds
+/// at most the cards now under it, when no card of the duel can put cards into the deck
+/// ([`Facts::deck_only_shrinks`]) and no shuffle happens (the cut has no bound then).
+#[inline]
+fn dead_over(d: &Duel, facts: &Facts, table: &CardTable, under: &[CardId], scan: bool) -> bool {
+    if table.deck_needs.is_empty() || !facts.deck_only_shrinks {
+        return false;
+    }
+    let t = tables_for(facts.leaves_field);
+    table.deck_needs.iter().all(|needs| {
+        needs.iter().any(|need| match need {
+            DeckNeed::Cards(n) => under.len() < usize::from(*n),
+            DeckNeed::Passing(..) if !scan => false,
+            DeckNeed::Passing(passes, n) => {
+                let n = usize::from(*n);
+                let passing = under
+                    .iter()
+                    .filter(|&&id| {
+                        d.instance(id)
+                            .and_then(|c| facts.index(t, id.index(), c))
+                            .and_then(|i| passes.get(i).copied())
+                            .unwrap_or(false)
+                    })
+                    .take(n)
+                    .count();
+                passing < n
+            }
+        })
+    })
+}
+
+/// Whether a step puts cards into a deck (the Main Deck or the Extra Deck).
+fn puts_into_deck(s: &Step) -> bool {
+    match s {
+        Step::Move { to: Dest::Deck, .. } | Step::MoveHand { to: Dest::Deck, .. } => true,
+        Step::AtEndPhase { steps } => steps.iter().any(puts_into_deck),
+        _ => false,
+    }
 }
 
 /// Every move the catalogue's effects can make, once each (the same source, filter and
@@ -566,6 +653,7 @@ impl Tables {
                     out_of: [0; 7],
                     searches: 0,
                     once_by_name,
+                    deck_needs: deck_needs(def),
                 };
                 for (i, m) in movers.iter().enumerate() {
                     let b = one(i);
@@ -799,6 +887,9 @@ pub(crate) struct Facts {
     /// among the duel's cards brings back a bounded number of cards, one that can bring
     /// back a reviver brings back one card, and no card brings itself back.
     revivals_counted: bool,
+    /// No card of the duel can put cards into a deck: a deck only loses cards, so a card
+    /// drawn from it finds under it at most the cards under it now ([`dead_over`]).
+    deck_only_shrinks: bool,
 }
 
 /// A win rule among a search's first cards ([`Facts::rule`]): its card, the pieces it
@@ -904,6 +995,11 @@ impl Facts {
                 && *count != MANY
                 && (*count <= 1 || !can.iter().any(|&j| is_reviver(j)))
         });
+        let deck_only_shrinks = !defs
+            .iter()
+            .flat_map(|def| def.effects.iter())
+            .flat_map(|e| e.steps())
+            .any(puts_into_deck);
         let places = d
             .cards
             .iter()
@@ -921,6 +1017,7 @@ impl Facts {
             places,
             rule,
             revivals_counted,
+            deck_only_shrinks,
         }
     }
 
@@ -1011,7 +1108,12 @@ fn spent(d: &Duel, code: Code, card: &CardTable) -> bool {
 /// chains of revivals ([`Facts`]), each begun by a reviver's copy outside the graveyard
 /// and banishment, worth at most its count times the most one use of a card it can
 /// bring back draws, among the cards that are or can get to the graveyard by then (not
-/// those below the draws' reach).
+/// those below the draws' reach). Where no card of the duel puts cards into the deck, a
+/// card whose every activation needs more in the deck than it holds (Pot of Greed with
+/// one card left, Terraforming with no Field Spell there) does nothing, wherever it is;
+/// and one in the deck, reached by the draws, needs it among the cards under it, which
+/// are all its deck can hold once it is drawn (Pot of Duality just above the last
+/// card).
 ///
 /// What each card's effects can move is read from the catalogue once ([`tables_for`]),
 /// so a position costs a pass over its cards with a few bit operations each.
@@ -1109,6 +1211,10 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
     there.clear();
     there.resize(t.cards.len(), false);
     let mut active: Movers = 0;
+    let deck = &d.player(you).deck;
+    // A card that needs more in the deck than it holds now never acts this turn, wherever
+    // it is: the deck only loses cards, and a shuffle changes no count.
+    let dead_now = |card: &CardTable| dead_over(d, facts, card, deck, false);
     for (id, c) in d.cards.iter().enumerate() {
         if c.owner != you && c.controller != you {
             continue;
@@ -1125,7 +1231,7 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         let alive = matches!(zone, Zone::Hand | Zone::Field | Zone::Extra);
         if *s == u16::MAX {
             *s = classes.len() as u16;
-            let spent = spent(d, c.code, card);
+            let spent = spent(d, c.code, card) || dead_now(card);
             if alive && !spent {
                 active |= card.own;
             }
@@ -1163,7 +1269,6 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
             break;
         }
     }
-    let deck = &d.player(you).deck;
     let fetchable = |k: &Class<'_>| k.zone == Zone::Deck && k.card.searches & active != 0;
     // Whether a card that may act can shuffle the deck, reveal from it or draw without a
     // bound, or a search or revival it begins has no bound. A card in the graveyard or
@@ -1230,16 +1335,25 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         if reach_now <= drawn {
             break;
         }
-        for (&id, &s) in deck
+        for (depth, (&id, &s)) in deck
             .iter()
             .rev()
             .zip(in_deck.iter())
+            .enumerate()
             .take(reach_now)
             .skip(drawn)
         {
-            if let Some((c, k)) = card_at(id, s) {
-                tally.count(d, facts, c, id, k, true, !fetchable(k));
+            let Some((c, k)) = card_at(id, s) else {
+                continue;
+            };
+            // Drawn, it finds under it at most what is under it now (no shuffle happens
+            // while the draws have a bound): one that needs more there does nothing. One
+            // that a search can take sooner was counted above.
+            let under = deck.get(..deck.len() - 1 - depth).unwrap_or_default();
+            if !fetchable(k) && dead_over(d, facts, k.card, under, true) {
+                continue;
             }
+            tally.count(d, facts, c, id, k, true, !fetchable(k));
         }
         drawn = reach_now;
     }
