@@ -540,10 +540,11 @@ fn deck_needs(def: &'static CardDef) -> Vec<Vec<DeckNeed>> {
 
 /// Whether a card of `table` can never be activated once only the cards `under` are
 /// left in your deck (or fewer): each of its activations needs more cards there than
-/// that.
-/// Read for a card that gets to the hand by being drawn, whose deck from then on holds
-/// at most the cards now under it, when no card of the duel can put cards into the deck
-/// ([`Facts::deck_only_shrinks`]) and no shuffle happens (the cut has no bound then).
+/// that, or more of them passing a filter (read only when `scan`). Always `false`
+/// unless no card of the duel can put cards into the deck
+/// ([`Facts::deck_only_shrinks`]). Read for a card that gets to the hand by being drawn,
+/// whose deck from then on holds at most the cards now under it as long as no shuffle
+/// happens (the cut has no bound then), and for any card with the whole deck.
 #[inline]
 fn dead_over(d: &Duel, facts: &Facts, table: &CardTable, under: &[CardId], scan: bool) -> bool {
     if table.deck_needs.is_empty() || !facts.deck_only_shrinks {
@@ -1109,11 +1110,12 @@ fn spent(d: &Duel, code: Code, card: &CardTable) -> bool {
 /// and banishment, worth at most its count times the most one use of a card it can
 /// bring back draws, among the cards that are or can get to the graveyard by then (not
 /// those below the draws' reach). Where no card of the duel puts cards into the deck, a
-/// card whose every activation needs more in the deck than it holds (Pot of Greed with
-/// one card left, Terraforming with no Field Spell there) does nothing, wherever it is;
-/// and one in the deck, reached by the draws, needs it among the cards under it, which
-/// are all its deck can hold once it is drawn (Pot of Duality just above the last
-/// card).
+/// card whose every activation needs more cards in the deck than it holds (Pot of Greed
+/// with one card left) does nothing, wherever it is; and one in the deck, reached by the
+/// draws, needs what it asks for among the cards under it, which are all its deck can
+/// hold once it is drawn (Pot of Duality just above the last card, Terraforming with no
+/// Field Spell under it). Only the count is read for a card outside the deck: the
+/// filters would cost a pass over the deck at every position for a rare cut.
 ///
 /// What each card's effects can move is read from the catalogue once ([`tables_for`]),
 /// so a position costs a pass over its cards with a few bit operations each.
