@@ -54,13 +54,13 @@ impl Weights {
 
 /// The code of a move: what it does as far as a player can tell, with no instance ids.
 fn move_code(d: &Duel, cmd: &Command) -> u64 {
-    // FNV-1a over small words: stable across platforms.
+    // A word at a time, each step a bijection of the state (a rotation, an exclusive or
+    // with the word, a product by an odd constant): stable across platforms, and a few
+    // hundred codes never meet. The weights do not depend on the codes' values, only
+    // on which moves share one.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut mix = |w: u64| {
-        for b in w.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h = (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
     };
     let source = d
         .prompt
@@ -89,9 +89,19 @@ fn move_code(d: &Duel, cmd: &Command) -> u64 {
     head.into_iter().for_each(&mut mix);
     // The cards chosen, as a set of passcodes.
     if let Command::Respond(Response::Cards(ids)) = cmd {
-        let mut codes: Vec<u64> = ids.iter().map(of).collect();
-        codes.sort_unstable();
-        codes.into_iter().for_each(&mut mix);
+        // A handful of cards: sorted on the stack.
+        let mut few = [0u64; 8];
+        if let Some(codes) = few.get_mut(..ids.len()) {
+            for (slot, id) in codes.iter_mut().zip(ids) {
+                *slot = of(id);
+            }
+            codes.sort_unstable();
+            codes.iter().copied().for_each(&mut mix);
+        } else {
+            let mut codes: Vec<u64> = ids.iter().map(of).collect();
+            codes.sort_unstable();
+            codes.into_iter().for_each(&mut mix);
+        }
     }
     h
 }

@@ -50,6 +50,10 @@ struct Candidates {
 /// How many answers to one card selection the search tries at most.
 const SELECTION_CAP: usize = 256;
 
+/// The room a position's list of candidates starts with: most positions have fewer, so
+/// the list is allocated once instead of growing (each growth a copy).
+const CANDIDATES_ROOM: usize = 16;
+
 /// Candidate commands from a position, with interchangeable choices merged so the search
 /// does not try copies one by one: the same command on two copies of a card in the same
 /// place and state, or selections of the same cards by passcode. Ending the turn comes
@@ -69,7 +73,7 @@ fn candidates(d: &Duel) -> Candidates {
                 ..
             } => {
                 let mut seen = HashSet::default();
-                let mut commands = Vec::new();
+                let mut commands = Vec::with_capacity(CANDIDATES_ROOM);
                 let mut complete = true;
                 let codes: Vec<Option<Code>> = candidates.iter().map(|&id| code_of(id)).collect();
                 'sizes: for k in usize::from(*min)..=usize::from(*max) {
@@ -129,11 +133,11 @@ fn candidates(d: &Duel) -> Candidates {
         };
     }
     // A few dozen at most: a list beats a hash set here.
-    let mut seen = Vec::new();
+    let mut seen = Vec::with_capacity(CANDIDATES_ROOM);
     let mut end = None;
     // The legal commands in `Duel::legal_commands`' order, a copy's commands left out where
     // an interchangeable copy's same command is already in (so never validated).
-    let mut commands: Vec<Command> = Vec::new();
+    let mut commands: Vec<Command> = Vec::with_capacity(CANDIDATES_ROOM);
     d.each_command(|c| {
         let (kind, card) = match c {
             Command::SummonMonster { card } => (0u8, *card),
@@ -268,7 +272,8 @@ fn code_picks(codes: &[Option<Code>], k: usize, cap: usize) -> Option<Vec<Vec<us
             cur.truncate(cur.len() - take);
         }
     }
-    let mut out = Vec::new();
+    // At most `count` (the number of subsets of `k`).
+    let mut out = Vec::with_capacity(count);
     go(&groups, k, n, &mut Vec::with_capacity(k), &mut out);
     for pick in &mut out {
         for p in pick.iter_mut() {
@@ -923,15 +928,16 @@ fn purpose(d: &Duel) -> Option<Purpose> {
 /// position as the last key, which orders exactly as a stable sort by key would: the
 /// stable sort's code, once per policy, weighed some 8 KB in the web app's wasm.
 fn order(d: &Duel, cmds: Vec<Command>, key: &dyn Fn(&Command) -> (bool, i64)) -> Ordered {
-    let mut keyed: Vec<((bool, i64, usize), Command)> = cmds
-        .into_iter()
-        .filter(|c| !loses_at_once(d, c))
-        .enumerate()
-        .map(|(i, c)| {
-            let (demoted, score) = key(&c);
-            ((demoted, score, i), c)
-        })
-        .collect();
+    let mut keyed: Vec<((bool, i64, usize), Command)> = Vec::with_capacity(cmds.len());
+    keyed.extend(
+        cmds.into_iter()
+            .filter(|c| !loses_at_once(d, c))
+            .enumerate()
+            .map(|(i, c)| {
+                let (demoted, score) = key(&c);
+                ((demoted, score, i), c)
+            }),
+    );
     keyed.sort_unstable_by_key(|(k, _)| *k);
     let preferred = keyed.iter().filter(|((demoted, _, _), _)| !demoted).count();
     Ordered {
