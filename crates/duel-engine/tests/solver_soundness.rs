@@ -310,8 +310,32 @@ fn deep_piece_position(seed: u64) -> Duel {
     let mut deck_cards: Vec<Code> = (0..2 + rng.index(5)).map(|_| draw(&mut rng)).collect();
     let missing = PIECES[rng.index(PIECES.len())];
     deck_cards.insert(rng.index(deck_cards.len() + 1), missing);
+    let chicken_game = rng.chance(0.2) && pool.contains(&CHICKEN_GAME);
+    one_piece_missing(
+        seed,
+        deck,
+        chicken_game,
+        missing,
+        hand,
+        deck_cards,
+        graveyard,
+    )
+}
+
+/// The position of `deck`'s Extra Deck and the four pieces other than `missing` in hand
+/// with `hand`, `deck_cards` (top first) and `graveyard`, and Chicken Game face-up on the
+/// field when `chicken_game`.
+fn one_piece_missing(
+    seed: u64,
+    deck: &DeckDef,
+    chicken_game: bool,
+    missing: Code,
+    hand: Vec<Code>,
+    deck_cards: Vec<Code>,
+    graveyard: Vec<Code>,
+) -> Duel {
     let mut setup = Setup::new().seed(seed).extra(deck.extra_codes());
-    if rng.chance(0.2) && pool.contains(&CHICKEN_GAME) {
+    if chicken_game {
         setup = setup.face_up_spell(CHICKEN_GAME);
     }
     setup
@@ -356,6 +380,26 @@ fn cuts_along_random_lines(seeds: u64, start: impl Fn(u64) -> Duel) -> (u32, u32
     (fired, won_uncut, skipped)
 }
 
+/// [`cuts_along_random_lines`] from `start(first + s)` for as many seeds as the
+/// environment variable `env` says (1,000 unless it is set): the cut must fire at least
+/// `fired_at_least` times and leave at least `won_at_least` winnable positions uncut, so
+/// that both answers are checked.
+fn cut_sweep(
+    env: &str,
+    first: u64,
+    start: impl Fn(u64) -> Duel,
+    fired_at_least: u32,
+    won_at_least: u32,
+) {
+    let seeds = seeds_from_env(env, 1_000);
+    let (fired, won_uncut, _) = cuts_along_random_lines(seeds, |s| start(first + s));
+    assert!(fired >= fired_at_least, "the cut fired only {fired} times");
+    assert!(
+        won_uncut >= won_at_least,
+        "only {won_uncut} winnable positions"
+    );
+}
+
 /// The number in the environment variable `name`, or `default`.
 fn seeds_from_env(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -370,10 +414,7 @@ fn the_draws_left_never_cut_a_line_that_reaches_a_deep_piece() {
     // cut fires, the enumeration finds no win; both answers come up where the piece lies
     // deep enough for the cut to matter. `DEEP_SEEDS=20000` for a larger sweep (22,936
     // cuts checked, 0 wrong, on the revision that brought this test).
-    let seeds = seeds_from_env("DEEP_SEEDS", 1_000);
-    let (fired, won_uncut, _) = cuts_along_random_lines(seeds, |s| deep_piece_position(40_000 + s));
-    assert!(fired >= 600, "the cut fired only {fired} times");
-    assert!(won_uncut >= 250, "only {won_uncut} winnable positions");
+    cut_sweep("DEEP_SEEDS", 40_000, deep_piece_position, 600, 250);
 }
 
 /// A position where the revivals left decide: an Exodia deck's cards, one to three
@@ -457,16 +498,16 @@ fn bottom_piece_position(seed: u64) -> Duel {
     let missing = PIECES[rng.index(PIECES.len())];
     let under = usize::from(rng.chance(0.3));
     deck_cards.insert(deck_cards.len() - under.min(deck_cards.len()), missing);
-    let mut setup = Setup::new().seed(seed).extra(deck.extra_codes());
-    if rng.chance(0.3) && pool.contains(&CHICKEN_GAME) {
-        setup = setup.face_up_spell(CHICKEN_GAME);
-    }
-    setup
-        .hand(PIECES.into_iter().filter(|&p| p != missing).chain(hand))
-        .deck(deck_cards)
-        .graveyard(graveyard)
-        .build()
-        .expect("cards of the preset decks")
+    let chicken_game = rng.chance(0.3) && pool.contains(&CHICKEN_GAME);
+    one_piece_missing(
+        seed,
+        deck,
+        chicken_game,
+        missing,
+        hand,
+        deck_cards,
+        graveyard,
+    )
 }
 
 #[test]
@@ -475,11 +516,7 @@ fn cards_that_need_more_of_the_deck_than_is_under_them_never_cut_a_win() {
     // under cards that need cards in the deck to be activated: wherever the cut fires,
     // the enumeration finds no win, and both answers come up. `BOTTOM_SEEDS=10000` for a
     // larger sweep.
-    let seeds = seeds_from_env("BOTTOM_SEEDS", 1_000);
-    let (fired, won_uncut, _) =
-        cuts_along_random_lines(seeds, |s| bottom_piece_position(90_000 + s));
-    assert!(fired >= 600, "the cut fired only {fired} times");
-    assert!(won_uncut >= 100, "only {won_uncut} winnable positions");
+    cut_sweep("BOTTOM_SEEDS", 90_000, bottom_piece_position, 600, 100);
 }
 
 #[test]
@@ -488,11 +525,7 @@ fn the_revivals_left_never_cut_a_line_that_brings_the_pieces_back() {
     // fires, the enumeration finds no win; both answers come up, with as many pieces
     // buried as the revivals can just bring back and one more. `BURIED_SEEDS=10000` for
     // a larger sweep (17,271 cuts checked, 0 wrong, on the revision that brought it).
-    let seeds = seeds_from_env("BURIED_SEEDS", 1_000);
-    let (fired, won_uncut, _) =
-        cuts_along_random_lines(seeds, |s| buried_pieces_position(70_000 + s));
-    assert!(fired >= 600, "the cut fired only {fired} times");
-    assert!(won_uncut >= 100, "only {won_uncut} winnable positions");
+    cut_sweep("BURIED_SEEDS", 70_000, buried_pieces_position, 600, 100);
 }
 
 #[test]

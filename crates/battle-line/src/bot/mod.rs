@@ -939,6 +939,27 @@ mod tests {
 
     /// Positions where the player to move has a real choice to search (a card to play),
     /// reached by the easy bot from `seed`.
+    /// What a search of `game` answers when run `work` at a time, each slice resumed from
+    /// the record the one before left (`None`: decided at once, nothing searched).
+    fn answer_in_slices(
+        game: &Game,
+        seed: u64,
+        config: Config,
+        work: usize,
+    ) -> Option<Option<Command>> {
+        let Progress::Searching(search) = Search::start(game, seed, config) else {
+            return None;
+        };
+        let mut run = search.run().clone();
+        loop {
+            let search = Search::resume(game, seed, config, run).expect("resumes");
+            match search.step(work) {
+                Progress::Decided(c) => return Some(c),
+                Progress::Searching(s) => run = s.run().clone(),
+            }
+        }
+    }
+
     fn searched_positions(seed: u64, count: usize) -> Vec<Game> {
         positions_where(seed, count, |game, ply| {
             ply % 9 == 4 && matches!(game.phase(), crate::game::Phase::Play)
@@ -1036,18 +1057,10 @@ mod tests {
             assert_eq!(choose_with(&game, config, seed), Some(whole), "same seed");
             // Searched (both decks tried in rollouts), not decided by the rule at once,
             // and a search resumed from its record after every slice answers the same.
-            let Progress::Searching(search) = Search::start(&game, seed, config) else {
+            let Some(sliced) = answer_in_slices(&game, seed, config, 7) else {
                 panic!("position {i}: the draw was not searched");
             };
             searched += 1;
-            let mut run = search.run().clone();
-            let sliced = loop {
-                let search = Search::resume(&game, seed, config, run).expect("resumes");
-                match search.step(7) {
-                    Progress::Decided(c) => break c,
-                    Progress::Searching(s) => run = s.run().clone(),
-                }
-            };
             assert_eq!(sliced, Some(whole), "position {i}");
         }
         assert!(searched >= 4, "only {searched} positions");
@@ -1374,16 +1387,8 @@ mod tests {
             let seed = 60 + i as u64;
             let whole = choose_with(&game, config, seed);
             assert!(game.legal_commands().contains(&whole.expect("a move")));
-            let Progress::Searching(search) = Search::start(&game, seed, config) else {
+            let Some(sliced) = answer_in_slices(&game, seed, config, 13) else {
                 panic!("position {i}: nothing searched");
-            };
-            let mut run = search.run().clone();
-            let sliced = loop {
-                let search = Search::resume(&game, seed, config, run).expect("resumes");
-                match search.step(13) {
-                    Progress::Decided(c) => break c,
-                    Progress::Searching(s) => run = s.run().clone(),
-                }
             };
             assert_eq!(sliced, whole, "position {i}");
         }
@@ -1398,16 +1403,8 @@ mod tests {
                 assert_eq!(config.replies, replies);
                 let whole = choose_with(&game, config, seed);
                 assert!(game.legal_commands().contains(&whole.expect("a move")));
-                let Progress::Searching(search) = Search::start(&game, seed, config) else {
+                let Some(sliced) = answer_in_slices(&game, seed, config, 13) else {
                     panic!("position {i}: nothing searched");
-                };
-                let mut run = search.run().clone();
-                let sliced = loop {
-                    let search = Search::resume(&game, seed, config, run).expect("resumes");
-                    match search.step(13) {
-                        Progress::Decided(c) => break c,
-                        Progress::Searching(s) => run = s.run().clone(),
-                    }
                 };
                 assert_eq!(sliced, whole, "position {i}, {replies:?}");
             }
