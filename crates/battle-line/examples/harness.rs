@@ -24,7 +24,10 @@
 //! evaluation rates best for the other player); `hard-model-20`, `-40`, `-80` the hard
 //! level whose deals take the other hand's troops from a model of that hand (a troop
 //! that would have been a better play than the one played at the other player's last
-//! two turns is less likely held), with that sharpness.
+//! two turns is less likely held), with that sharpness; `hard-is-P-cX` (P 1, 2 or 3; X
+//! 10, 25 or 50) the hard level's candidates and rollouts under an information-set tree
+//! search over both players' plays, P plays deep below the root's move, with an
+//! exploration constant of X / 100.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

@@ -288,3 +288,14 @@ fn hard_with_a_model_of_the_other_hand_reads_only_what_its_seat_may_know() {
         109,
     );
 }
+
+#[test]
+fn hard_with_an_information_set_tree_search_reads_only_what_its_seat_may_know() {
+    // The tree holds the other player's replies and the seat's next play.
+    ways_contender_reads_only_its_seat(
+        "hard-is-2-c25",
+        battle_line::bot::Contender::from_name("hard-is-2-c25").expect("named"),
+        4900,
+        111,
+    );
+}

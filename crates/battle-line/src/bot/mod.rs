@@ -16,6 +16,7 @@
 mod easy;
 mod eval;
 mod hand_model;
+mod ismcts;
 mod knowledge;
 mod ladder;
 mod playout;
@@ -505,6 +506,40 @@ pub enum Contender {
     /// `beta` (`hard-model-20`, `hard-model-40`, `hard-model-80`; `hand_model.rs`),
     /// where hard deals them uniformly.
     HardModel(u8),
+    /// The hard level's candidates and rollouts under an information-set tree search
+    /// (`bot/ismcts.rs`): a tree over both players' plays, `plies` deep below the root's
+    /// move (the other player's reply first), the other player's nodes shared by every
+    /// deal by the move, with the UCB rule's exploration constant `exploration` / 100
+    /// (`hard-is-1-c25`: the replies alone, 0.25), with about as many rollouts as hard
+    /// ([`IS_ITERATIONS`]).
+    HardIs {
+        plies: u8,
+        exploration: u8,
+    },
+}
+
+/// The tree depths (plays below the root's move) the harness names for `HardIs`.
+const IS_PLIES: [u8; 3] = [1, 2, 3];
+
+/// The exploration constants (in hundredths) the harness names for `HardIs`.
+const IS_EXPLORATIONS: [u8; 3] = [10, 25, 50];
+
+/// The plays a `HardIs` tree considers at a node below the root: the rollout policy's
+/// best this many in the iteration's deal.
+const IS_BREADTH: usize = 4;
+
+/// The iterations (rollouts) of a `HardIs` search: about what hard's sequential halving
+/// spends (its 900 are per round: 296 + 448 + 900 = 1,644 rollouts over 8 candidates).
+const IS_ITERATIONS: usize = 1650;
+
+/// The tree search of the `HardIs` contender named by `plies` and `exploration`.
+fn is_tree(plies: u8, exploration: u8) -> ismcts::Tree {
+    ismcts::Tree {
+        iterations: IS_ITERATIONS,
+        plies: usize::from(plies),
+        breadth: IS_BREADTH,
+        exploration: f64::from(exploration) / 100.0,
+    }
 }
 
 /// The sharpness of the hand model the harness names for `HardModel`: a troop worth
@@ -685,6 +720,18 @@ impl Contender {
                 beta,
                 "hard-model",
             ),
+            Contender::HardIs { plies, exploration } => {
+                // By depth, then by the constants of `IS_EXPLORATIONS`.
+                const NAMES: [[&str; 3]; 3] = [
+                    ["hard-is-1-c10", "hard-is-1-c25", "hard-is-1-c50"],
+                    ["hard-is-2-c10", "hard-is-2-c25", "hard-is-2-c50"],
+                    ["hard-is-3-c10", "hard-is-3-c25", "hard-is-3-c50"],
+                ];
+                match IS_PLIES.iter().position(|&p| p == plies) {
+                    Some(row) => sized_name(&NAMES[row], &IS_EXPLORATIONS, exploration, "hard-is"),
+                    None => "hard-is",
+                }
+            }
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
             Contender::HardCut { plies, score, ways } => {
@@ -748,6 +795,14 @@ impl Contender {
                     } else {
                         Replies::Odds(n)
                     }))
+            }
+            other if other.starts_with("hard-is-") => {
+                let (plies, exploration) = other["hard-is-".len()..].split_once("-c")?;
+                let plies: u8 = plies.parse().ok()?;
+                let exploration: u8 = exploration.parse().ok()?;
+                let named = Contender::HardIs { plies, exploration };
+                // Only the names the harness lists, spelled as listed.
+                (named.name() == other).then_some(named)
             }
             other if other.starts_with("hard-model-") => {
                 let beta: u8 = other["hard-model-".len()..].parse().ok()?;
@@ -826,6 +881,10 @@ impl Contender {
                     ..hard
                 };
                 choose_with(game, config, seed)
+            }
+            Contender::HardIs { plies, exploration } => {
+                let hard = Level::Hard.config().expect("hard searches");
+                ismcts::choose(game, seed, hard, is_tree(plies, exploration))
             }
             Contender::HardWays | Contender::HardWays900 => {
                 let hard = hard_full_config();
@@ -1164,6 +1223,15 @@ mod tests {
             "hard-model-20",
             "hard-model-40",
             "hard-model-80",
+            "hard-is-1-c10",
+            "hard-is-1-c25",
+            "hard-is-1-c50",
+            "hard-is-2-c10",
+            "hard-is-2-c25",
+            "hard-is-2-c50",
+            "hard-is-3-c10",
+            "hard-is-3-c25",
+            "hard-is-3-c50",
             "hard-ways",
             "hard-ways-900",
             "hard-cut-4",
@@ -1211,6 +1279,12 @@ mod tests {
         assert_eq!(Contender::from_name("hard-model-30"), None);
         assert_eq!(Contender::from_name("hard-model-"), None);
         assert_eq!(Contender::from_name("hard-model"), None);
+        assert_eq!(Contender::from_name("hard-is"), None);
+        assert_eq!(Contender::from_name("hard-is-2"), None);
+        assert_eq!(Contender::from_name("hard-is-4-c25"), None);
+        assert_eq!(Contender::from_name("hard-is-2-c30"), None);
+        assert_eq!(Contender::from_name("hard-is-2-c025"), None);
+        assert_eq!(Contender::from_name("hard-is-c25-2"), None);
     }
 
     #[test]
@@ -1374,6 +1448,20 @@ mod tests {
                 .to_vec()
         };
         assert_eq!(play(), play());
+    }
+
+    #[test]
+    fn hard_is_plays_whole_games_legally_and_the_same_again_from_its_seed() {
+        // The replies alone, and the deepest tree the harness names.
+        for (name, seed) in [("hard-is-1-c25", 34), ("hard-is-3-c10", 35)] {
+            let tree = Contender::from_name(name).expect(name);
+            let play = || {
+                contenders_game(seed, name, every_fifth(tree, Contender::Sparring))
+                    .log()
+                    .to_vec()
+            };
+            assert_eq!(play(), play(), "{name}");
+        }
     }
 
     #[test]

@@ -367,8 +367,19 @@ fn knowledge(game: &Game, me: Player, config: &Config) -> Knowledge {
 }
 
 /// A fresh stream for deal `i` of a search seeded with `seed`.
-fn deal_rng(seed: u64, i: usize) -> Rng {
+pub(crate) fn deal_rng(seed: u64, i: usize) -> Rng {
     Rng::new(seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// A search's ranked candidates, handed over by [`Search::into_ranked`].
+#[derive(Debug, Clone)]
+pub(crate) struct Ranked {
+    /// What the searching seat knows.
+    pub know: Knowledge,
+    /// The candidates kept, best-ranked first: their commands and ranking values.
+    pub candidates: Vec<(Vec<Command>, f64)>,
+    /// The first legal command, should no candidate be kept.
+    pub fallback: Option<Command>,
 }
 
 /// The outcome of creating or advancing a search.
@@ -521,6 +532,30 @@ impl Search {
             .or((!cands.is_empty()).then_some(0));
         best.and_then(|i| cands[i].commands.first().copied())
             .or(self.run.fallback)
+    }
+
+    /// The ranking finished (one evaluation per legal move, as [`Search::move_now`] does)
+    /// and handed over for another search of the same position: the seat's knowledge,
+    /// the candidates kept (each a command, or a guile card and its resolution, with its
+    /// ranking value), best-ranked first, and the first legal command.
+    pub fn into_ranked(mut self: Box<Self>) -> Ranked {
+        while let Some(commands) = self.run.unranked.pop() {
+            self.rank(commands);
+            self.run.done += 1;
+            if self.run.unranked.is_empty() {
+                self.plan();
+            }
+        }
+        let Search { know, run, .. } = *self;
+        Ranked {
+            know,
+            candidates: run
+                .candidates
+                .into_iter()
+                .map(|c| (c.commands, c.prior))
+                .collect(),
+            fallback: run.fallback,
+        }
     }
 
     /// All moves ranked: keep the best few and plan the rollouts.
@@ -792,10 +827,15 @@ impl Search {
 
     /// A rollout's end scored for the searching player by the config's cut score.
     fn score(&self, game: &Game) -> f64 {
-        match self.config.cut {
-            CutScore::Odds => value(game, self.know.me, self.config.params),
-            CutScore::Partner => super::sparring::game_chance(game, self.know.me),
-        }
+        cut_score(&self.config, game, self.know.me)
+    }
+}
+
+/// A rollout's end scored for `me` by `config`'s cut score (exact once the game is over).
+pub(crate) fn cut_score(config: &Config, game: &Game, me: Player) -> f64 {
+    match config.cut {
+        CutScore::Odds => value(game, me, config.params),
+        CutScore::Partner => super::sparring::game_chance(game, me),
     }
 }
 

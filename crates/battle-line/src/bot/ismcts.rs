@@ -1,0 +1,414 @@
+//! Information-set Monte Carlo tree search (single observer, after Cowling, Powley and Whitehouse, 2012): a tree over both players' plays near the root, shared by every deal of the hidden cards.
+//!
+//! The root's moves are the hard search's candidates (the legal moves ranked by the odds
+//! evaluation, the best few kept; a guile card with its resolution). Each iteration deals
+//! the cards the searching seat cannot see at random, consistently with what it knows
+//! ([`Knowledge::sample`]), and walks down the tree in that deal:
+//!
+//! - at the root, every candidate is legal in every deal (the seat's own hand is known);
+//! - below it, a node is a play (a card put on a flag or a guile card, keyed by the
+//!   command and the player making it) chosen among the rollout policy's best few plays
+//!   in the deal (by their worth without noise). A play that this deal's hand does not
+//!   hold is simply not considered, and each child counts how often it was available, so
+//!   its exploration term uses that count in place of the parent's visits (the
+//!   availability counts of single-observer ISMCTS);
+//! - the steps between two plays (the rest of a turn: claims, a guile card's
+//!   resolution, the draw) are played by the rollout policy.
+//!
+//! One node is added per iteration (the first play in the policy's order not yet in the
+//! tree), then the game is played on by the rollout policy and scored by the config's cut
+//! score, exactly as hard's rollouts are, and every node on the path counts the score
+//! from the seat of the player who made its move. The move played is the root's most
+//! visited candidate. The search reads the game only through the seat's knowledge, and
+//! its randomness comes from the seed alone, so the same position and seed give the
+//! same move.
+
+use super::knowledge::Knowledge;
+use super::search::{Config, Progress, Search, cut_score, deal_rng};
+use crate::game::{Command, Game, Phase, Player};
+use seeded_rng::Rng;
+
+/// The shape of the tree search; the rest (candidates, rollouts, their score) comes
+/// from the hard level's [`Config`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Tree {
+    /// Iterations: one deal, one walk down the tree and one rollout each.
+    pub iterations: usize,
+    /// Plays kept in the tree below the root's move (1: the other player's reply; 2: and
+    /// the searching player's next play; ...).
+    pub plies: usize,
+    /// The plays considered at a node below the root: the rollout policy's best this
+    /// many in the iteration's deal.
+    pub breadth: usize,
+    /// The exploration constant of the UCB rule.
+    pub exploration: f64,
+}
+
+/// One node: the move that leads to it and its statistics.
+#[derive(Debug, Clone, PartialEq)]
+struct Node {
+    /// Who made the move (the root: the searching player).
+    mover: Player,
+    /// The move below the root, or the first command of a root candidate.
+    command: Command,
+    /// Iterations through this node.
+    visits: u32,
+    /// Iterations through the parent in which this move could be made.
+    available: u32,
+    /// Sum of the scores, each from `mover`'s seat.
+    total: f64,
+    children: Vec<usize>,
+}
+
+impl Node {
+    fn new(mover: Player, command: Command) -> Node {
+        Node {
+            mover,
+            command,
+            visits: 0,
+            available: 0,
+            total: 0.0,
+            children: Vec::new(),
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / f64::from(self.visits)
+        }
+    }
+}
+
+/// At most this many commands are played by the policy between two plays of the tree
+/// (a turn's end is a few: claims, a guile card's resolution, the draw).
+const MAX_STEPS: usize = 48;
+
+/// A tree search of one position.
+#[derive(Debug, Clone)]
+struct Ismcts {
+    know: Knowledge,
+    config: Config,
+    tree: Tree,
+    /// The root's candidates, in the ranking's order: node `i + 1` is candidate `i`.
+    candidates: Vec<Vec<Command>>,
+    /// Their ranking values (the score of a candidate that cannot be played in a deal,
+    /// which never happens: the seat's own moves are the same in every deal).
+    priors: Vec<f64>,
+    /// Node 0 is the root.
+    nodes: Vec<Node>,
+}
+
+/// The command the tree search with `config` and `tree` picks for the player to move
+/// in `game` (`None` when the game is over). Small decisions (claims, draws, Scout's
+/// steps, a single legal move) are the hard search's.
+pub(crate) fn choose(game: &Game, seed: u64, config: Config, tree: Tree) -> Option<Command> {
+    let Some(mut search) = start(game, config, tree, seed) else {
+        return decided(game, seed, config);
+    };
+    for i in 0..tree.iterations {
+        search.iterate(seed, i);
+    }
+    search.best()
+}
+
+/// The small decision the hard search makes at once in `game` (the same call as in
+/// [`start`], which found nothing to search).
+fn decided(game: &Game, seed: u64, config: Config) -> Option<Command> {
+    match Search::start(game, seed, config) {
+        Progress::Decided(c) => c,
+        Progress::Searching(s) => {
+            let ranked = s.into_ranked();
+            ranked
+                .candidates
+                .first()
+                .and_then(|(c, _)| c.first().copied())
+                .or(ranked.fallback)
+        }
+    }
+}
+
+/// A tree search of `game` ready to iterate, or `None` when there is nothing to search
+/// (a small decision, or at most one candidate).
+fn start(game: &Game, config: Config, tree: Tree, seed: u64) -> Option<Ismcts> {
+    let Progress::Searching(search) = Search::start(game, seed, config) else {
+        return None;
+    };
+    let ranked = search.into_ranked();
+    if ranked.candidates.len() <= 1 {
+        return None;
+    }
+    let me = ranked.know.me;
+    let mut nodes = vec![Node::new(me, Command::Pass)];
+    let (candidates, priors): (Vec<Vec<Command>>, Vec<f64>) = ranked.candidates.into_iter().unzip();
+    for (i, commands) in candidates.iter().enumerate() {
+        let first = commands.first().copied().unwrap_or(Command::Pass);
+        nodes.push(Node::new(me, first));
+        nodes[0].children.push(i + 1);
+    }
+    Some(Ismcts {
+        know: ranked.know,
+        config,
+        tree,
+        candidates,
+        priors,
+        nodes,
+    })
+}
+
+impl Ismcts {
+    /// Iteration `i`: a deal, a walk down the tree adding at most one node, a rollout,
+    /// and the score counted on the path.
+    fn iterate(&mut self, seed: u64, i: usize) {
+        let me = self.know.me;
+        let mut rng = deal_rng(seed, i);
+        let mut game = self.know.sample(&mut rng);
+        let mut path = vec![0];
+        // The root: every candidate is available.
+        let children = self.nodes[0].children.clone();
+        for &c in &children {
+            self.nodes[c].available += 1;
+        }
+        let pick = self.select(&children);
+        path.push(pick);
+        let applied = self.candidates[pick - 1]
+            .iter()
+            .all(|&cmd| game.apply(cmd).is_ok());
+        if !applied {
+            let prior = self.priors[pick - 1];
+            self.back_up(&path, prior);
+            return;
+        }
+        // A candidate's first visit is its expansion.
+        let mut expanded = self.nodes[pick].visits == 0;
+        let mut ended = 0;
+        let mut depth = 0;
+        while !expanded && depth < self.tree.plies {
+            let Some(plays) = self.advance(&mut game, &mut rng, &mut ended) else {
+                break;
+            };
+            let mover = game.current();
+            let node = path[path.len() - 1];
+            let mut available = Vec::with_capacity(plays.len());
+            let mut untried = None;
+            for &play in &plays {
+                let found = self.nodes[node]
+                    .children
+                    .iter()
+                    .copied()
+                    .find(|&c| self.nodes[c].mover == mover && self.nodes[c].command == play);
+                match found {
+                    Some(c) => {
+                        self.nodes[c].available += 1;
+                        available.push(c);
+                    }
+                    None => untried = untried.or(Some(play)),
+                }
+            }
+            let child = match untried {
+                Some(play) => {
+                    let mut fresh = Node::new(mover, play);
+                    fresh.available = 1;
+                    self.nodes.push(fresh);
+                    let id = self.nodes.len() - 1;
+                    self.nodes[node].children.push(id);
+                    expanded = true;
+                    id
+                }
+                None => self.select(&available),
+            };
+            path.push(child);
+            depth += 1;
+            if game.apply(self.nodes[child].command).is_err() {
+                // Never expected: the plays are the policy's legal ones in this deal.
+                break;
+            }
+        }
+        // The rest as hard's rollouts: the root move's turn, then `depth` more turns.
+        let turns = (self.config.depth + 1).saturating_sub(ended);
+        self.config.playout.run(&mut game, turns, &mut rng);
+        let v = cut_score(&self.config, &game, me);
+        self.back_up(&path, v);
+    }
+
+    /// Counts score `v` (the searching player's) on every node of `path`, from the seat
+    /// of the player who made its move.
+    fn back_up(&mut self, path: &[usize], v: f64) {
+        let me = self.know.me;
+        for &n in path {
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            node.total += if node.mover == me { v } else { 1.0 - v };
+        }
+    }
+
+    /// The child to walk to among `children` (all available in this deal): one never
+    /// visited first (in their order), otherwise the highest mean plus the exploration
+    /// term over its availability count; ties go to the earlier one.
+    fn select(&self, children: &[usize]) -> usize {
+        let mut best: Option<(f64, usize)> = None;
+        for &c in children {
+            let node = &self.nodes[c];
+            if node.visits == 0 {
+                return c;
+            }
+            let n = f64::from(node.visits);
+            let a = f64::from(node.available.max(1));
+            let u = node.mean() + self.tree.exploration * (a.ln() / n).sqrt();
+            if best.is_none_or(|(b, _)| u > b) {
+                best = Some((u, c));
+            }
+        }
+        best.map_or(children[0], |(_, c)| c)
+    }
+
+    /// Plays the policy's steps up to the next play of the tree: returns the player to
+    /// move's best few plays by the policy there, or `None` when the game ended, both
+    /// players passed in a row, or no such play came within [`MAX_STEPS`] commands.
+    /// `ended` counts the turns that ended on the way.
+    fn advance(&self, game: &mut Game, rng: &mut Rng, ended: &mut usize) -> Option<Vec<Command>> {
+        let playout = &self.config.playout;
+        let mut passes = 0;
+        for _ in 0..MAX_STEPS {
+            if game.is_over() || passes >= 2 {
+                return None;
+            }
+            if game.phase() == Phase::Play {
+                let plays = playout.best_plays(game, self.tree.breadth);
+                if !plays.is_empty() {
+                    return Some(plays);
+                }
+            }
+            let who = game.current();
+            let cmd = playout.command(game, rng)?;
+            passes = match cmd {
+                Command::Pass => passes + 1,
+                Command::EndTurn => passes,
+                _ => 0,
+            };
+            if game.apply(cmd).is_err() {
+                return None;
+            }
+            if game.current() != who {
+                *ended += 1;
+            }
+        }
+        None
+    }
+
+    /// The root's most visited candidate (ties: the better mean, then the better ranked).
+    fn best(&self) -> Option<Command> {
+        let root = &self.nodes[0];
+        let mut best: Option<usize> = None;
+        for &c in &root.children {
+            let better = best.is_none_or(|b| {
+                let (n, m) = (&self.nodes[c], &self.nodes[b]);
+                n.visits > m.visits || (n.visits == m.visits && n.mean() > m.mean())
+            });
+            if better {
+                best = Some(c);
+            }
+        }
+        best.and_then(|c| self.candidates[c - 1].first().copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{Bot, Level};
+    use crate::game::Settings;
+
+    /// Positions with a card to play, from a game of the easy bot against itself.
+    fn positions(seed: u64, count: usize) -> Vec<Game> {
+        let mut game = Game::new(seed, Settings::default());
+        let mut bot = Bot::new(seed);
+        let mut found = Vec::new();
+        for ply in 0..400 {
+            if found.len() == count || game.is_over() {
+                break;
+            }
+            if ply % 9 == 4 && game.phase() == Phase::Play {
+                found.push(game.clone());
+            }
+            let cmd = bot.choose(&game).expect("a move");
+            game.apply(cmd).expect("legal");
+        }
+        found
+    }
+
+    fn small_tree(plies: usize) -> Tree {
+        Tree {
+            iterations: 120,
+            plies,
+            breadth: 3,
+            exploration: 0.25,
+        }
+    }
+
+    #[test]
+    fn the_trees_counts_add_up_and_stay_within_its_plies() {
+        let config = Level::Hard.config().expect("hard searches");
+        let mut searched = 0;
+        for (i, game) in positions(41, 4).into_iter().enumerate() {
+            for plies in [1, 2] {
+                let tree = small_tree(plies);
+                let seed = 70 + i as u64;
+                let Some(mut search) = start(&game, config, tree, seed) else {
+                    continue;
+                };
+                for it in 0..tree.iterations {
+                    search.iterate(seed, it);
+                }
+                searched += 1;
+                let nodes = &search.nodes;
+                assert_eq!(nodes[0].visits as usize, tree.iterations);
+                // One node added per iteration at most (the root's candidates exist
+                // from the start).
+                assert!(nodes.len() <= 1 + search.candidates.len() + tree.iterations);
+                let mut below_root = false;
+                let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+                while let Some((n, depth)) = stack.pop() {
+                    let node = &nodes[n];
+                    assert!(depth <= plies + 1, "depth {depth} over {plies} plies");
+                    assert!((0.0..=f64::from(node.visits)).contains(&node.total));
+                    let through: u32 = node.children.iter().map(|&c| nodes[c].visits).sum();
+                    // Every visit but the one that added a node, or ended the walk,
+                    // goes on to a child; never more than the node's own.
+                    assert!(through <= node.visits, "node {n}");
+                    for &c in &node.children {
+                        assert!(nodes[c].available >= nodes[c].visits, "node {c}");
+                        assert!(nodes[c].available <= node.visits, "node {c}");
+                        if depth >= 1 {
+                            below_root = true;
+                        }
+                        stack.push((c, depth + 1));
+                    }
+                }
+                assert!(below_root, "the other player's replies are in the tree");
+                // Each candidate is tried: every root child at least once.
+                assert!(nodes[0].children.iter().all(|&c| nodes[c].visits > 0));
+                let best = search.best().expect("a move");
+                assert!(game.legal_commands().contains(&best));
+            }
+        }
+        assert!(searched >= 4, "only {searched} searches");
+    }
+
+    #[test]
+    fn the_same_position_and_seed_give_the_same_tree() {
+        let config = Level::Hard.config().expect("hard searches");
+        let game = &positions(42, 2)[1];
+        let tree = small_tree(2);
+        let grow = |seed: u64| {
+            let mut search = start(game, config, tree, seed).expect("a search");
+            for it in 0..tree.iterations {
+                search.iterate(seed, it);
+            }
+            search.nodes
+        };
+        assert_eq!(grow(5), grow(5));
+        assert_ne!(grow(5), grow(6), "the seed changes the deals");
+    }
+}
