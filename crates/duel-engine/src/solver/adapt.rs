@@ -12,6 +12,11 @@
 //! preferred candidates are drawn from, as in the guided playouts; the depth-first
 //! search that follows in [`super::solve_watched`] still tries everything.
 
+use std::cell::{OnceCell, RefCell};
+use std::collections::VecDeque;
+use std::rc::{Rc, Weak};
+
+use rustc_hash::FxHashMap as HashMap;
 use seeded_rng::Rng;
 
 use crate::command::{Command, Response};
@@ -31,9 +36,9 @@ const ITERATIONS: usize = 30;
 /// The level of each run from the start.
 const LEVEL: u8 = 2;
 
-/// Learned weights by move code, sorted by code: a few hundred codes at most, and a
-/// sorted list costs the web app's wasm less code than a hash map of its own (349 bytes
-/// gzip on the statistics bundle).
+/// Learned weights by move code, sorted by code (a few hundred codes at most): what a
+/// run has learned, kept for the depth-first search's order ([`Learned`]). A run itself
+/// reads and moves a [`RunWeights`].
 #[derive(Debug, Clone, Default)]
 struct Weights(Vec<(u64, f64)>);
 
@@ -44,10 +49,54 @@ impl Weights {
             .map_or(0.0, |i| self.0[i].1)
     }
 
-    fn add(&mut self, code: u64, delta: f64) {
-        match self.0.binary_search_by_key(&code, |e| e.0) {
-            Ok(i) => self.0[i].1 += delta,
-            Err(i) => self.0.insert(i, (code, delta)),
+    /// The weights of `run`, whose slots are those of `slots`.
+    fn of_run(run: &RunWeights, slots: &Slots) -> Weights {
+        let mut list: Vec<(u64, f64)> = slots
+            .codes
+            .iter()
+            .zip(&run.0)
+            .map(|(&code, &w)| (code, w))
+            .collect();
+        list.sort_unstable_by_key(|e| e.0);
+        Weights(list)
+    }
+}
+
+/// The move codes a run has met, each given a slot (0, 1, 2, ... in the order met) when
+/// a position's candidates are first listed: the run's weights are then read and moved
+/// by slot, an index, instead of searched for by code at every decision.
+#[derive(Debug, Default)]
+struct Slots {
+    of: HashMap<u64, u32>,
+    codes: Vec<u64>,
+}
+
+impl Slots {
+    fn slot(&mut self, code: u64) -> u32 {
+        *self.of.entry(code).or_insert_with(|| {
+            self.codes.push(code);
+            u32::try_from(self.codes.len() - 1).unwrap_or(u32::MAX)
+        })
+    }
+}
+
+/// A run's weights by slot ([`Slots`]); a slot not yet moved weighs 0, as a code never
+/// moved does in [`Weights`], and each weight is the same sum of the same moves.
+#[derive(Debug, Clone, Default)]
+struct RunWeights(Vec<f64>);
+
+impl RunWeights {
+    fn get(&self, slot: u32) -> f64 {
+        self.0.get(slot as usize).copied().unwrap_or(0.0)
+    }
+
+    fn add(&mut self, slot: u32, delta: f64) {
+        let i = slot as usize;
+        if i >= self.0.len() {
+            self.0.resize(i + 1, 0.0);
+        }
+        if let Some(w) = self.0.get_mut(i) {
+            *w += delta;
         }
     }
 }
@@ -106,6 +155,17 @@ fn move_code(d: &Duel, cmd: &Command) -> u64 {
     h
 }
 
+/// 1 / k! for k = 0..=13.
+const TAYLOR: [f64; 14] = {
+    let mut c = [1.0; 14];
+    let mut k = 1;
+    while k < 14 {
+        c[k] = c[k - 1] / k as f64;
+        k += 1;
+    }
+    c
+};
+
 /// `e^x` from basic arithmetic only, so that native code and WebAssembly draw the same
 /// moves (the platforms' `exp` may differ in the last bit). Accurate to a few parts in
 /// 10^12 over the range the logits take.
@@ -113,22 +173,19 @@ fn exp(x: f64) -> f64 {
     let x = x.clamp(-700.0, 700.0);
     let n = (x * std::f64::consts::LOG2_E).round();
     let r = x - n * std::f64::consts::LN_2;
-    // Taylor series of e^r for |r| <= ln 2 / 2.
-    let mut term = 1.0;
-    let mut sum = 1.0;
-    for k in 1..=13 {
-        term *= r / f64::from(k);
-        sum += term;
-    }
+    // Taylor series of e^r for |r| <= ln 2 / 2, to the term in r^13, in Horner's form
+    // (no division: it is on every candidate of every decision of every playout).
+    let sum = TAYLOR.iter().rev().fold(0.0, |acc, c| acc * r + c);
     // n is within -1010..=1010: 2^n as a float, split in two to stay normal.
     let half = (n / 2.0).trunc();
     let pow2 = |e: f64| f64::from_bits(((e as i64 + 1023) as u64) << 52);
     sum * pow2(half) * pow2(n - half)
 }
 
-/// One decision of a playout: the codes of the candidates drawn from and the one taken.
+/// One decision of a playout: the codes of the candidates drawn from (shared with the
+/// position they were drawn at) and the one taken.
 struct Decision {
-    codes: Vec<u64>,
+    slots: Rc<[u32]>,
     chosen: usize,
 }
 
@@ -141,19 +198,16 @@ struct Played {
     steps: Vec<Decision>,
 }
 
-fn logits(w: &Weights, codes: &[u64]) -> Vec<f64> {
-    codes
-        .iter()
-        .enumerate()
-        .map(|(i, c)| i as f64 * RANK_PRIOR + w.get(*c))
-        .collect()
-}
-
-/// Softmax probabilities of `logits`.
-fn probabilities(logits: &[f64]) -> Vec<f64> {
-    let mut p = logits.to_vec();
-    softmax(&mut p);
-    p
+/// The logits of the moves in `slots` under `w`, the guide's rank as the prior, into
+/// `out`.
+fn logits_into(w: &RunWeights, slots: &[u32], out: &mut Vec<f64>) {
+    out.clear();
+    out.extend(
+        slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| i as f64 * RANK_PRIOR + w.get(*s)),
+    );
 }
 
 /// Turns logits into their softmax probabilities in place (no allocation on a path
@@ -163,37 +217,145 @@ fn softmax(v: &mut [f64]) {
     for x in v.iter_mut() {
         *x = exp(*x - top);
     }
-    let total: f64 = v.iter().sum();
+    let scale = 1.0 / v.iter().sum::<f64>();
     for x in v.iter_mut() {
-        *x /= total;
+        *x *= scale;
+    }
+}
+
+/// A position a playout reached from the start, kept while one of the last [`KEPT`]
+/// playouts went through it, so that a later playout taking the same moves up to it
+/// starts from it instead of playing them again. The policy changes between playouts, but
+/// what it draws from does not: a position's candidates, the guide's preferred ones and
+/// their codes, and the position each of them leads to, are functions of the position.
+/// So a playout through kept positions draws the same numbers and makes the same
+/// choices as one that plays every move: every line, score and answer is the same.
+struct Node {
+    duel: Duel,
+    /// [`super::nested::progress_of`] the position.
+    progress: i64,
+    /// The guide's preferred candidates and their moves' slots, once a playout needed
+    /// them.
+    options: OnceCell<(Vec<Command>, Rc<[u32]>)>,
+    /// The positions reached from here that a kept playout went on to: the option taken
+    /// (`usize::MAX` for the end of the turn when nothing else was offered) and the position.
+    next: RefCell<Vec<(usize, Weak<Node>)>>,
+}
+
+/// How many of the last playouts keep the positions they went through. On three of
+/// legacy-exodia's hands won in 0.3-0.4 s, a playout's first 58-75% of moves were those
+/// of one of the last 8 playouts (29-59% of the last one alone).
+const KEPT: usize = 8;
+
+impl Node {
+    fn new(duel: Duel, goal: Outcome, deck: usize) -> Node {
+        Node {
+            progress: super::nested::progress_of(&duel, goal, deck),
+            duel,
+            options: OnceCell::new(),
+            next: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn options(&self, guide: Guide, slots: &mut Slots) -> &(Vec<Command>, Rc<[u32]>) {
+        self.options.get_or_init(|| {
+            let ordered = guide(&self.duel, choices(&self.duel));
+            let mut options = ordered.commands;
+            if ordered.preferred > 0 {
+                options.truncate(ordered.preferred);
+            }
+            let moves: Rc<[u32]> = if options.len() > 1 {
+                options
+                    .iter()
+                    .map(|c| slots.slot(move_code(&self.duel, c)))
+                    .collect()
+            } else {
+                Rc::from([])
+            };
+            (options, moves)
+        })
+    }
+
+    /// The position `cmd` (option `taken`) leads to: a kept one, or played now (`None`
+    /// when the duel refuses it).
+    fn after(
+        &self,
+        taken: usize,
+        cmd: &Command,
+        goal: Outcome,
+        deck: usize,
+        played: &mut usize,
+    ) -> Option<Rc<Node>> {
+        let mut next = self.next.borrow_mut();
+        if let Some(node) = next
+            .iter()
+            .find(|(t, _)| *t == taken)
+            .and_then(|(_, n)| n.upgrade())
+        {
+            return Some(node);
+        }
+        let mut d = self.duel.clone();
+        *played += 1;
+        if !super::play(&mut d, cmd) {
+            return None;
+        }
+        let node = Rc::new(Node::new(d, goal, deck));
+        next.retain(|(_, n)| n.strong_count() > 0);
+        next.push((taken, Rc::downgrade(&node)));
+        Some(node)
+    }
+}
+
+/// The positions of the last [`KEPT`] playouts, from the start.
+struct Kept {
+    start: Rc<Node>,
+    slots: Slots,
+    paths: VecDeque<Vec<Rc<Node>>>,
+    /// Moves played (positions made) so far, the others were kept ones.
+    played: usize,
+}
+
+impl Kept {
+    fn new(start: &Duel, goal: Outcome, deck: usize) -> Kept {
+        Kept {
+            start: Rc::new(Node::new(start.clone(), goal, deck)),
+            slots: Slots::default(),
+            paths: VecDeque::with_capacity(KEPT),
+            played: 0,
+        }
+    }
+
+    fn keep(&mut self, path: Vec<Rc<Node>>) {
+        if self.paths.len() == KEPT {
+            self.paths.pop_front();
+        }
+        self.paths.push_back(path);
     }
 }
 
 fn playout(
-    start: &Duel,
+    kept: &mut Kept,
     goal: Outcome,
     guide: Guide,
-    w: &Weights,
+    w: &RunWeights,
     rng: &mut Rng,
     deck: usize,
+    scratch: &mut Vec<f64>,
 ) -> Played {
-    let mut d = start.clone();
+    let mut node = Rc::clone(&kept.start);
+    let mut path = Vec::new();
     let mut line = Vec::new();
     let mut steps = Vec::new();
-    let mut score = super::nested::progress_of(&d, goal, deck);
-    while d.outcome().is_none() && line.len() < LONGEST {
-        let ordered = guide(&d, choices(&d));
-        let mut options = ordered.commands;
-        if ordered.preferred > 0 {
-            options.truncate(ordered.preferred);
-        }
-        let cmd = match options.len() {
-            0 => Command::EndTurn,
-            1 => options.remove(0),
+    let mut score = node.progress;
+    while node.duel.outcome().is_none() && line.len() < LONGEST {
+        let (options, moves) = node.options(guide, &mut kept.slots);
+        let (taken, cmd) = match options.len() {
+            0 => (usize::MAX, Command::EndTurn),
+            1 => (0, options[0].clone()),
             _ => {
-                let codes: Vec<u64> = options.iter().map(|c| move_code(&d, c)).collect();
-                let mut p = logits(w, &codes);
-                softmax(&mut p);
+                let p = &mut *scratch;
+                logits_into(w, moves, p);
+                softmax(p);
                 let mut x = rng.next_f64();
                 let mut chosen = p.len() - 1;
                 for (i, pi) in p.iter().enumerate() {
@@ -203,17 +365,23 @@ fn playout(
                     }
                     x -= pi;
                 }
-                steps.push(Decision { codes, chosen });
-                options.swap_remove(chosen)
+                steps.push(Decision {
+                    slots: Rc::clone(moves),
+                    chosen,
+                });
+                (chosen, options[chosen].clone())
             }
         };
-        if !super::play(&mut d, &cmd) {
+        let Some(next) = node.after(taken, &cmd, goal, deck, &mut kept.played) else {
             break;
-        }
+        };
         line.push(cmd);
-        score = score.max(super::nested::progress_of(&d, goal, deck));
+        score = score.max(next.progress);
+        path.push(std::mem::replace(&mut node, next));
     }
-    let won = d.outcome() == Some(goal);
+    path.push(node.clone());
+    let won = node.duel.outcome() == Some(goal);
+    kept.keep(path);
     Played {
         line,
         won,
@@ -222,20 +390,37 @@ fn playout(
     }
 }
 
-/// Moves the policy towards the decisions of `best`.
-fn adapt(w: &mut Weights, best: &[Decision]) {
-    let before = w.clone();
+/// Moves the policy towards the decisions of `best`. Every step's probabilities are
+/// those of the policy before the move, so they are all worked out first (into `moves`,
+/// with `scratch` for each step's), then added in the steps' order.
+fn adapt(
+    w: &mut RunWeights,
+    best: &[Decision],
+    scratch: &mut Vec<f64>,
+    moves: &mut Vec<(u32, f64)>,
+) {
+    moves.clear();
     for step in best {
-        let p = probabilities(&logits(&before, &step.codes));
-        w.add(step.codes[step.chosen], ALPHA);
-        for (c, pi) in step.codes.iter().zip(p) {
-            w.add(*c, -ALPHA * pi);
-        }
+        logits_into(w, &step.slots, scratch);
+        softmax(scratch);
+        moves.push((step.slots[step.chosen], ALPHA));
+        moves.extend(
+            step.slots
+                .iter()
+                .zip(scratch.iter())
+                .map(|(s, pi)| (*s, -ALPHA * pi)),
+        );
+    }
+    for &(slot, delta) in moves.iter() {
+        w.add(slot, delta);
     }
 }
 
 struct Run<'a> {
-    start: &'a Duel,
+    kept: Kept,
+    /// Room for a decision's probabilities and an adaptation's moves, reused.
+    scratch: Vec<f64>,
+    moves: Vec<(u32, f64)>,
     goal: Outcome,
     guide: Guide,
     rng: &'a mut Rng,
@@ -249,22 +434,16 @@ struct Run<'a> {
 impl Run<'_> {
     /// A run of `level` whose policy starts as `w` and is adapted in place to the best
     /// playout it sees (so the caller of the top level keeps what the run learned).
-    fn level(&mut self, level: u8, w: &mut Weights) -> Option<Played> {
-        if level == 0 {
-            if *self.spent >= self.playouts
-                || (self.spent.is_multiple_of(8) && !(self.go)(*self.spent))
-            {
-                self.stopped = true;
-                return None;
-            }
-            *self.spent += 1;
-            return Some(playout(
-                self.start, self.goal, self.guide, w, self.rng, self.deck,
-            ));
-        }
+    fn level(&mut self, level: u8, w: &mut RunWeights) -> Option<Played> {
         let mut best: Option<Played> = None;
         for _ in 0..ITERATIONS {
-            let Some(found) = self.level(level - 1, &mut w.clone()) else {
+            // A playout reads the policy and leaves it as it is: no copy of it.
+            let found = if level <= 1 {
+                self.playout(w)
+            } else {
+                self.level(level - 1, &mut w.clone())
+            };
+            let Some(found) = found else {
                 break;
             };
             if found.won {
@@ -274,10 +453,29 @@ impl Run<'_> {
                 best = Some(found);
             }
             if let Some(b) = &best {
-                adapt(w, &b.steps);
+                adapt(w, &b.steps, &mut self.scratch, &mut self.moves);
             }
         }
         best
+    }
+
+    /// One playout under `w`, if the budget and `go` allow it.
+    fn playout(&mut self, w: &RunWeights) -> Option<Played> {
+        if *self.spent >= self.playouts || (self.spent.is_multiple_of(8) && !(self.go)(*self.spent))
+        {
+            self.stopped = true;
+            return None;
+        }
+        *self.spent += 1;
+        Some(playout(
+            &mut self.kept,
+            self.goal,
+            self.guide,
+            w,
+            self.rng,
+            self.deck,
+            &mut self.scratch,
+        ))
     }
 }
 
@@ -290,17 +488,18 @@ pub(crate) struct Learned {
 }
 
 impl Learned {
-    /// Keeps `w` if its run's best playout scored higher than every run's before.
-    fn offer(&mut self, score: i64, w: &Weights) {
+    /// Keeps the weights `w` gives if its run's best playout scored higher than every
+    /// run's before.
+    fn offer(&mut self, score: i64, w: impl FnOnce() -> Weights) {
         if self.best.as_ref().is_none_or(|(s, _)| score > *s) {
-            self.best = Some((score, w.clone()));
+            self.best = Some((score, w()));
         }
     }
 
     /// Keeps what `later` learned where its best run came further.
     pub(crate) fn merge(&mut self, later: Learned) {
         if let Some((score, w)) = later.best {
-            self.offer(score, &w);
+            self.offer(score, || w);
         }
     }
 
@@ -341,7 +540,9 @@ pub(crate) fn search(
 ) -> (Option<Vec<Command>>, Learned) {
     let deck = start.player(Player::You).deck.len();
     let mut run = Run {
-        start,
+        kept: Kept::new(start, goal, deck),
+        scratch: Vec::new(),
+        moves: Vec::new(),
         goal,
         guide,
         rng,
@@ -353,10 +554,10 @@ pub(crate) fn search(
     };
     let mut learned = Learned::default();
     while !run.stopped {
-        let mut w = Weights::default();
+        let mut w = RunWeights::default();
         match run.level(LEVEL, &mut w) {
             Some(p) if p.won => return (Some(p.line), learned),
-            Some(p) => learned.offer(p.score, &w),
+            Some(p) => learned.offer(p.score, || Weights::of_run(&w, &run.kept.slots)),
             None => break,
         }
     }
@@ -377,19 +578,29 @@ mod tests {
         }
     }
 
+    /// Softmax probabilities of the moves in `slots` under `w`.
+    fn probabilities(w: &RunWeights, slots: &[u32]) -> Vec<f64> {
+        let mut p = Vec::new();
+        logits_into(w, slots, &mut p);
+        softmax(&mut p);
+        p
+    }
+
     #[test]
     fn adapting_to_a_playout_makes_its_moves_likelier_and_the_others_less_likely() {
-        let codes = vec![11, 22, 33];
-        let mut w = Weights::default();
-        let before = probabilities(&logits(&w, &codes));
+        let slots = vec![0, 1, 2];
+        let mut w = RunWeights::default();
+        let before = probabilities(&w, &slots);
         adapt(
             &mut w,
             &[Decision {
-                codes: codes.clone(),
+                slots: Rc::from(slots.as_slice()),
                 chosen: 2,
             }],
+            &mut Vec::new(),
+            &mut Vec::new(),
         );
-        let after = probabilities(&logits(&w, &codes));
+        let after = probabilities(&w, &slots);
         assert!(after[2] > before[2], "{before:?} -> {after:?}");
         assert!(
             after[0] < before[0] && after[1] < before[1],
@@ -397,6 +608,159 @@ mod tests {
         );
         // The guide's order is the prior: the first candidate starts likeliest.
         assert!(before[0] > before[1] && before[1] > before[2]);
+    }
+
+    /// The reference the runs are checked against: weights kept by move code and moved
+    /// one step at a time from a copy of them, as runs did before they had slots.
+    fn add_by_code(w: &mut Weights, code: u64, delta: f64) {
+        match w.0.binary_search_by_key(&code, |e| e.0) {
+            Ok(i) => w.0[i].1 += delta,
+            Err(i) => w.0.insert(i, (code, delta)),
+        }
+    }
+
+    fn probabilities_by_code(w: &Weights, codes: &[u64]) -> Vec<f64> {
+        let mut p: Vec<f64> = codes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| i as f64 * RANK_PRIOR + w.get(*c))
+            .collect();
+        softmax(&mut p);
+        p
+    }
+
+    fn adapt_by_code(w: &mut Weights, best: &[(Vec<u64>, usize)]) {
+        let before = w.clone();
+        for (codes, chosen) in best {
+            let p = probabilities_by_code(&before, codes);
+            add_by_code(w, codes[*chosen], ALPHA);
+            for (c, pi) in codes.iter().zip(p) {
+                add_by_code(w, *c, -ALPHA * pi);
+            }
+        }
+    }
+
+    /// A reference playout: every move played from the start on one copy of the duel,
+    /// the policy read by move code.
+    struct Afresh {
+        line: Vec<Command>,
+        won: bool,
+        score: i64,
+        decisions: Vec<(Vec<u64>, usize)>,
+    }
+
+    fn playout_afresh(
+        start: &Duel,
+        goal: Outcome,
+        guide: Guide,
+        w: &Weights,
+        rng: &mut Rng,
+        deck: usize,
+    ) -> Afresh {
+        let mut d = start.clone();
+        let mut line = Vec::new();
+        let mut decisions = Vec::new();
+        let mut score = super::super::nested::progress_of(&d, goal, deck);
+        while d.outcome().is_none() && line.len() < LONGEST {
+            let ordered = guide(&d, choices(&d));
+            let mut options = ordered.commands;
+            if ordered.preferred > 0 {
+                options.truncate(ordered.preferred);
+            }
+            let cmd = match options.len() {
+                0 => Command::EndTurn,
+                1 => options.remove(0),
+                _ => {
+                    let codes: Vec<u64> = options.iter().map(|c| move_code(&d, c)).collect();
+                    let p = probabilities_by_code(w, &codes);
+                    let mut x = rng.next_f64();
+                    let mut chosen = p.len() - 1;
+                    for (i, pi) in p.iter().enumerate() {
+                        if x < *pi {
+                            chosen = i;
+                            break;
+                        }
+                        x -= pi;
+                    }
+                    decisions.push((codes, chosen));
+                    options.swap_remove(chosen)
+                }
+            };
+            if !super::super::play(&mut d, &cmd) {
+                break;
+            }
+            line.push(cmd);
+            score = score.max(super::super::nested::progress_of(&d, goal, deck));
+        }
+        let won = d.outcome() == Some(goal);
+        Afresh {
+            line,
+            won,
+            score: if won { i64::MAX } else { score },
+            decisions,
+        }
+    }
+
+    /// Playouts through the kept positions of the last ones, the policy read and moved
+    /// by slot, are the playouts that play every move afresh under a policy kept by move
+    /// code: the same draws, moves, decisions and scores, under a policy that changes
+    /// between them as a run changes it, and in the end the same weights, on hands of
+    /// every Exodia deck.
+    #[test]
+    fn playouts_through_kept_positions_play_as_playouts_played_afresh() {
+        let (mut moves, mut played) = (0, 0);
+        for deck in [
+            "exodia-deck",
+            "legacy-exodia-deck",
+            "library-exodia-deck",
+            "panda-exodia-deck",
+        ] {
+            for seed in 0..4 {
+                let start = super::super::without_log(
+                    &Duel::with_settings(deck, seed, Settings::default()).expect("a preset deck"),
+                );
+                let goal = Outcome::Win(Reason::Exodia);
+                let guide = super::super::policy_for(goal);
+                let cards = start.player(Player::You).deck.len();
+                let mut kept = Kept::new(&start, goal, cards);
+                let (mut rng, mut fresh_rng) = (Rng::new(seed), Rng::new(seed));
+                let (mut w, mut by_code) = (RunWeights::default(), Weights::default());
+                let mut best: Option<(Played, Afresh)> = None;
+                for _ in 0..60 {
+                    let a = playout(&mut kept, goal, guide, &w, &mut rng, cards, &mut Vec::new());
+                    let b = playout_afresh(&start, goal, guide, &by_code, &mut fresh_rng, cards);
+                    assert_eq!(a.line, b.line, "{deck} seed {seed}");
+                    assert_eq!((a.won, a.score), (b.won, b.score), "{deck} seed {seed}");
+                    let decisions: Vec<(Vec<u64>, usize)> = a
+                        .steps
+                        .iter()
+                        .map(|s| {
+                            let codes = s.slots.iter().map(|&i| kept.slots.codes[i as usize]);
+                            (codes.collect(), s.chosen)
+                        })
+                        .collect();
+                    assert_eq!(decisions, b.decisions, "{deck} seed {seed}");
+                    moves += a.line.len();
+                    if best.as_ref().is_none_or(|(x, _)| a.score >= x.score) {
+                        best = Some((a, b));
+                    }
+                    if let Some((x, y)) = &best {
+                        adapt(&mut w, &x.steps, &mut Vec::new(), &mut Vec::new());
+                        adapt_by_code(&mut by_code, &y.decisions);
+                    }
+                }
+                let learned = Weights::of_run(&w, &kept.slots);
+                // Codes a run met but never moved weigh 0 in both.
+                let moved: Vec<(u64, f64)> =
+                    learned.0.iter().copied().filter(|e| e.1 != 0.0).collect();
+                let reference: Vec<(u64, f64)> =
+                    by_code.0.iter().copied().filter(|e| e.1 != 0.0).collect();
+                assert_eq!(moved, reference, "{deck} seed {seed}");
+                played += kept.played;
+            }
+        }
+        // Most moves came from kept positions.
+        assert!(2 * played < moves, "{played} of {moves} moves played");
     }
 
     /// What adaptive runs that did not win have learned orders a search's candidates:
