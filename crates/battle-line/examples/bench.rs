@@ -7,6 +7,10 @@
 //! positions and prints each chosen command, for comparing moves before and after a
 //! change and for counting instructions (`valgrind --tool=callgrind`).
 //!
+//! `… battle-line-bench agree A B N` counts how often contenders `A` and `B` choose the
+//! same move on the first `N` (at most 60) fixed positions, and how often each chooses
+//! its own move again with another seed (the search's own noise, for comparison).
+//!
 //! `… battle-line-bench hand-model N` checks the model of the other hand (`hard-model-…`)
 //! over `N` games of the sparring partner against itself: for each sharpness the harness
 //! names, the mean weight of the troops really in the other hand against the other
@@ -76,6 +80,31 @@ fn main() {
                 c.log_ratio
             );
         }
+        return;
+    }
+    if let [mode, a, b, n] = args.as_slice()
+        && mode == "agree"
+    {
+        let n: usize = n.parse().expect("a count of positions");
+        let named = |name: &str| Contender::from_name(name).expect("a contender's name");
+        let (a, b) = (named(a), named(b));
+        let mut random = RandomPlayer::new(0);
+        let (mut same, mut a_again, mut b_again) = (0, 0, 0);
+        let positions = fixed_positions(n);
+        for (i, g) in positions.iter().enumerate() {
+            let seed = i as u64;
+            let first = a.choose(g, seed, &mut random);
+            let other = b.choose(g, seed, &mut random);
+            same += usize::from(first == other);
+            a_again += usize::from(a.choose(g, seed + 1000, &mut random) == first);
+            b_again += usize::from(b.choose(g, seed + 1000, &mut random) == other);
+        }
+        println!(
+            "on {} fixed positions: {} and {} chose the same move {same} times; each with another seed chose its own move again {a_again} and {b_again} times",
+            positions.len(),
+            a.name(),
+            b.name()
+        );
         return;
     }
     let pos = positions();

@@ -42,6 +42,13 @@ pub(crate) struct Tree {
     pub breadth: usize,
     /// The exploration constant of the UCB rule.
     pub exploration: f64,
+    /// How the root's candidates share the iterations: with `false`, by the UCB rule
+    /// like every other node (`iterations` in all); with `true`, by hard's sequential
+    /// halving (its rollouts per round from `Config::rollouts`, every candidate of a
+    /// round walked down its own subtree in the same deals, the better half kept), so the
+    /// luck of a deal cancels out between candidates as in hard, and the tree searches
+    /// the replies below each of them.
+    pub halving: bool,
 }
 
 /// One node: the move that leads to it and its statistics.
@@ -107,6 +114,9 @@ pub(crate) fn choose(game: &Game, seed: u64, config: Config, tree: Tree) -> Opti
     let Some(mut search) = start(game, config, tree, seed) else {
         return decided(game, seed, config);
     };
+    if tree.halving {
+        return search.halve(seed);
+    }
     for i in 0..tree.iterations {
         search.iterate(seed, i);
     }
@@ -161,17 +171,54 @@ impl Ismcts {
     /// Iteration `i`: a deal, a walk down the tree adding at most one node, a rollout,
     /// and the score counted on the path.
     fn iterate(&mut self, seed: u64, i: usize) {
-        let me = self.know.me;
-        let mut rng = deal_rng(seed, i);
-        let mut game = self.know.sample(&mut rng);
-        let mut path = vec![0];
         // The root: every candidate is available.
         let children = self.nodes[0].children.clone();
         for &c in &children {
             self.nodes[c].available += 1;
         }
         let pick = self.select(&children);
-        path.push(pick);
+        self.descend(pick, deal_rng(seed, i));
+    }
+
+    /// Hard's sequential halving over the root's candidates: in each round every
+    /// candidate still in the running is walked down its subtree in the round's deals
+    /// (the same deals for all of them), then the better half by mean score is kept
+    /// (equal means: the better ranked). Returns the last one's first command.
+    fn halve(&mut self, seed: u64) -> Option<Command> {
+        let mut alive: Vec<usize> = self.nodes[0].children.clone();
+        let mut rounds_left = (usize::BITS - (alive.len() - 1).leading_zeros()) as usize;
+        let mut deal_base = 0;
+        while alive.len() > 1 && rounds_left > 0 {
+            let per = (self.config.rollouts / rounds_left / alive.len()).max(1);
+            for d in 0..per {
+                for &c in &alive {
+                    self.nodes[c].available += 1;
+                    self.descend(c, deal_rng(seed, deal_base + d));
+                }
+            }
+            let nodes = &self.nodes;
+            alive.sort_by(|&a, &b| nodes[b].mean().total_cmp(&nodes[a].mean()));
+            rounds_left -= 1;
+            let keep = if rounds_left == 0 {
+                1
+            } else {
+                alive.len().div_ceil(2)
+            };
+            alive.truncate(keep);
+            deal_base += per;
+        }
+        alive
+            .first()
+            .and_then(|&c| self.candidates[c - 1].first().copied())
+    }
+
+    /// One iteration through root child `pick` in the deal `rng` draws first: a walk
+    /// down its subtree adding at most one node, a rollout, and the score counted on the
+    /// path.
+    fn descend(&mut self, pick: usize, mut rng: Rng) {
+        let me = self.know.me;
+        let mut game = self.know.sample(&mut rng);
+        let mut path = vec![0, pick];
         let applied = self.candidates[pick - 1]
             .iter()
             .all(|&cmd| game.apply(cmd).is_ok());
@@ -338,41 +385,76 @@ mod tests {
         found
     }
 
-    fn small_tree(plies: usize) -> Tree {
+    fn small_tree(plies: usize, halving: bool) -> Tree {
         Tree {
             iterations: 120,
             plies,
             breadth: 3,
             exploration: 0.25,
+            halving,
         }
+    }
+
+    /// A search of `game` grown by `tree`'s iterations, or by sequential halving over
+    /// `rollouts` (per round) with `halving`, and the move it chose.
+    fn grown(
+        game: &Game,
+        config: Config,
+        tree: Tree,
+        seed: u64,
+    ) -> Option<(Ismcts, Option<Command>)> {
+        let mut search = start(game, config, tree, seed)?;
+        let best = if tree.halving {
+            search.halve(seed)
+        } else {
+            for it in 0..tree.iterations {
+                search.iterate(seed, it);
+            }
+            search.best()
+        };
+        Some((search, best))
     }
 
     #[test]
     fn the_trees_counts_add_up_and_stay_within_its_plies() {
-        let config = Level::Hard.config().expect("hard searches");
+        let hard = Level::Hard.config().expect("hard searches");
+        // A shorter halving schedule: this runs in unoptimized test builds too.
+        let config = Config {
+            rollouts: 120,
+            ..hard
+        };
         let mut searched = 0;
         for (i, game) in positions(41, 4).into_iter().enumerate() {
-            for plies in [1, 2] {
-                let tree = small_tree(plies);
+            for (plies, halving) in [(1, false), (2, false), (2, true)] {
+                let tree = small_tree(plies, halving);
                 let seed = 70 + i as u64;
-                let Some(mut search) = start(&game, config, tree, seed) else {
+                let Some((search, best)) = grown(&game, config, tree, seed) else {
                     continue;
                 };
-                for it in 0..tree.iterations {
-                    search.iterate(seed, it);
-                }
                 searched += 1;
                 let nodes = &search.nodes;
-                assert_eq!(nodes[0].visits as usize, tree.iterations);
+                let root_visits: u32 = nodes[0].children.iter().map(|&c| nodes[c].visits).sum();
+                assert_eq!(nodes[0].visits, root_visits, "one candidate an iteration");
+                if !halving {
+                    assert_eq!(nodes[0].visits as usize, tree.iterations);
+                }
                 // One node added per iteration at most (the root's candidates exist
                 // from the start).
-                assert!(nodes.len() <= 1 + search.candidates.len() + tree.iterations);
+                let iterations = nodes[0].visits as usize;
+                assert!(nodes.len() <= 1 + search.candidates.len() + iterations);
                 let mut below_root = false;
                 let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
                 while let Some((n, depth)) = stack.pop() {
                     let node = &nodes[n];
                     assert!(depth <= plies + 1, "depth {depth} over {plies} plies");
-                    assert!((0.0..=f64::from(node.visits)).contains(&node.total));
+                    // Scores are chances (the evaluation's may pass 0 or 1 by a rounding).
+                    let within = -1e-9..=f64::from(node.visits) + 1e-9;
+                    assert!(
+                        within.contains(&node.total),
+                        "node {n}: {} over {} visits ({plies}, {halving})",
+                        node.total,
+                        node.visits
+                    );
                     let through: u32 = node.children.iter().map(|&c| nodes[c].visits).sum();
                     // Every visit but the one that added a node, or ended the walk,
                     // goes on to a child; never more than the node's own.
@@ -389,26 +471,41 @@ mod tests {
                 assert!(below_root, "the other player's replies are in the tree");
                 // Each candidate is tried: every root child at least once.
                 assert!(nodes[0].children.iter().all(|&c| nodes[c].visits > 0));
-                let best = search.best().expect("a move");
+                let best = best.expect("a move");
                 assert!(game.legal_commands().contains(&best));
+                if halving {
+                    // The survivor has the most visits: it was in every round.
+                    let most = nodes[0].children.iter().map(|&c| nodes[c].visits).max();
+                    let survivor = nodes[0]
+                        .children
+                        .iter()
+                        .copied()
+                        .filter(|&c| Some(nodes[c].visits) == most)
+                        .any(|c| search.candidates[c - 1].first() == Some(&best));
+                    assert!(survivor, "{best:?}");
+                }
             }
         }
-        assert!(searched >= 4, "only {searched} searches");
+        assert!(searched >= 8, "only {searched} searches");
     }
 
     #[test]
     fn the_same_position_and_seed_give_the_same_tree() {
-        let config = Level::Hard.config().expect("hard searches");
-        let game = &positions(42, 2)[1];
-        let tree = small_tree(2);
-        let grow = |seed: u64| {
-            let mut search = start(game, config, tree, seed).expect("a search");
-            for it in 0..tree.iterations {
-                search.iterate(seed, it);
-            }
-            search.nodes
+        let hard = Level::Hard.config().expect("hard searches");
+        let config = Config {
+            rollouts: 120,
+            ..hard
         };
-        assert_eq!(grow(5), grow(5));
-        assert_ne!(grow(5), grow(6), "the seed changes the deals");
+        let game = &positions(42, 2)[1];
+        for halving in [false, true] {
+            let tree = small_tree(2, halving);
+            let grow = |seed: u64| {
+                grown(game, config, tree, seed)
+                    .map(|(search, best)| (search.nodes, best))
+                    .expect("a search")
+            };
+            assert_eq!(grow(5), grow(5));
+            assert_ne!(grow(5).0, grow(6).0, "the seed changes the deals");
+        }
     }
 }

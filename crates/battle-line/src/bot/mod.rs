@@ -511,10 +511,13 @@ pub enum Contender {
     /// move (the other player's reply first), the other player's nodes shared by every
     /// deal by the move, with the UCB rule's exploration constant `exploration` / 100
     /// (`hard-is-1-c25`: the replies alone, 0.25), with about as many rollouts as hard
-    /// ([`IS_ITERATIONS`]).
+    /// ([`IS_ITERATIONS`]); with `halving`, the root's candidates share the rollouts by
+    /// hard's sequential halving in the same deals instead of by the UCB rule, each with
+    /// its own tree of replies below it (`hard-is-sh-2-c25`).
     HardIs {
         plies: u8,
         exploration: u8,
+        halving: bool,
     },
 }
 
@@ -532,13 +535,15 @@ const IS_BREADTH: usize = 4;
 /// spends (its 900 are per round: 296 + 448 + 900 = 1,644 rollouts over 8 candidates).
 const IS_ITERATIONS: usize = 1650;
 
-/// The tree search of the `HardIs` contender named by `plies` and `exploration`.
-fn is_tree(plies: u8, exploration: u8) -> ismcts::Tree {
+/// The tree search of the `HardIs` contender named by `plies`, `exploration` and
+/// `halving` (which spends hard's own schedule: `Config::rollouts` per round).
+fn is_tree(plies: u8, exploration: u8, halving: bool) -> ismcts::Tree {
     ismcts::Tree {
         iterations: IS_ITERATIONS,
         plies: usize::from(plies),
         breadth: IS_BREADTH,
         exploration: f64::from(exploration) / 100.0,
+        halving,
     }
 }
 
@@ -720,15 +725,27 @@ impl Contender {
                 beta,
                 "hard-model",
             ),
-            Contender::HardIs { plies, exploration } => {
-                // By depth, then by the constants of `IS_EXPLORATIONS`.
-                const NAMES: [[&str; 3]; 3] = [
+            Contender::HardIs {
+                plies,
+                exploration,
+                halving,
+            } => {
+                // By the root's rule and depth, then by the constants of `IS_EXPLORATIONS`.
+                const NAMES: [[&str; 3]; 6] = [
                     ["hard-is-1-c10", "hard-is-1-c25", "hard-is-1-c50"],
                     ["hard-is-2-c10", "hard-is-2-c25", "hard-is-2-c50"],
                     ["hard-is-3-c10", "hard-is-3-c25", "hard-is-3-c50"],
+                    ["hard-is-sh-1-c10", "hard-is-sh-1-c25", "hard-is-sh-1-c50"],
+                    ["hard-is-sh-2-c10", "hard-is-sh-2-c25", "hard-is-sh-2-c50"],
+                    ["hard-is-sh-3-c10", "hard-is-sh-3-c25", "hard-is-sh-3-c50"],
                 ];
                 match IS_PLIES.iter().position(|&p| p == plies) {
-                    Some(row) => sized_name(&NAMES[row], &IS_EXPLORATIONS, exploration, "hard-is"),
+                    Some(row) => sized_name(
+                        &NAMES[row + 3 * usize::from(halving)],
+                        &IS_EXPLORATIONS,
+                        exploration,
+                        "hard-is",
+                    ),
                     None => "hard-is",
                 }
             }
@@ -797,10 +814,19 @@ impl Contender {
                     }))
             }
             other if other.starts_with("hard-is-") => {
-                let (plies, exploration) = other["hard-is-".len()..].split_once("-c")?;
+                let rest = &other["hard-is-".len()..];
+                let (halving, rest) = match rest.strip_prefix("sh-") {
+                    Some(rest) => (true, rest),
+                    None => (false, rest),
+                };
+                let (plies, exploration) = rest.split_once("-c")?;
                 let plies: u8 = plies.parse().ok()?;
                 let exploration: u8 = exploration.parse().ok()?;
-                let named = Contender::HardIs { plies, exploration };
+                let named = Contender::HardIs {
+                    plies,
+                    exploration,
+                    halving,
+                };
                 // Only the names the harness lists, spelled as listed.
                 (named.name() == other).then_some(named)
             }
@@ -882,9 +908,13 @@ impl Contender {
                 };
                 choose_with(game, config, seed)
             }
-            Contender::HardIs { plies, exploration } => {
+            Contender::HardIs {
+                plies,
+                exploration,
+                halving,
+            } => {
                 let hard = Level::Hard.config().expect("hard searches");
-                ismcts::choose(game, seed, hard, is_tree(plies, exploration))
+                ismcts::choose(game, seed, hard, is_tree(plies, exploration, halving))
             }
             Contender::HardWays | Contender::HardWays900 => {
                 let hard = hard_full_config();
@@ -1232,6 +1262,10 @@ mod tests {
             "hard-is-3-c10",
             "hard-is-3-c25",
             "hard-is-3-c50",
+            "hard-is-sh-1-c25",
+            "hard-is-sh-2-c10",
+            "hard-is-sh-2-c25",
+            "hard-is-sh-3-c50",
             "hard-ways",
             "hard-ways-900",
             "hard-cut-4",
@@ -1285,6 +1319,8 @@ mod tests {
         assert_eq!(Contender::from_name("hard-is-2-c30"), None);
         assert_eq!(Contender::from_name("hard-is-2-c025"), None);
         assert_eq!(Contender::from_name("hard-is-c25-2"), None);
+        assert_eq!(Contender::from_name("hard-is-sh-2"), None);
+        assert_eq!(Contender::from_name("hard-is-sh-sh-2-c25"), None);
     }
 
     #[test]
@@ -1453,7 +1489,11 @@ mod tests {
     #[test]
     fn hard_is_plays_whole_games_legally_and_the_same_again_from_its_seed() {
         // The replies alone, and the deepest tree the harness names.
-        for (name, seed) in [("hard-is-1-c25", 34), ("hard-is-3-c10", 35)] {
+        for (name, seed) in [
+            ("hard-is-1-c25", 34),
+            ("hard-is-3-c10", 35),
+            ("hard-is-sh-2-c25", 36),
+        ] {
             let tree = Contender::from_name(name).expect(name);
             let play = || {
                 contenders_game(seed, name, every_fifth(tree, Contender::Sparring))
