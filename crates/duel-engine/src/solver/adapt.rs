@@ -223,8 +223,8 @@ fn softmax(v: &mut [f64]) {
     }
 }
 
-/// A position a playout reached from the start, kept while one of the last [`KEPT`]
-/// playouts went through it, so that a later playout taking the same moves up to it
+/// A position a playout reached from the start, kept while one of the last playouts
+/// ([`KEPT_MOVES`]) went through it, so that a later playout taking the same moves up to it
 /// starts from it instead of playing them again. The policy changes between playouts, but
 /// what it draws from does not: a position's candidates, the guide's preferred ones and
 /// their codes, and the position each of them leads to, are functions of the position.
@@ -242,10 +242,13 @@ struct Node {
     next: RefCell<Vec<(usize, Weak<Node>)>>,
 }
 
-/// How many of the last playouts keep the positions they went through. On three of
-/// legacy-exodia's hands won in 0.3-0.4 s, a playout's first 58-75% of moves were those
-/// of one of the last 8 playouts (29-59% of the last one alone).
-const KEPT: usize = 8;
+/// The most moves the kept playouts hold in all (a bound on the positions kept, so on
+/// the memory they take): the last playouts are kept as long as their lines hold no
+/// more. On three of legacy-exodia's hands won in 0.3-0.4 s (seeds 2, 4 and 11, solved
+/// as the statistics do), the last 8 playouts held the first 58-75% of a playout's moves
+/// and the whole solve took 5,772 M instructions; a bound of 4,096 moves 4,534 M (13.6
+/// MB at the peak), 16,384 moves 4,237 M (37 MB), 65,536 moves 4,022 M (103 MB).
+const KEPT_MOVES: usize = 16_384;
 
 impl Node {
     fn new(duel: Duel, goal: Outcome, deck: usize) -> Node {
@@ -306,11 +309,13 @@ impl Node {
     }
 }
 
-/// The positions of the last [`KEPT`] playouts, from the start.
+/// The positions of the last playouts, from the start.
 struct Kept {
     start: Rc<Node>,
     slots: Slots,
     paths: VecDeque<Vec<Rc<Node>>>,
+    /// The moves of the kept paths, in all.
+    moves: usize,
     /// Moves played (positions made) so far, the others were kept ones.
     played: usize,
 }
@@ -320,16 +325,20 @@ impl Kept {
         Kept {
             start: Rc::new(Node::new(start.clone(), goal, deck)),
             slots: Slots::default(),
-            paths: VecDeque::with_capacity(KEPT),
+            paths: VecDeque::new(),
+            moves: 0,
             played: 0,
         }
     }
 
     fn keep(&mut self, path: Vec<Rc<Node>>) {
-        if self.paths.len() == KEPT {
-            self.paths.pop_front();
-        }
+        self.moves += path.len();
         self.paths.push_back(path);
+        while self.moves > KEPT_MOVES
+            && let Some(old) = self.paths.pop_front()
+        {
+            self.moves -= old.len();
+        }
     }
 }
 
