@@ -11,6 +11,12 @@
 //! playout it has seen (Rosin's nested rollout policy adaptation). Only the guide's
 //! preferred candidates are drawn from, as in the guided playouts; the depth-first
 //! search that follows in [`super::solve_watched`] still tries everything.
+//!
+//! As a run's policy sharpens, its playouts take the same first moves again and again:
+//! the positions of the last playouts are kept ([`Node`], [`Kept`]), and a playout goes
+//! on from them for as long as it takes the moves one of them took, playing only the
+//! rest. It draws the same numbers and makes the same choices as a playout that plays
+//! every move, so every line and answer is the same, for half the instructions or less.
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::VecDeque;
