@@ -229,6 +229,18 @@ fn softmax(v: &mut [f64]) {
     }
 }
 
+/// The index drawn from the probabilities `p` (not empty) with one number of `rng`.
+fn draw(p: &[f64], rng: &mut Rng) -> usize {
+    let mut x = rng.next_f64();
+    for (i, pi) in p.iter().enumerate() {
+        if x < *pi {
+            return i;
+        }
+        x -= pi;
+    }
+    p.len() - 1
+}
+
 /// A position a playout reached from the start, kept while one of the last playouts
 /// ([`KEPT_MOVES`]) went through it, so that a later playout taking the same moves up to it
 /// starts from it instead of playing them again. The policy changes between playouts, but
@@ -368,18 +380,9 @@ fn playout(
             0 => (usize::MAX, Command::EndTurn),
             1 => (0, options[0].clone()),
             _ => {
-                let p = &mut *scratch;
-                logits_into(w, moves, p);
-                softmax(p);
-                let mut x = rng.next_f64();
-                let mut chosen = p.len() - 1;
-                for (i, pi) in p.iter().enumerate() {
-                    if x < *pi {
-                        chosen = i;
-                        break;
-                    }
-                    x -= pi;
-                }
+                logits_into(w, moves, scratch);
+                softmax(scratch);
+                let chosen = draw(scratch, rng);
                 steps.push(Decision {
                     slots: Rc::clone(moves),
                     chosen,
@@ -687,16 +690,7 @@ mod tests {
                 1 => options.remove(0),
                 _ => {
                     let codes: Vec<u64> = options.iter().map(|c| move_code(&d, c)).collect();
-                    let p = probabilities_by_code(w, &codes);
-                    let mut x = rng.next_f64();
-                    let mut chosen = p.len() - 1;
-                    for (i, pi) in p.iter().enumerate() {
-                        if x < *pi {
-                            chosen = i;
-                            break;
-                        }
-                        x -= pi;
-                    }
+                    let chosen = draw(&probabilities_by_code(w, &codes), rng);
                     decisions.push((codes, chosen));
                     options.swap_remove(chosen)
                 }
