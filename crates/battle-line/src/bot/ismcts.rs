@@ -415,14 +415,18 @@ mod tests {
         Some((search, best))
     }
 
+    /// Hard's search with a shorter halving schedule: these tests run in unoptimized
+    /// builds too.
+    fn short_hard() -> Config {
+        Config {
+            rollouts: 120,
+            ..Level::Hard.config().expect("hard searches")
+        }
+    }
+
     #[test]
     fn the_trees_counts_add_up_and_stay_within_its_plies() {
-        let hard = Level::Hard.config().expect("hard searches");
-        // A shorter halving schedule: this runs in unoptimized test builds too.
-        let config = Config {
-            rollouts: 120,
-            ..hard
-        };
+        let config = short_hard();
         let mut searched = 0;
         for (i, game) in positions(41, 4).into_iter().enumerate() {
             for (plies, halving) in [(1, false), (2, false), (2, true)] {
@@ -491,11 +495,7 @@ mod tests {
 
     #[test]
     fn the_same_position_and_seed_give_the_same_tree() {
-        let hard = Level::Hard.config().expect("hard searches");
-        let config = Config {
-            rollouts: 120,
-            ..hard
-        };
+        let config = short_hard();
         let game = &positions(42, 2)[1];
         for halving in [false, true] {
             let tree = small_tree(2, halving);

@@ -1462,46 +1462,35 @@ mod tests {
         );
     }
 
+    /// The named contender, every fifth decision of a game against the partner, plays the
+    /// same legal game again from the same seed (`contenders_game` checks each move).
+    fn assert_plays_the_same_again(name: &str, seed: u64) {
+        let contender = Contender::from_name(name).expect(name);
+        let play = || {
+            contenders_game(seed, name, every_fifth(contender, Contender::Sparring))
+                .log()
+                .to_vec()
+        };
+        assert_eq!(play(), play(), "{name}");
+    }
+
     #[test]
     fn hard_replies_plays_whole_games_legally_and_the_same_again_from_its_seed() {
-        for (name, seed) in [("hard-replies-worst-3", 29), ("hard-replies-odds-4", 30)] {
-            let replies = Contender::from_name(name).expect(name);
-            let play = || {
-                contenders_game(seed, name, every_fifth(replies, Contender::Sparring))
-                    .log()
-                    .to_vec()
-            };
-            assert_eq!(play(), play(), "{name}");
-        }
+        assert_plays_the_same_again("hard-replies-worst-3", 29);
+        assert_plays_the_same_again("hard-replies-odds-4", 30);
     }
 
     #[test]
     fn hard_model_plays_whole_games_legally_and_the_same_again_from_its_seed() {
-        let model = Contender::from_name("hard-model-40").expect("named");
-        let play = || {
-            contenders_game(32, "hard-model-40", every_fifth(model, Contender::Sparring))
-                .log()
-                .to_vec()
-        };
-        assert_eq!(play(), play());
+        assert_plays_the_same_again("hard-model-40", 32);
     }
 
     #[test]
     fn hard_is_plays_whole_games_legally_and_the_same_again_from_its_seed() {
         // The replies alone, and the deepest tree the harness names.
-        for (name, seed) in [
-            ("hard-is-1-c25", 34),
-            ("hard-is-3-c10", 35),
-            ("hard-is-sh-2-c25", 36),
-        ] {
-            let tree = Contender::from_name(name).expect(name);
-            let play = || {
-                contenders_game(seed, name, every_fifth(tree, Contender::Sparring))
-                    .log()
-                    .to_vec()
-            };
-            assert_eq!(play(), play(), "{name}");
-        }
+        assert_plays_the_same_again("hard-is-1-c25", 34);
+        assert_plays_the_same_again("hard-is-3-c10", 35);
+        assert_plays_the_same_again("hard-is-sh-2-c25", 36);
     }
 
     #[test]
