@@ -16,9 +16,17 @@
 //! names, the mean weight of the troops really in the other hand against the other
 //! unseen ones, and the mean log-ratio of a held troop's weight to the mean (above 0:
 //! the model's deals find the real hand more often than uniform deals).
+//!
+//! `… battle-line-bench replies FROM N [OPPONENT]` plays seeds `FROM..FROM+N` between the
+//! sparring partner and `OPPONENT` (a contender's name, `hard` by default), each seed from
+//! both seats, and counts where the partner's real plays rank among the rollout policy's
+//! (`reply_ranks`): how many a tree that keeps the policy's best 4 plays at a node
+//! (`hard-is-…`) could ever search; and, for comparison, their rank among the moves as
+//! hard ranks its own candidates (the odds evaluation one ply deep).
 
 use battle_line::bot::{
-    Bot, Contender, Level, RandomPlayer, Ranking, calibrate, choose, choose_ranked,
+    Bot, Contender, Level, REPLY_RANKS, RandomPlayer, Ranking, calibrate, choose, choose_ranked,
+    reply_ranks,
 };
 use battle_line::{Command, Game, Phase, Player, Settings};
 use std::time::Instant;
@@ -80,6 +88,53 @@ fn main() {
                 c.log_ratio
             );
         }
+        return;
+    }
+    if let [mode, from, n, rest @ ..] = args.as_slice()
+        && mode == "replies"
+        && rest.len() <= 1
+    {
+        let from: u64 = from.parse().expect("a first seed");
+        let n: u64 = n.parse().expect("a count of seeds");
+        let other = rest.first().map_or("hard", String::as_str);
+        let other = Contender::from_name(other).expect("a contender's name");
+        let start = Instant::now();
+        let r = reply_ranks(from..from + n, other);
+        let share = |k: usize| 100.0 * k as f64 / r.plays.max(1) as f64;
+        let ranks: Vec<String> = (0..REPLY_RANKS)
+            .map(|i| format!("{}: {}", i + 1, r.by_rank[i]))
+            .collect();
+        println!(
+            "seeds {from}-{} against {} ({:.0} s): {} plays of the partner, {:.1} of the policy's plays to choose from on average; by the policy's rank ({}+ last) {}; not a play of the policy {} ({:.1}%)",
+            from + n - 1,
+            other.name(),
+            start.elapsed().as_secs_f64(),
+            r.plays,
+            r.choices as f64 / r.plays.max(1) as f64,
+            REPLY_RANKS,
+            ranks.join(", "),
+            r.not_policy,
+            share(r.not_policy),
+        );
+        for k in [1, 2, 4, 8] {
+            println!(
+                "within the policy's best {k}: {} ({:.1}%), outside: {} ({:.1}%); within the odds ranking's best {k}: {} ({:.1}%)",
+                r.within(k),
+                share(r.within(k)),
+                r.plays - r.within(k),
+                share(r.plays - r.within(k)),
+                r.within_odds(k),
+                share(r.within_odds(k)),
+            );
+        }
+        let odds: Vec<String> = (0..REPLY_RANKS)
+            .map(|i| format!("{}: {}", i + 1, r.by_odds_rank[i]))
+            .collect();
+        println!(
+            "by the odds ranking's rank {}; not listed {}",
+            odds.join(", "),
+            r.not_odds
+        );
         return;
     }
     if let [mode, a, b, n] = args.as_slice()

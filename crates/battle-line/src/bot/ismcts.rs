@@ -361,6 +361,118 @@ impl Ismcts {
     }
 }
 
+/// Where the sparring partner's real plays stand among the plays the tree considers:
+/// the rollout policy's plays ranked by their worth without noise (`Playout::best_plays`
+/// of the hard level's policy), from games of the partner against another player
+/// ([`reply_ranks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReplyRanks {
+    /// The partner's plays looked at: a card put on a flag or into the guile area, or a
+    /// pass, where the policy would choose a play.
+    pub plays: usize,
+    /// `by_rank[r]`: plays that were the policy's `r + 1`-th best; the last entry counts
+    /// those ranked lower still.
+    pub by_rank: [usize; REPLY_RANKS],
+    /// Plays the policy never makes there (Fog, Mud, Scout, Redeploy; a guile or morale
+    /// card it turns down; a pass): no node of the tree can hold them.
+    pub not_policy: usize,
+    /// The policy's plays summed over those positions (their mean: how many there are
+    /// to choose from).
+    pub choices: usize,
+    /// The same plays by their rank among the partner's legal moves as hard ranks its
+    /// own candidates (the odds evaluation one ply deep, from the partner's seat; a guile
+    /// card by its best resolution); the last entry counts those ranked lower still.
+    pub by_odds_rank: [usize; REPLY_RANKS],
+    /// Plays that ranking does not list (a position it decides at once).
+    pub not_odds: usize,
+}
+
+/// Ranks [`ReplyRanks::by_rank`] tells apart (the last: this one or lower).
+pub const REPLY_RANKS: usize = 9;
+
+impl ReplyRanks {
+    /// The plays that were among the policy's best `n` (with `n` of [`REPLY_RANKS`] or
+    /// more: every play the policy makes).
+    pub fn within(&self, n: usize) -> usize {
+        self.by_rank[..n.min(REPLY_RANKS)].iter().sum()
+    }
+
+    /// The same among the odds ranking's best `n`.
+    pub fn within_odds(&self, n: usize) -> usize {
+        self.by_odds_rank[..n.min(REPLY_RANKS)].iter().sum()
+    }
+}
+
+/// [`ReplyRanks`] over games from seeds `seeds` between the sparring partner and
+/// `other`, the partner in each seat in turn, as the harness plays them: at every
+/// command of the partner in the play phase where the policy would choose a play (no
+/// claim first), the partner's command is looked up among the policy's plays for the
+/// partner in the real position (its real hand: the deal of a tree search that happens
+/// to match it, the best case for the tree). A check only: it reads the partner's hand.
+pub fn reply_ranks(seeds: std::ops::Range<u64>, other: super::Contender) -> ReplyRanks {
+    let hard = super::Level::Hard.config().expect("hard searches");
+    let playout = hard.playout;
+    let every = Config {
+        width: usize::MAX,
+        ..hard
+    };
+    let mut r = ReplyRanks::default();
+    for seed in seeds {
+        for partner in Player::BOTH {
+            let mut seats = [other; 2];
+            seats[partner.index()] = super::Contender::Sparring;
+            let mut game = Game::new(seed, crate::game::Settings::default());
+            let mut random = super::RandomPlayer::new(seed ^ 0xABCD);
+            for _ in 0..3000 {
+                if game.is_over() {
+                    break;
+                }
+                let seat = game.current();
+                let Some(cmd) = seats[seat.index()].choose(&game, seed, &mut random) else {
+                    break;
+                };
+                if seat == partner && !matches!(cmd, Command::ClaimFlag { .. }) {
+                    let plays = playout.best_plays(&game, usize::MAX);
+                    if !plays.is_empty() {
+                        r.plays += 1;
+                        r.choices += plays.len();
+                        match plays.iter().position(|&p| p == cmd) {
+                            Some(i) => r.by_rank[i.min(REPLY_RANKS - 1)] += 1,
+                            None => r.not_policy += 1,
+                        }
+                        match odds_rank(&game, seed, every, cmd) {
+                            Some(i) => r.by_odds_rank[i.min(REPLY_RANKS - 1)] += 1,
+                            None => r.not_odds += 1,
+                        }
+                    }
+                }
+                if game.apply(cmd).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    r
+}
+
+/// Where `cmd` stands among the moves of the player to move in `game` as the search
+/// with `config` ranks them (each first command once, at its best rank); `None` when
+/// the search decides at once or does not list it.
+fn odds_rank(game: &Game, seed: u64, config: Config, cmd: Command) -> Option<usize> {
+    let Progress::Searching(search) = Search::start(game, seed, config) else {
+        return None;
+    };
+    let mut firsts: Vec<Command> = Vec::new();
+    for (commands, _) in search.into_ranked().candidates {
+        if let Some(&first) = commands.first()
+            && !firsts.contains(&first)
+        {
+            firsts.push(first);
+        }
+    }
+    firsts.iter().position(|&c| c == cmd)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -507,5 +619,20 @@ mod tests {
             assert_eq!(grow(5), grow(5));
             assert_ne!(grow(5).0, grow(6).0, "the seed changes the deals");
         }
+    }
+
+    #[test]
+    fn the_partners_plays_are_counted_once_each_by_their_rank_among_the_policys() {
+        let r = reply_ranks(0..1, crate::bot::Contender::Level(Level::Easy));
+        assert!(r.plays > 20, "two whole games of plays: {r:?}");
+        assert_eq!(r.within(REPLY_RANKS) + r.not_policy, r.plays, "{r:?}");
+        assert!(r.choices >= r.plays - r.not_policy, "{r:?}");
+        assert!(r.within(1) > 0 && r.within(1) <= r.within(4), "{r:?}");
+        assert_eq!(r.within_odds(REPLY_RANKS) + r.not_odds, r.plays, "{r:?}");
+        assert!(r.within_odds(1) > 0, "{r:?}");
+        assert_eq!(
+            r,
+            reply_ranks(0..1, crate::bot::Contender::Level(Level::Easy))
+        );
     }
 }

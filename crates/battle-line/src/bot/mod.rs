@@ -27,6 +27,7 @@ mod ways;
 
 pub use easy::Bot;
 pub use hand_model::{Calibration, calibrate};
+pub use ismcts::{REPLY_RANKS, ReplyRanks, reply_ranks};
 pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player, Settings};
