@@ -876,6 +876,67 @@ impl Duel {
     pub fn instance(&self, id: CardId) -> Option<&CardInstance> {
         self.cards.get(id.index())
     }
+
+    /// Makes this duel a copy of `from` (as `from.clone()` would be) in the room its own
+    /// lists already have: the solver's positions it has done with become the next
+    /// ones without a round of the allocator (`solver::Pool`).
+    pub(crate) fn copy_from(&mut self, from: &Duel) {
+        // Every field by name, so a new one cannot be left out.
+        let Duel {
+            deck_id,
+            seed,
+            settings,
+            cards,
+            players,
+            phase,
+            turn,
+            chain,
+            resolving,
+            frames,
+            prompt,
+            restrictions,
+            used_opt,
+            delayed,
+            end_step,
+            triggers,
+            trigger_build,
+            seq,
+            last_happening,
+            watchers,
+            rng,
+            log,
+            outcome,
+            journal,
+            #[cfg(feature = "custom-decks")]
+            custom,
+        } = from;
+        self.deck_id.clone_from(deck_id);
+        self.seed = *seed;
+        self.settings.clone_from(settings);
+        self.cards.clone_from(cards);
+        self.players.clone_from(players);
+        self.phase.clone_from(phase);
+        self.turn = *turn;
+        self.chain.clone_from(chain);
+        self.resolving = *resolving;
+        self.frames.clone_from(frames);
+        self.prompt.clone_from(prompt);
+        self.restrictions.clone_from(restrictions);
+        self.used_opt.clone_from(used_opt);
+        self.delayed.clone_from(delayed);
+        self.end_step.clone_from(end_step);
+        self.triggers.clone_from(triggers);
+        self.trigger_build.clone_from(trigger_build);
+        self.seq = *seq;
+        self.last_happening = *last_happening;
+        self.watchers.clone_from(watchers);
+        self.rng.clone_from(rng);
+        self.log.clone_from(log);
+        self.outcome.clone_from(outcome);
+        self.journal.clone_from(journal);
+        #[cfg(feature = "custom-decks")]
+        self.custom.clone_from(custom);
+    }
 }
 
 impl Duel {

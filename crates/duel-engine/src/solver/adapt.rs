@@ -28,7 +28,7 @@ use seeded_rng::Rng;
 use crate::command::{Command, Response};
 use crate::state::{CardId, Duel, Outcome, Player, PromptState};
 
-use super::{Guide, choices, code_in};
+use super::{Guide, Pool, choices, code_in};
 
 /// The longest line a playout plays.
 const LONGEST: usize = 300;
@@ -306,6 +306,7 @@ impl Node {
         goal: Outcome,
         deck: usize,
         played: &mut usize,
+        pool: &mut Pool,
     ) -> Option<Rc<Node>> {
         let mut next = self.next.borrow_mut();
         if let Some(node) = next
@@ -315,9 +316,10 @@ impl Node {
         {
             return Some(node);
         }
-        let mut d = self.duel.clone();
+        let mut d = pool.copy(&self.duel);
         *played += 1;
         if !super::play(&mut d, cmd) {
+            pool.give(d);
             return None;
         }
         let node = Rc::new(Node::new(d, goal, deck));
@@ -336,6 +338,11 @@ struct Kept {
     moves: usize,
     /// Moves played (positions made) so far, the others were kept ones.
     played: usize,
+    /// The positions of the paths let go, for the next ones.
+    pool: Pool,
+    /// The moves of the last playout: room for the next one's lists, which would
+    /// otherwise grow push by push (4% of the instructions).
+    room: usize,
 }
 
 impl Kept {
@@ -346,6 +353,8 @@ impl Kept {
             paths: VecDeque::new(),
             moves: 0,
             played: 0,
+            pool: Pool::default(),
+            room: 0,
         }
     }
 
@@ -356,6 +365,12 @@ impl Kept {
             && let Some(old) = self.paths.pop_front()
         {
             self.moves -= old.len();
+            // A position no newer path goes through is done with.
+            for node in old {
+                if let Ok(node) = Rc::try_unwrap(node) {
+                    self.pool.give(node.duel);
+                }
+            }
         }
     }
 }
@@ -370,9 +385,9 @@ fn playout(
     scratch: &mut Vec<f64>,
 ) -> Played {
     let mut node = Rc::clone(&kept.start);
-    let mut path = Vec::new();
-    let mut line = Vec::new();
-    let mut steps = Vec::new();
+    let mut path = Vec::with_capacity(kept.room + 1);
+    let mut line = Vec::with_capacity(kept.room);
+    let mut steps = Vec::with_capacity(kept.room);
     let mut score = node.progress;
     while node.duel.outcome().is_none() && line.len() < LONGEST {
         let (options, moves) = node.options(guide, &mut kept.slots);
@@ -390,7 +405,8 @@ fn playout(
                 (chosen, options[chosen].clone())
             }
         };
-        let Some(next) = node.after(taken, &cmd, goal, deck, &mut kept.played) else {
+        let Some(next) = node.after(taken, &cmd, goal, deck, &mut kept.played, &mut kept.pool)
+        else {
             break;
         };
         line.push(cmd);
@@ -399,6 +415,7 @@ fn playout(
     }
     path.push(node.clone());
     let won = node.duel.outcome() == Some(goal);
+    kept.room = line.len();
     kept.keep(path);
     Played {
         line,

@@ -132,8 +132,8 @@ fn candidates(d: &Duel) -> Candidates {
             complete: true,
         };
     }
-    // A few dozen at most: a list beats a hash set here.
-    let mut seen = Vec::with_capacity(CANDIDATES_ROOM);
+    // A few dozen at most: a list beats a hash set here, and on the stack.
+    let mut seen: smallvec::SmallVec<[_; CANDIDATES_ROOM]> = smallvec::SmallVec::new();
     let mut end = None;
     // The legal commands in `Duel::legal_commands`' order, a copy's commands left out where
     // an interchangeable copy's same command is already in (so never validated).
@@ -552,6 +552,8 @@ struct Ctx<'p> {
     dominance: dominance::Dominance,
     /// What the cuts read of the duel's cards as a whole.
     facts: bound::Facts,
+    /// Positions decided, for the next copies.
+    pool: Pool,
 }
 
 impl<'p> Ctx<'p> {
@@ -566,6 +568,7 @@ impl<'p> Ctx<'p> {
             failed: Refuted::default(),
             path: Vec::new(),
             capped: false,
+            pool: Pool::default(),
         }
     }
 }
@@ -732,6 +735,7 @@ impl Pass {
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Option<PassState> {
         if let Some(o) = d.outcome() {
+            ctx.pool.give(d);
             return Some(if o == ctx.goal {
                 PassState::Won
             } else {
@@ -741,6 +745,7 @@ impl Pass {
         // A line of deviations is not bounded by its limit: only the length guard stops it.
         let deviations = self.limit == Limit::Deviations;
         if (remaining == 0 && !deviations) || ctx.path.len() >= usize::from(MAX_LINE) {
+            ctx.pool.give(d);
             return Some(PassState::Failed { cut: true });
         }
         if ctx.nodes >= ctx.budget {
@@ -758,6 +763,7 @@ impl Pass {
         if let Some(key) = key
             && let Some(cut) = ctx.failed.refutes(key, self.limit, remaining)
         {
+            ctx.pool.give(d);
             return Some(PassState::Failed { cut });
         }
         if bound::hopeless(&d, ctx.goal, &ctx.facts) {
@@ -766,6 +772,7 @@ impl Pass {
             if let Some(key) = key {
                 ctx.failed.record(key, self.limit, u16::MAX);
             }
+            ctx.pool.give(d);
             return Some(PassState::Failed { cut: false });
         }
         let mut found = candidates(&d);
@@ -815,7 +822,7 @@ impl Pass {
             let here = if top.todo.is_empty() {
                 top.here.take()
             } else {
-                top.here.clone()
+                top.here.as_ref().map(|d| ctx.pool.copy(d))
             };
             if let Some(mut next) = here {
                 next.apply_valid(&cmd);
@@ -829,7 +836,10 @@ impl Pass {
                 return None;
             }
         }
-        let frame = self.stack.pop()?;
+        let mut frame = self.stack.pop()?;
+        if let Some(d) = frame.here.take() {
+            ctx.pool.give(d);
+        }
         if let Some(key) = frame.key {
             let remaining = if frame.cut { frame.remaining } else { u16::MAX };
             ctx.failed.record(key, self.limit, remaining);
@@ -877,6 +887,53 @@ pub(crate) fn win_pieces() -> &'static [Code] {
             .flat_map(|(card, pieces)| std::iter::once(*card).chain(pieces.iter().copied()))
             .collect()
     })
+}
+
+/// Positions the solver has done with, kept to become its next copies: a copy made in
+/// one of them reuses the room of its lists (the card list, the running effects, the
+/// once-per-turn marks, ...) instead of allocating new ones, and nothing is freed when
+/// it is given back. Its piles are let go at once: a pile another position still holds
+/// is changed in place only once nothing else holds it.
+#[derive(Default)]
+pub(crate) struct Pool {
+    spare: Vec<Duel>,
+    /// The empty pile the spares hold instead of their own.
+    empty: crate::state::Pile,
+}
+
+/// The most positions a [`Pool`] keeps.
+const POOLED: usize = 32;
+
+impl Pool {
+    /// A copy of `d`.
+    pub(crate) fn copy(&mut self, d: &Duel) -> Duel {
+        match self.spare.pop() {
+            Some(mut spare) => {
+                spare.copy_from(d);
+                spare
+            }
+            None => d.clone(),
+        }
+    }
+
+    /// Keeps `d` for a later copy.
+    pub(crate) fn give(&mut self, mut d: Duel) {
+        if self.spare.len() >= POOLED {
+            return;
+        }
+        for p in &mut d.players {
+            for pile in [
+                &mut p.deck,
+                &mut p.hand,
+                &mut p.graveyard,
+                &mut p.banished,
+                &mut p.extra,
+            ] {
+                pile.clone_from(&self.empty);
+            }
+        }
+        self.spare.push(d);
+    }
 }
 
 pub(crate) fn code_in(d: &Duel, id: CardId) -> Code {
@@ -1851,6 +1908,55 @@ mod tests {
             // Once it has ended, a pass keeps its answer.
             assert_eq!(pass.run(&mut sliced, &mut |_| true), in_slices);
         }
+    }
+
+    /// A position copied into a spare one (a position the solver has done with, from
+    /// another deck, game or moment, with lists of other lengths) is the position a
+    /// clone is, the command log included, and plays on as a clone does, leaving the
+    /// original as it was (piles shared with it are copied before they change): at
+    /// every step of guided lines of every deck.
+    #[test]
+    fn a_position_copied_into_a_spare_one_is_a_clone_and_plays_as_one() {
+        let mut pool = Pool::default();
+        let mut copies = 0;
+        for deck in crate::decks() {
+            for seed in 0..4 {
+                let Ok(start) = Duel::with_settings(&deck.id, seed, Settings::default()) else {
+                    panic!("deck {} does not start", deck.id);
+                };
+                let goal = crate::stats::goal_of(&deck.id).unwrap_or(Outcome::Win(Reason::Exodia));
+                let (_, line) = rollout(&start, &mut Rng::new(seed), policy_for(goal));
+                let mut d = start.clone();
+                for (i, cmd) in line.iter().enumerate() {
+                    let before = d.clone();
+                    let mut copy = pool.copy(&d);
+                    assert!(
+                        copy == d,
+                        "{} seed {seed} step {i}: the copy differs",
+                        deck.id
+                    );
+                    assert_eq!(key::key(&copy), key::key(&d));
+                    let mut clone = d.clone();
+                    for c in &line[i..] {
+                        assert_eq!(
+                            copy.apply(c.clone()).is_ok(),
+                            clone.apply(c.clone()).is_ok()
+                        );
+                        assert!(copy == clone, "{} seed {seed} step {i}: parted", deck.id);
+                    }
+                    assert!(
+                        d == before,
+                        "{} seed {seed} step {i}: the original moved",
+                        deck.id
+                    );
+                    pool.give(copy);
+                    pool.give(clone);
+                    copies += 1;
+                    assert!(d.apply(cmd.clone()).is_ok());
+                }
+            }
+        }
+        assert!(copies > 100, "only {copies} copies tried");
     }
 
     /// The solver's copies record nothing, yet play the same game: along guided lines of

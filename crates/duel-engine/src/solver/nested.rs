@@ -11,7 +11,7 @@ use seeded_rng::Rng;
 use crate::command::Command;
 use crate::state::{Duel, Outcome, Player, Reason};
 
-use super::{Guide, choices, guided_choice};
+use super::{Guide, Pool, choices, guided_choice};
 
 /// Candidates tried with a playout at each step at most (the guide's first ones).
 const WIDTH: usize = 10;
@@ -36,25 +36,24 @@ pub(super) fn progress_of(d: &Duel, goal: Outcome, deck_at_start: usize) -> i64 
     }
 }
 
-/// One guided playout from `start`: its commands, whether it won, and the best
-/// progress seen on the way.
+/// One guided playout from `d`, played on it: its commands, whether it won, and the
+/// best progress seen on the way.
 fn playout(
-    start: &Duel,
+    d: &mut Duel,
     goal: Outcome,
     guide: Guide,
     rng: &mut Rng,
     deck_at_start: usize,
 ) -> (Vec<Command>, bool, i64) {
-    let mut d = start.clone();
     let mut line = Vec::new();
-    let mut best = progress_of(&d, goal, deck_at_start);
+    let mut best = progress_of(d, goal, deck_at_start);
     while d.outcome().is_none() && line.len() < LONGEST {
-        let cmd = guided_choice(&d, rng, guide);
-        if !super::play(&mut d, &cmd) {
+        let cmd = guided_choice(d, rng, guide);
+        if !super::play(d, &cmd) {
             break;
         }
         line.push(cmd);
-        best = best.max(progress_of(&d, goal, deck_at_start));
+        best = best.max(progress_of(d, goal, deck_at_start));
     }
     (line, d.outcome() == Some(goal), best)
 }
@@ -73,6 +72,8 @@ pub(crate) fn search(
 ) -> Option<Vec<Command>> {
     let deck_at_start = start.player(Player::You).deck.len();
     let mut d = start.clone();
+    // The playouts' positions, one after the other in the same room.
+    let mut pool = Pool::default();
     let mut line: Vec<Command> = Vec::new();
     // The best playout seen, as the commands still to play from `d`.
     let mut best: (i64, Vec<Command>) = (i64::MIN, Vec::new());
@@ -99,11 +100,13 @@ pub(crate) fn search(
                 return None;
             }
             *spent += 1;
-            let mut child = d.clone();
+            let mut child = pool.copy(&d);
             if !super::play(&mut child, &cmd) {
+                pool.give(child);
                 continue;
             }
-            let (rest, won, score) = playout(&child, goal, guide, rng, deck_at_start);
+            let (rest, won, score) = playout(&mut child, goal, guide, rng, deck_at_start);
+            pool.give(child);
             let score = if won { i64::MAX } else { score };
             if score > best.0 {
                 let mut moves = vec![cmd];
