@@ -98,13 +98,22 @@ const PAGES = [
       if (!/[A-Za-z\u3040-\u30ff\u4e00-\u9fff]/.test(name)) throw new Error(`${id} has no readable name: "${name}"`);
     }
     const position = () => page.getAttribute('[data-testid=replay-position]', 'data-value');
+    // A key's step shows once the page has rendered it: wait for it (a loaded machine
+    // renders late), then say where it stopped.
+    const reaches = async (step, what) => {
+      try {
+        await page.waitForSelector(`[data-testid=replay-position][data-value="${step}"]`, { timeout: 5000 });
+      } catch {
+        throw new Error(`${what} showed step ${await position()}, not ${step}`);
+      }
+    };
     const total = await page.getAttribute('[data-testid=replay-position]', 'data-total');
     await page.keyboard.press('Home');
-    if (await position() !== '0') throw new Error(`Home went to step ${await position()}`);
+    await reaches('0', 'Home');
     await page.keyboard.press('End');
+    await reaches(total, 'End');
     await page.keyboard.press('ArrowLeft');
-    const back = String(Number(total) - 1);
-    if (await position() !== back) throw new Error(`End then ← showed step ${await position()}, not ${back}`);
+    await reaches(String(Number(total) - 1), 'End then ←');
     if (await page.locator('[data-testid=replay-step][aria-current=step]').count() !== 1) {
       throw new Error('the step shown is not marked in the list');
     }

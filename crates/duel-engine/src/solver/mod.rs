@@ -1,7 +1,7 @@
 //! A bounded search for a line of play that reaches a wanted outcome (e.g. "can this
 //! opening still win?"), used by tests, benchmarks and tools: searches of guided
-//! playouts first (nested ones, then for Exodia adaptive ones, see [`adapt`]), then a
-//! depth-first search over every candidate with a table of the positions already
+//! playouts first (nested ones, then for Exodia adaptive ones: the `adapt` module), then
+//! a depth-first search over every candidate with a table of the positions already
 //! explored. The guidance ([`policy_for`]) only orders candidates, so a search
 //! that runs out of candidates is a proof; it is read from the card data (which cards are
 //! win pieces, which effects deal damage), never from passcodes.
@@ -1240,7 +1240,7 @@ pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, 
 /// library from 21 to 17, for a fifth to a quarter more time: the playouts are `budget / 2`.
 ///
 /// Revision 10 hands three quarters of an Exodia hand's playouts to adaptive searches
-/// ([`adapt`]), which learn which moves the best lines take. Undecided hands of
+/// (`adapt`), which learn which moves the best lines take. Undecided hands of
 /// legacy-exodia and library-exodia (budget 20,000): seeds 0-199, 17 + 23 in 41.4 s with
 /// nested searches alone (and a budget of 27,000: 17 + 18 in 50.0 s) against 11 + 20 in
 /// 54.1 s; seeds 200-399, 27 + 18 in 41.0 s against 17 + 17 in 49.7 s. Half the
@@ -1278,7 +1278,7 @@ pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, 
 ///
 /// Since revision 19 the depth-first search after the playouts tries moves in the order
 /// the adaptive playouts learned (the policy of the run whose best playout came
-/// furthest, the guide's rank as its prior: [`adapt::Learned`]), starting again from the
+/// furthest, the guide's rank as its prior: `adapt::Learned`), starting again from the
 /// top with what it refuted so far; the search by deviations deviates from that order.
 /// The hands that get there are those the playouts did not win, and most of their time
 /// went to wins that the search in the guide's order found late, under a first choice
