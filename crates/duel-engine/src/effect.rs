@@ -43,7 +43,7 @@ pub enum EffectKind {
 pub enum OncePerTurn {
     /// "Once per turn": per copy of the card.
     Card,
-    /// "You can only activate 1 <name> per turn": shared by every copy.
+    /// "You can only activate 1 `<name>` per turn": shared by every copy.
     Name,
 }
 

@@ -515,7 +515,7 @@ pub fn hopeless(d: &Duel, goal: Outcome) -> bool {
 
 /// Whether a depth-first search from `d` leaves out `cmd` there: a Set or a Normal
 /// Summon that not playing does at least as well as, by what the duel's cards read, or
-/// ending the turn when nothing could happen in the End Phase (see [`dominance`]).
+/// ending the turn when nothing could happen in the End Phase (see the `dominance` module).
 /// Reads every card of the duel: a search reads them once.
 pub fn dominated(d: &Duel, cmd: &Command) -> bool {
     dominance::Dominance::of(d).drops(d, cmd)
@@ -531,7 +531,7 @@ pub fn dominance_from(start: &Duel) -> impl Fn(&Duel, &Command) -> bool + use<> 
 
 /// A key of everything that decides what can still happen, equal for positions that
 /// differ only in which copy of a card is where or in orders nothing reads (see
-/// [`key`]). The command log and the event journal do not matter.
+/// the `key` module). The command log and the event journal do not matter.
 pub fn position_key(d: &Duel) -> u128 {
     key::key(d)
 }
@@ -1250,7 +1250,7 @@ pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, 
 /// left 13 + 11, in half as much time again: a burn keeps the nested searches only.
 ///
 /// Since then the search runs beside the playouts (a pass that stops where its budget so
-/// far ends and goes on later exactly there, [`Pass`]): `budget / 100` positions first,
+/// far ends and goes on later exactly there, `Pass`): `budget / 100` positions first,
 /// then up to `budget / 2` in step with the playouts, then the rest. Every answer and
 /// line stays the same; on the same 1,000 hands (seeds 0-199 of each deck, budget
 /// 20,000) a proved loss took 1.4-2.6 times less time (exodia 158 → 69 ms on average,
@@ -1261,7 +1261,7 @@ pub fn solve(start: &Duel, goal: Outcome, budget: usize, seed: u64) -> (Search, 
 /// 4-14 ms slower (the medians 1.5-3.5 ms higher); a head start of `budget / 20`, 10 ms
 /// more on every win.
 ///
-/// Revision 13 searches a burn with stand-ins beside it ([`relax`]: every Fusion Monster
+/// Revision 13 searches a burn with stand-ins beside it (`relax`: every Fusion Monster
 /// of the Extra Deck the strongest, or the weakest, of its kind), where the choice of
 /// Fusion Monster at each Magical Scientist no longer splits the tree. While the
 /// playouts run, the search with the strongest stand-ins takes the place of the duel's
