@@ -421,35 +421,25 @@ pub fn reply_ranks(seeds: std::ops::Range<u64>, other: super::Contender) -> Repl
         for partner in Player::BOTH {
             let mut seats = [other; 2];
             seats[partner.index()] = super::Contender::Sparring;
-            let mut game = Game::new(seed, crate::game::Settings::default());
-            let mut random = super::RandomPlayer::new(seed ^ 0xABCD);
-            for _ in 0..3000 {
-                if game.is_over() {
-                    break;
+            super::play_watched(seed, seats, 3000, |game, seat, cmd| {
+                if seat != partner || matches!(cmd, Command::ClaimFlag { .. }) {
+                    return;
                 }
-                let seat = game.current();
-                let Some(cmd) = seats[seat.index()].choose(&game, seed, &mut random) else {
-                    break;
-                };
-                if seat == partner && !matches!(cmd, Command::ClaimFlag { .. }) {
-                    let plays = playout.best_plays(&game, usize::MAX);
-                    if !plays.is_empty() {
-                        r.plays += 1;
-                        r.choices += plays.len();
-                        match plays.iter().position(|&p| p == cmd) {
-                            Some(i) => r.by_rank[i.min(REPLY_RANKS - 1)] += 1,
-                            None => r.not_policy += 1,
-                        }
-                        match odds_rank(&game, seed, every, cmd) {
-                            Some(i) => r.by_odds_rank[i.min(REPLY_RANKS - 1)] += 1,
-                            None => r.not_odds += 1,
-                        }
-                    }
+                let plays = playout.best_plays(game, usize::MAX);
+                if plays.is_empty() {
+                    return;
                 }
-                if game.apply(cmd).is_err() {
-                    break;
+                r.plays += 1;
+                r.choices += plays.len();
+                match plays.iter().position(|&p| p == cmd) {
+                    Some(i) => r.by_rank[i.min(REPLY_RANKS - 1)] += 1,
+                    None => r.not_policy += 1,
                 }
-            }
+                match odds_rank(game, seed, every, cmd) {
+                    Some(i) => r.by_odds_rank[i.min(REPLY_RANKS - 1)] += 1,
+                    None => r.not_odds += 1,
+                }
+            });
         }
     }
     r

@@ -980,6 +980,17 @@ impl Contender {
 /// decision of a level uses [`move_seed`] with its own salt. Returns the winner, or
 /// `None` for a stalemate or a game stopped after `max_commands`.
 pub fn play_match(seed: u64, seats: [Contender; 2], max_commands: usize) -> Option<Player> {
+    play_watched(seed, seats, max_commands, |_, _, _| {}).winner()
+}
+
+/// The game [`play_match`] plays, with `watch` shown each command before it is applied
+/// (the position, who gives it, the command). Returns the game as it ended.
+pub fn play_watched(
+    seed: u64,
+    seats: [Contender; 2],
+    max_commands: usize,
+    mut watch: impl FnMut(&Game, Player, Command),
+) -> Game {
     let mut game = Game::new(seed, Settings::default());
     let mut random = RandomPlayer::new(seed ^ 0xABCD);
     for _ in 0..max_commands {
@@ -989,11 +1000,12 @@ pub fn play_match(seed: u64, seats: [Contender; 2], max_commands: usize) -> Opti
         let seat = game.current();
         let cmd = seats[seat.index()].choose(&game, seed, &mut random);
         let Some(cmd) = cmd else { break };
+        watch(&game, seat, cmd);
         if game.apply(cmd).is_err() {
             break;
         }
     }
-    game.winner()
+    game
 }
 
 #[cfg(test)]

@@ -1919,44 +1919,49 @@ mod tests {
     fn a_position_copied_into_a_spare_one_is_a_clone_and_plays_as_one() {
         let mut pool = Pool::default();
         let mut copies = 0;
+        for (deck, seed, start, line) in guided_lines(4) {
+            let mut d = start.clone();
+            for (i, cmd) in line.iter().enumerate() {
+                let before = d.clone();
+                let mut copy = pool.copy(&d);
+                assert!(copy == d, "{deck} seed {seed} step {i}: the copy differs");
+                assert_eq!(key::key(&copy), key::key(&d));
+                let mut clone = d.clone();
+                for c in &line[i..] {
+                    assert_eq!(
+                        copy.apply(c.clone()).is_ok(),
+                        clone.apply(c.clone()).is_ok()
+                    );
+                    assert!(copy == clone, "{deck} seed {seed} step {i}: parted");
+                }
+                assert!(
+                    d == before,
+                    "{deck} seed {seed} step {i}: the original moved"
+                );
+                pool.give(copy);
+                pool.give(clone);
+                copies += 1;
+                assert!(d.apply(cmd.clone()).is_ok());
+            }
+        }
+        assert!(copies > 100, "only {copies} copies tried");
+    }
+
+    /// For seeds `0..seeds` of every deck: the deck, the seed, the opening position and
+    /// a guided line from it toward the deck's goal.
+    fn guided_lines(seeds: u64) -> Vec<(String, u64, Duel, Vec<Command>)> {
+        let mut lines = Vec::new();
         for deck in crate::decks() {
-            for seed in 0..4 {
+            for seed in 0..seeds {
                 let Ok(start) = Duel::with_settings(&deck.id, seed, Settings::default()) else {
                     panic!("deck {} does not start", deck.id);
                 };
                 let goal = crate::stats::goal_of(&deck.id).unwrap_or(Outcome::Win(Reason::Exodia));
                 let (_, line) = rollout(&start, &mut Rng::new(seed), policy_for(goal));
-                let mut d = start.clone();
-                for (i, cmd) in line.iter().enumerate() {
-                    let before = d.clone();
-                    let mut copy = pool.copy(&d);
-                    assert!(
-                        copy == d,
-                        "{} seed {seed} step {i}: the copy differs",
-                        deck.id
-                    );
-                    assert_eq!(key::key(&copy), key::key(&d));
-                    let mut clone = d.clone();
-                    for c in &line[i..] {
-                        assert_eq!(
-                            copy.apply(c.clone()).is_ok(),
-                            clone.apply(c.clone()).is_ok()
-                        );
-                        assert!(copy == clone, "{} seed {seed} step {i}: parted", deck.id);
-                    }
-                    assert!(
-                        d == before,
-                        "{} seed {seed} step {i}: the original moved",
-                        deck.id
-                    );
-                    pool.give(copy);
-                    pool.give(clone);
-                    copies += 1;
-                    assert!(d.apply(cmd.clone()).is_ok());
-                }
+                lines.push((deck.id.to_string(), seed, start, line));
             }
         }
-        assert!(copies > 100, "only {copies} copies tried");
+        lines
     }
 
     /// The solver's copies record nothing, yet play the same game: along guided lines of
@@ -1964,29 +1969,22 @@ mod tests {
     /// ids and stamps included) and outcome as the recorded duel, after every command.
     #[test]
     fn a_copy_that_records_nothing_plays_the_same_game() {
-        for deck in crate::decks() {
-            for seed in 0..6 {
-                let Ok(start) = Duel::with_settings(&deck.id, seed, Settings::default()) else {
-                    panic!("deck {} does not start", deck.id);
-                };
-                let goal = crate::stats::goal_of(&deck.id).unwrap_or(Outcome::Win(Reason::Exodia));
-                let (_, line) = rollout(&start, &mut Rng::new(seed), policy_for(goal));
-                let mut recorded = start.clone();
-                let mut quiet = without_log(&start);
-                for cmd in line {
-                    let events = recorded.apply(cmd.clone());
-                    let silent = quiet.apply(cmd);
-                    assert_eq!(events.is_ok(), silent.is_ok());
-                    assert_eq!(silent.as_ref().map(Vec::len).unwrap_or(0), 0);
-                    assert_eq!(recorded.outcome(), quiet.outcome());
-                    // The journal takes no part in a duel's equality; the log does.
-                    let mut unlogged = recorded.clone();
-                    unlogged.log.clear();
-                    assert!(unlogged == quiet, "{} seed {seed} parted", deck.id);
-                    assert_eq!(key::key(&recorded), key::key(&quiet));
-                }
-                assert!(quiet.log.is_empty());
+        for (deck, seed, start, line) in guided_lines(6) {
+            let mut recorded = start.clone();
+            let mut quiet = without_log(&start);
+            for cmd in line {
+                let events = recorded.apply(cmd.clone());
+                let silent = quiet.apply(cmd);
+                assert_eq!(events.is_ok(), silent.is_ok());
+                assert_eq!(silent.as_ref().map(Vec::len).unwrap_or(0), 0);
+                assert_eq!(recorded.outcome(), quiet.outcome());
+                // The journal takes no part in a duel's equality; the log does.
+                let mut unlogged = recorded.clone();
+                unlogged.log.clear();
+                assert!(unlogged == quiet, "{deck} seed {seed} parted");
+                assert_eq!(key::key(&recorded), key::key(&quiet));
             }
+            assert!(quiet.log.is_empty());
         }
     }
 }
