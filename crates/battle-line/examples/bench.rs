@@ -22,11 +22,17 @@
 //! both seats, and counts where the partner's real plays rank among the rollout policy's
 //! (`reply_ranks`): how many a tree that keeps the policy's best 4 plays at a node
 //! (`hard-is-…`) could ever search; and, for comparison, their rank among the moves as
-//! hard ranks its own candidates (the odds evaluation one ply deep).
+//! hard ranks its own candidates (the odds evaluation one ply deep). `… replies FROM N
+//! OPPONENT DEALS` also ranks each of those plays in `DEALS` (16 by default; 0: none)
+//! deals that the partner's opponent samples from its knowledge, as its searches deal
+//! the hidden cards: by the partner's own valuation of its plays in the deal, and by the
+//! policy there; by votes over the deals; by the policy's plays ordered by the valuation
+//! learned in 1 or 2 other deals (what a tree node can afford); and by the valuation in
+//! the real deal; with the valuation's time per position.
 
 use battle_line::bot::{
-    Bot, Contender, Level, REPLY_RANKS, RandomPlayer, Ranking, calibrate, choose, choose_ranked,
-    reply_ranks,
+    Bot, CACHE_DEALS, Contender, Level, REPLY_RANKS, RandomPlayer, Ranking, VOTE_BEST, calibrate,
+    choose, choose_ranked, reply_ranks,
 };
 use battle_line::{Command, Game, Phase, Player, Settings};
 use std::time::Instant;
@@ -92,14 +98,17 @@ fn main() {
     }
     if let [mode, from, n, rest @ ..] = args.as_slice()
         && mode == "replies"
-        && rest.len() <= 1
+        && rest.len() <= 2
     {
         let from: u64 = from.parse().expect("a first seed");
         let n: u64 = n.parse().expect("a count of seeds");
         let other = rest.first().map_or("hard", String::as_str);
         let other = Contender::from_name(other).expect("a contender's name");
+        let deals: usize = rest
+            .get(1)
+            .map_or(16, |d| d.parse().expect("a count of deals"));
         let start = Instant::now();
-        let r = reply_ranks(from..from + n, other);
+        let r = reply_ranks(from..from + n, other, deals);
         let share = |k: usize| 100.0 * k as f64 / r.plays.max(1) as f64;
         let ranks: Vec<String> = (0..REPLY_RANKS)
             .map(|i| format!("{}: {}", i + 1, r.by_rank[i]))
@@ -135,6 +144,48 @@ fn main() {
             odds.join(", "),
             r.not_odds
         );
+        let s = r.sampled;
+        if s.deals > 0 {
+            let of_deals = |k: usize| 100.0 * k as f64 / s.deals as f64;
+            let of_held = |k: usize| 100.0 * k as f64 / s.held.max(1) as f64;
+            let of_positions = |k: usize| 100.0 * k as f64 / s.positions.max(1) as f64;
+            let ms = r.valuation_time.as_secs_f64() * 1e3;
+            println!(
+                "in {deals} deals a position sampled by the other seat ({} deals): the real play's card held in {} ({:.1}%); the partner's valuation took {:.1} ms a position ({:.2} ms a deal)",
+                s.deals,
+                s.held,
+                of_deals(s.held),
+                ms / s.positions.max(1) as f64,
+                ms / s.deals as f64,
+            );
+            for k in [1, 2, 3, 4, 8] {
+                println!(
+                    "best {k}: the partner's valuation in a sampled deal {:.1}% of deals ({:.1}% of those holding the card), the policy {:.1}% ({:.1}%); by votes over the deals ({VOTE_BEST} a deal) {:.1}% of positions; the valuation in the real deal {:.1}%",
+                    of_deals(s.within_value(k)),
+                    of_held(s.within_value(k)),
+                    of_deals(s.within_policy(k)),
+                    of_held(s.within_policy(k)),
+                    of_positions(s.within_votes(k)),
+                    of_positions(s.within_real_value(k)),
+                );
+            }
+            for (j, learned) in CACHE_DEALS.iter().enumerate() {
+                let line: Vec<String> = [1, 2, 3, 4, 8]
+                    .iter()
+                    .map(|&k| {
+                        format!(
+                            "best {k} {:.1}% ({:.1}%)",
+                            of_deals(s.within_cached(j, k)),
+                            of_held(s.within_cached(j, k))
+                        )
+                    })
+                    .collect();
+                println!(
+                    "the policy's plays ordered by the valuation learned in {learned} other deal(s) of the position: {} of deals (of those holding the card)",
+                    line.join(", ")
+                );
+            }
+        }
         return;
     }
     if let [mode, a, b, n] = args.as_slice()

@@ -27,7 +27,13 @@
 //! two turns is less likely held), with that sharpness; `hard-is-P-cX` (P 1, 2 or 3; X
 //! 10, 25 or 50) the hard level's candidates and rollouts under an information-set tree
 //! search over both players' plays, P plays deep below the root's move, with an
-//! exploration constant of X / 100.
+//! exploration constant of X / 100 (`hard-is-sh-P-cX`: the root's candidates share the
+//! rollouts by hard's sequential halving); `hard-is-sh-2-c25-partner-replies-1`, `-2`,
+//! `-4` that tree whose first reply node (the other player's reply to each candidate)
+//! holds the policy's plays ordered by the sparring partner's valuation of them, learned
+//! in the first 1, 2 or 4 deals that reach it; `hard-close-25`, `-50`, `-100` the hard
+//! level's search whose last two candidates, when their mean difference is within one
+//! standard error, get that percent of the last round's rollouts more each.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

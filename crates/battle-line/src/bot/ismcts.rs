@@ -49,6 +49,18 @@ pub(crate) struct Tree {
     /// luck of a deal cancels out between candidates as in hard, and the tree searches
     /// the replies below each of them.
     pub halving: bool,
+    /// With `n` above 0, the first reply node below each root candidate (the other
+    /// player's reply) takes its plays from the sparring partner's valuation of them,
+    /// learned in the first `n` deals that reach the node ([`ReplyValues`]), instead
+    /// of the policy's: the policy's plays ordered by that valuation, the best
+    /// `breadth` kept. Deeper nodes keep the policy's.
+    pub reply_valuations: usize,
+    /// With `halving` and `p` above 0: when the last round leaves two candidates whose
+    /// mean difference over that round's deals (paired: the same deals) is within one
+    /// standard error of it, each is walked `p` percent of the round's rollouts more,
+    /// in the same new deals, before the better is chosen (more rollouts only where the
+    /// choice is within its noise).
+    pub close_extra: usize,
 }
 
 /// One node: the move that leads to it and its statistics.
@@ -105,6 +117,23 @@ struct Ismcts {
     priors: Vec<f64>,
     /// Node 0 is the root.
     nodes: Vec<Node>,
+    /// The partner's valuation learned at each candidate's first reply node (candidate
+    /// `i`'s at `i`), with `Tree::reply_valuations` above 0.
+    reply_values: Vec<ReplyValues>,
+    /// Rollouts added by `Tree::close_extra`.
+    extra_rollouts: usize,
+}
+
+/// Whether the mean of the paired differences `diffs` is within one standard error of
+/// 0 (never with fewer than two).
+fn within_noise(diffs: &[f64]) -> bool {
+    let n = diffs.len();
+    if n < 2 {
+        return false;
+    }
+    let mean = diffs.iter().sum::<f64>() / n as f64;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    mean.abs() < (var / n as f64).sqrt()
 }
 
 /// The command the tree search with `config` and `tree` picks for the player to move
@@ -157,6 +186,7 @@ fn start(game: &Game, config: Config, tree: Tree, seed: u64) -> Option<Ismcts> {
         nodes.push(Node::new(me, first));
         nodes[0].children.push(i + 1);
     }
+    let reply_values = vec![ReplyValues::default(); candidates.len()];
     Some(Ismcts {
         know: ranked.know,
         config,
@@ -164,6 +194,8 @@ fn start(game: &Game, config: Config, tree: Tree, seed: u64) -> Option<Ismcts> {
         candidates,
         priors,
         nodes,
+        reply_values,
+        extra_rollouts: 0,
     })
 }
 
@@ -190,11 +222,29 @@ impl Ismcts {
         let mut deal_base = 0;
         while alive.len() > 1 && rounds_left > 0 {
             let per = (self.config.rollouts / rounds_left / alive.len()).max(1);
+            let last_two = rounds_left == 1 && alive.len() == 2 && self.tree.close_extra > 0;
+            let mut diffs: Vec<f64> = Vec::new();
             for d in 0..per {
-                for &c in &alive {
+                let mut scores = [0.0; 2];
+                for (k, &c) in alive.iter().enumerate() {
                     self.nodes[c].available += 1;
-                    self.descend(c, deal_rng(seed, deal_base + d));
+                    let v = self.descend(c, deal_rng(seed, deal_base + d));
+                    if let Some(slot) = scores.get_mut(k) {
+                        *slot = v;
+                    }
                 }
+                diffs.push(scores[0] - scores[1]);
+            }
+            if last_two && within_noise(&diffs) {
+                let extra = (per * self.tree.close_extra / 100).max(1);
+                self.extra_rollouts += extra * alive.len();
+                for d in 0..extra {
+                    for &c in &alive {
+                        self.nodes[c].available += 1;
+                        self.descend(c, deal_rng(seed, deal_base + per + d));
+                    }
+                }
+                deal_base += extra;
             }
             let nodes = &self.nodes;
             alive.sort_by(|&a, &b| nodes[b].mean().total_cmp(&nodes[a].mean()));
@@ -214,8 +264,8 @@ impl Ismcts {
 
     /// One iteration through root child `pick` in the deal `rng` draws first: a walk
     /// down its subtree adding at most one node, a rollout, and the score counted on the
-    /// path.
-    fn descend(&mut self, pick: usize, mut rng: Rng) {
+    /// path (returned: the searching player's).
+    fn descend(&mut self, pick: usize, mut rng: Rng) -> f64 {
         let me = self.know.me;
         let mut game = self.know.sample(&mut rng);
         let mut path = vec![0, pick];
@@ -225,7 +275,7 @@ impl Ismcts {
         if !applied {
             let prior = self.priors[pick - 1];
             self.back_up(&path, prior);
-            return;
+            return prior;
         }
         // A candidate's first visit is its expansion.
         let mut expanded = self.nodes[pick].visits == 0;
@@ -236,6 +286,11 @@ impl Ismcts {
                 break;
             };
             let mover = game.current();
+            let plays = if depth == 0 && mover != me && self.tree.reply_valuations > 0 {
+                self.valued_replies(pick, &game)
+            } else {
+                plays
+            };
             let node = path[path.len() - 1];
             let mut available = Vec::with_capacity(plays.len());
             let mut untried = None;
@@ -277,6 +332,24 @@ impl Ismcts {
         self.config.playout.run(&mut game, turns, &mut rng);
         let v = cut_score(&self.config, &game, me);
         self.back_up(&path, v);
+        v
+    }
+
+    /// The plays of the first reply node below root child `pick` in `game` (the other
+    /// player to move): the policy's plays ordered by the partner's valuation learned
+    /// at that node (learning from this deal first while it has seen fewer than
+    /// `Tree::reply_valuations`), the best `Tree::breadth` kept.
+    fn valued_replies(&mut self, pick: usize, game: &Game) -> Vec<Command> {
+        let Some(cache) = self.reply_values.get_mut(pick - 1) else {
+            return self.config.playout.best_plays(game, self.tree.breadth);
+        };
+        if cache.learned < self.tree.reply_valuations {
+            cache.learn(game);
+        }
+        let plays = self.config.playout.best_plays(game, usize::MAX);
+        let mut order = cache.order(&plays);
+        order.truncate(self.tree.breadth);
+        order
     }
 
     /// Counts score `v` (the searching player's) on every node of `path`, from the seat
@@ -385,6 +458,245 @@ pub struct ReplyRanks {
     pub by_odds_rank: [usize; REPLY_RANKS],
     /// Plays that ranking does not list (a position it decides at once).
     pub not_odds: usize,
+    /// The same plays in deals the other seat samples (its knowledge and a random deal
+    /// of what it cannot see, as its searches deal them), ranked by the partner's own
+    /// valuation and by the policy there ([`SampledRanks`]).
+    pub sampled: SampledRanks,
+    /// The time the partner's valuation took over all those deals (the cost a tree
+    /// would pay for it at a reply node, per position: this over `sampled.positions`).
+    pub valuation_time: std::time::Duration,
+}
+
+/// Where the partner's real play stands in deals of the hidden cards that the other
+/// seat (the one that would search) samples: the partner's own valuation of its plays
+/// ([`partner_order`]: `Sparring::rank` from the partner's seat in the deal, so on its
+/// sampled hand), and the rollout policy's plays in the same deals. A real play whose
+/// card the sampled hand does not hold is in neither list in that deal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SampledRanks {
+    /// Deals looked at: the positions times the deals of each.
+    pub deals: usize,
+    /// Deals in which the real play could be made (the sampled hand holds its card).
+    pub held: usize,
+    /// `by_value[r]`: deals in which the real play was the valuation's `r + 1`-th best;
+    /// the last entry counts those ranked lower still.
+    pub by_value: [usize; REPLY_RANKS],
+    /// The same by the rollout policy's rank (`Playout::best_plays`) in the same deals.
+    pub by_policy: [usize; REPLY_RANKS],
+    /// Positions looked at.
+    pub positions: usize,
+    /// `by_votes[r]`: positions at which the real play was the `r + 1`-th play by votes
+    /// over the position's deals (a vote from each deal in whose best [`VOTE_BEST`] by
+    /// the valuation the play stands; equal votes: the lower summed rank first); the last
+    /// entry counts those ranked lower still or never voted for.
+    pub by_votes: [usize; REPLY_RANKS],
+    /// `by_real_value[r]`: positions at which the real play was the `r + 1`-th best by
+    /// the valuation in the real deal (the partner's own view: its ceiling).
+    pub by_real_value: [usize; REPLY_RANKS],
+    /// `by_cached[j][r]`: deals in which the real play was the `r + 1`-th of the
+    /// policy's plays ordered by the valuation learned in [`CACHE_DEALS`]`[j]` other
+    /// deals ([`ReplyValues`]: what a tree pays for once per reply node).
+    pub by_cached: [[usize; REPLY_RANKS]; CACHE_DEALS.len()],
+}
+
+/// The plays of a deal's valuation that get a vote in [`SampledRanks::by_votes`].
+pub const VOTE_BEST: usize = 4;
+
+impl SampledRanks {
+    /// Deals in which the real play was among the valuation's best `n`.
+    pub fn within_value(&self, n: usize) -> usize {
+        self.by_value[..n.min(REPLY_RANKS)].iter().sum()
+    }
+
+    /// Deals in which the real play was among the policy's best `n`.
+    pub fn within_policy(&self, n: usize) -> usize {
+        self.by_policy[..n.min(REPLY_RANKS)].iter().sum()
+    }
+
+    /// Positions at which the real play was among the best `n` by votes.
+    pub fn within_votes(&self, n: usize) -> usize {
+        self.by_votes[..n.min(REPLY_RANKS)].iter().sum()
+    }
+
+    /// Positions at which the real play was among the valuation's best `n` in the real
+    /// deal.
+    pub fn within_real_value(&self, n: usize) -> usize {
+        self.by_real_value[..n.min(REPLY_RANKS)].iter().sum()
+    }
+
+    /// Deals in which the real play was among the best `n` by the valuation learned in
+    /// [`CACHE_DEALS`]`[j]` other deals (0 for a `j` out of range).
+    pub fn within_cached(&self, j: usize, n: usize) -> usize {
+        self.by_cached
+            .get(j)
+            .map_or(0, |ranks| ranks[..n.min(REPLY_RANKS)].iter().sum())
+    }
+
+    fn add(&mut self, other: &SampledRanks) {
+        self.deals += other.deals;
+        self.held += other.held;
+        self.positions += other.positions;
+        for r in 0..REPLY_RANKS {
+            self.by_value[r] += other.by_value[r];
+            self.by_policy[r] += other.by_policy[r];
+            self.by_votes[r] += other.by_votes[r];
+            self.by_real_value[r] += other.by_real_value[r];
+            for j in 0..CACHE_DEALS.len() {
+                self.by_cached[j][r] += other.by_cached[j][r];
+            }
+        }
+    }
+}
+
+/// The plays of the player to move in `world` (a whole deal) valued by the sparring
+/// partner from that player's seat (`Sparring::rank`, reading only what that seat may
+/// know of `world`): each first command once, at its best value, best first (equal
+/// values in the order the valuation lists them). Empty outside the plays.
+fn partner_values(world: &Game) -> Vec<(Command, f64)> {
+    if world.is_over() {
+        return Vec::new();
+    }
+    let know = Knowledge::of(world, world.current());
+    let mut ranked = super::Sparring::new().rank(&know, world);
+    // Stable: equal values keep the valuation's order.
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut firsts: Vec<(Command, f64)> = Vec::with_capacity(ranked.len());
+    for (v, commands) in ranked {
+        if let Some(&first) = commands.first()
+            && !firsts.iter().any(|(c, _)| *c == first)
+        {
+            firsts.push((first, v));
+        }
+    }
+    firsts
+}
+
+/// [`partner_values`]' plays, best first.
+pub(crate) fn partner_order(world: &Game) -> Vec<Command> {
+    partner_values(world).into_iter().map(|(c, _)| c).collect()
+}
+
+/// The partner's valuation of the other player's plays at one reply node, learned in a
+/// few deals (each costs a valuation of about 5 ms) and merged: each play keeps its
+/// mean shortfall from the best play of the deals it was valued in (a play can only be
+/// valued in a deal whose hand holds its card).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ReplyValues {
+    /// Deals learned from.
+    learned: usize,
+    /// Each play valued: its summed shortfall and the deals it was valued in.
+    values: Vec<(Command, f64, u32)>,
+}
+
+impl ReplyValues {
+    /// Values the plays of the player to move in `world` and merges them in.
+    fn learn(&mut self, world: &Game) {
+        self.learned += 1;
+        let valued = partner_values(world);
+        let Some(&(_, best)) = valued.first() else {
+            return;
+        };
+        for (play, v) in valued {
+            let short = v - best;
+            match self.values.iter_mut().find(|(c, ..)| *c == play) {
+                Some(entry) => {
+                    entry.1 += short;
+                    entry.2 += 1;
+                }
+                None => self.values.push((play, short, 1)),
+            }
+        }
+    }
+
+    /// `plays` ordered by their merged value: the valued ones first, best first (equal
+    /// values in `plays`' order), then the others in `plays`' order.
+    fn order(&self, plays: &[Command]) -> Vec<Command> {
+        let mut valued: Vec<(f64, Command)> = Vec::new();
+        let mut rest: Vec<Command> = Vec::new();
+        for &play in plays {
+            match self.values.iter().find(|(c, ..)| *c == play) {
+                Some(&(_, sum, n)) => valued.push((sum / f64::from(n.max(1)), play)),
+                None => rest.push(play),
+            }
+        }
+        valued.sort_by(|a, b| b.0.total_cmp(&a.0));
+        valued.into_iter().map(|(_, c)| c).chain(rest).collect()
+    }
+}
+
+/// The numbers of learning deals [`SampledRanks::by_cached`] tries.
+pub const CACHE_DEALS: [usize; 2] = [1, 2];
+
+/// [`SampledRanks`] of one position: the partner's real play `cmd` in `game` (the
+/// partner to move) ranked in `deals` deals that the other seat samples from its
+/// knowledge (seeded by `seed`), by [`partner_order`] and by `playout`'s best plays;
+/// and by votes over those deals, and by the valuation in the real deal. Also returns
+/// the time the valuation took in the sampled deals.
+fn sampled_ranks(
+    game: &Game,
+    cmd: Command,
+    deals: usize,
+    seed: u64,
+    playout: &super::playout::Playout,
+) -> (SampledRanks, std::time::Duration) {
+    let mut spent = std::time::Duration::ZERO;
+    let searcher = game.current().opponent();
+    let know = Knowledge::of(game, searcher);
+    let mut r = SampledRanks {
+        positions: 1,
+        ..SampledRanks::default()
+    };
+    let rank_of = |order: &[Command]| order.iter().position(|&c| c == cmd);
+    // The caches learn in deals of their own, after the deals ranked.
+    let caches: Vec<ReplyValues> = CACHE_DEALS
+        .iter()
+        .map(|&k| {
+            let mut cache = ReplyValues::default();
+            for d in 0..k {
+                cache.learn(&know.sample(&mut deal_rng(seed, deals + d)));
+            }
+            cache
+        })
+        .collect();
+    // (play, votes, summed rank)
+    let mut votes: Vec<(Command, usize, usize)> = Vec::new();
+    for d in 0..deals {
+        let world = know.sample(&mut deal_rng(seed, d));
+        r.deals += 1;
+        if world.legal_commands().contains(&cmd) {
+            r.held += 1;
+        }
+        let start = std::time::Instant::now();
+        let order = partner_order(&world);
+        spent += start.elapsed();
+        if let Some(i) = rank_of(&order) {
+            r.by_value[i.min(REPLY_RANKS - 1)] += 1;
+        }
+        let plays = playout.best_plays(&world, usize::MAX);
+        if let Some(i) = rank_of(&plays) {
+            r.by_policy[i.min(REPLY_RANKS - 1)] += 1;
+        }
+        for (j, cache) in caches.iter().enumerate() {
+            if let Some(i) = rank_of(&cache.order(&plays)) {
+                r.by_cached[j][i.min(REPLY_RANKS - 1)] += 1;
+            }
+        }
+        for (i, &play) in order.iter().take(VOTE_BEST).enumerate() {
+            match votes.iter_mut().find(|(c, ..)| *c == play) {
+                Some(v) => {
+                    v.1 += 1;
+                    v.2 += i;
+                }
+                None => votes.push((play, 1, i)),
+            }
+        }
+    }
+    votes.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+    let voted = votes.iter().position(|(c, ..)| *c == cmd);
+    r.by_votes[voted.map_or(REPLY_RANKS - 1, |i| i.min(REPLY_RANKS - 1))] += 1;
+    let real = rank_of(&partner_order(game));
+    r.by_real_value[real.map_or(REPLY_RANKS - 1, |i| i.min(REPLY_RANKS - 1))] += 1;
+    (r, spent)
 }
 
 /// Ranks [`ReplyRanks::by_rank`] tells apart (the last: this one or lower).
@@ -408,8 +720,14 @@ impl ReplyRanks {
 /// command of the partner in the play phase where the policy would choose a play (no
 /// claim first), the partner's command is looked up among the policy's plays for the
 /// partner in the real position (its real hand: the deal of a tree search that happens
-/// to match it, the best case for the tree). A check only: it reads the partner's hand.
-pub fn reply_ranks(seeds: std::ops::Range<u64>, other: super::Contender) -> ReplyRanks {
+/// to match it, the best case for the tree). With `deals` above 0, the same plays are
+/// also ranked in that many deals the other seat samples ([`ReplyRanks::sampled`]). A
+/// check only: it reads the partner's hand.
+pub fn reply_ranks(
+    seeds: std::ops::Range<u64>,
+    other: super::Contender,
+    deals: usize,
+) -> ReplyRanks {
     let hard = super::Level::Hard.config().expect("hard searches");
     let playout = hard.playout;
     let every = Config {
@@ -438,6 +756,12 @@ pub fn reply_ranks(seeds: std::ops::Range<u64>, other: super::Contender) -> Repl
                 match odds_rank(game, seed, every, cmd) {
                     Some(i) => r.by_odds_rank[i.min(REPLY_RANKS - 1)] += 1,
                     None => r.not_odds += 1,
+                }
+                if deals > 0 {
+                    let deal_seed = super::move_seed(seed ^ 0x0DEA_15EE, game.log().len());
+                    let (s, spent) = sampled_ranks(game, cmd, deals, deal_seed, &playout);
+                    r.valuation_time += spent;
+                    r.sampled.add(&s);
                 }
             });
         }
@@ -494,6 +818,8 @@ mod tests {
             breadth: 3,
             exploration: 0.25,
             halving,
+            reply_valuations: 0,
+            close_extra: 0,
         }
     }
 
@@ -596,6 +922,96 @@ mod tests {
     }
 
     #[test]
+    fn the_paired_noise_test_asks_for_more_only_within_one_standard_error() {
+        assert!(!within_noise(&[]));
+        assert!(!within_noise(&[0.1]));
+        // Mean 0.1, standard error 0.1 / sqrt(4) = 0.05: apart.
+        assert!(!within_noise(&[0.2, 0.0, 0.2, 0.0]));
+        // Mean 0.025, standard error about 0.16: within.
+        assert!(within_noise(&[0.4, -0.3, 0.3, -0.3]));
+        // No spread at all: nothing more to learn.
+        assert!(!within_noise(&[0.0, 0.0, 0.0]));
+    }
+
+    #[test]
+    fn the_halving_root_without_plies_plays_hards_moves_and_extra_rollouts_only_when_close() {
+        let hard = short_hard();
+        let mut extra = 0;
+        let mut searched = 0;
+        for (i, game) in positions(45, 6).into_iter().enumerate() {
+            let seed = 90 + i as u64;
+            let plain = Tree {
+                close_extra: 0,
+                ..small_tree(0, true)
+            };
+            let hard_move = super::super::choose_with(&game, hard, seed);
+            assert_eq!(choose(&game, seed, hard, plain), hard_move, "position {i}");
+            let close = Tree {
+                close_extra: 100,
+                ..plain
+            };
+            let Some((search, best)) = grown(&game, hard, close, seed) else {
+                continue;
+            };
+            searched += 1;
+            assert!(game.legal_commands().contains(&best.expect("a move")));
+            let Some((base, _)) = grown(&game, hard, plain, seed) else {
+                panic!("position {i}: searched once, not twice");
+            };
+            let visits = |s: &Ismcts| s.nodes[0].visits as usize;
+            assert_eq!(base.extra_rollouts, 0);
+            assert_eq!(visits(&search), visits(&base) + search.extra_rollouts);
+            if search.extra_rollouts == 0 {
+                assert_eq!(best, hard_move, "position {i}: nothing added, hard's move");
+            }
+            extra += usize::from(search.extra_rollouts > 0);
+        }
+        assert!(searched >= 3, "only {searched} searches");
+        assert!(extra >= 1, "no close choice in {searched} searches");
+    }
+
+    #[test]
+    fn valued_reply_nodes_learn_once_per_deal_up_to_their_count_and_keep_the_trees_counts() {
+        let config = short_hard();
+        let mut searched = 0;
+        let mut learned_twice = false;
+        for (i, game) in positions(44, 3).into_iter().enumerate() {
+            let tree = Tree {
+                reply_valuations: 2,
+                ..small_tree(2, true)
+            };
+            let seed = 80 + i as u64;
+            let Some((search, best)) = grown(&game, config, tree, seed) else {
+                continue;
+            };
+            searched += 1;
+            assert!(game.legal_commands().contains(&best.expect("a move")));
+            let me = search.know.me;
+            for (c, values) in search.reply_values.iter().enumerate() {
+                let node = &search.nodes[c + 1];
+                // Each candidate walked past its move learned from at most 2 deals, and
+                // from as many as walked on to its reply (its first visit expands it).
+                assert!(values.learned <= 2, "candidate {c}: {}", values.learned);
+                let replies: u32 = node.children.iter().map(|&n| search.nodes[n].visits).sum();
+                assert!(values.learned as u32 <= replies.min(2), "candidate {c}");
+                learned_twice |= values.learned == 2;
+                // Its reply nodes are the other player's, at most `breadth` of them per
+                // deal (more over several deals).
+                for &n in &node.children {
+                    assert_ne!(search.nodes[n].mover, me);
+                }
+            }
+            assert_eq!(
+                grown(&game, config, tree, seed).map(|(s, b)| (s.nodes, b)),
+                Some((search.nodes.clone(), best)),
+                "the same tree again from the seed"
+            );
+        }
+        assert!(searched >= 2, "only {searched} searches");
+        assert!(learned_twice, "some reply node learned from its 2 deals");
+    }
+
+    #[test]
     fn the_same_position_and_seed_give_the_same_tree() {
         let config = short_hard();
         let game = &positions(42, 2)[1];
@@ -613,16 +1029,158 @@ mod tests {
 
     #[test]
     fn the_partners_plays_are_counted_once_each_by_their_rank_among_the_policys() {
-        let r = reply_ranks(0..1, crate::bot::Contender::Level(Level::Easy));
+        let easy = crate::bot::Contender::Level(Level::Easy);
+        let r = reply_ranks(0..1, easy, 2);
         assert!(r.plays > 20, "two whole games of plays: {r:?}");
         assert_eq!(r.within(REPLY_RANKS) + r.not_policy, r.plays, "{r:?}");
         assert!(r.choices >= r.plays - r.not_policy, "{r:?}");
         assert!(r.within(1) > 0 && r.within(1) <= r.within(4), "{r:?}");
         assert_eq!(r.within_odds(REPLY_RANKS) + r.not_odds, r.plays, "{r:?}");
         assert!(r.within_odds(1) > 0, "{r:?}");
-        assert_eq!(
-            r,
-            reply_ranks(0..1, crate::bot::Contender::Level(Level::Easy))
+        // Every play also ranked in two sampled deals, and once in the real one.
+        let s = r.sampled;
+        assert_eq!(s.positions, r.plays, "{s:?}");
+        assert_eq!(s.deals, 2 * r.plays, "{s:?}");
+        assert!(s.within_value(REPLY_RANKS) <= s.held, "{s:?}");
+        assert!(s.within_policy(REPLY_RANKS) <= s.held, "{s:?}");
+        assert_eq!(s.within_votes(REPLY_RANKS), s.positions, "{s:?}");
+        assert_eq!(s.within_real_value(REPLY_RANKS), s.positions, "{s:?}");
+        assert!(s.held > 0 && s.held < s.deals, "{s:?}");
+        for j in 0..CACHE_DEALS.len() {
+            assert!(s.within_cached(j, REPLY_RANKS) <= s.held, "{s:?}");
+        }
+        let again = reply_ranks(0..1, easy, 2);
+        let timeless = |r: ReplyRanks| ReplyRanks {
+            valuation_time: std::time::Duration::ZERO,
+            ..r
+        };
+        assert_eq!(timeless(r), timeless(again));
+        // Without deals, nothing is sampled.
+        let unsampled = reply_ranks(0..1, easy, 0);
+        assert_eq!(unsampled.sampled, SampledRanks::default());
+        assert_eq!(unsampled.plays, r.plays);
+    }
+
+    #[test]
+    fn the_partners_valuation_in_its_own_position_puts_its_play_first() {
+        let easy = crate::bot::Contender::Level(Level::Easy);
+        let partner = crate::bot::Sparring::new();
+        let mut looked = 0;
+        crate::bot::play_watched(
+            2,
+            [crate::bot::Contender::Sparring, easy],
+            3000,
+            |game, seat, cmd| {
+                if seat != Player::P0
+                    || game.phase() != Phase::Play
+                    || matches!(cmd, Command::ClaimFlag { .. })
+                {
+                    return;
+                }
+                looked += 1;
+                let order = partner_order(game);
+                assert_eq!(order.first(), Some(&cmd), "{:?}", partner.choose(game));
+                // Each play once.
+                for (i, c) in order.iter().enumerate() {
+                    assert!(!order[..i].contains(c), "{c:?} twice");
+                }
+            },
         );
+        assert!(looked > 10, "{looked} plays");
+    }
+
+    #[test]
+    fn learned_reply_values_order_the_valued_plays_first_by_their_mean_shortfall() {
+        let game = &positions(43, 3)[2];
+        let me = game.current();
+        let know = Knowledge::of(game, me.opponent());
+        let hard = Level::Hard.config().expect("hard searches");
+        let mut cache = ReplyValues::default();
+        let first = know.sample(&mut deal_rng(3, 0));
+        cache.learn(&first);
+        assert_eq!(cache.learned, 1);
+        // In the deal learned from, the policy's plays come in the valuation's order
+        // (equal values in the policy's order), each valued by its shortfall from the
+        // deal's best play.
+        let plays = hard.playout.best_plays(&first, usize::MAX);
+        let valued = partner_values(&first);
+        let best = valued.first().map(|&(_, v)| v).expect("plays valued");
+        let value = |c: &Command| {
+            valued
+                .iter()
+                .find(|(v, _)| v == c)
+                .map(|&(_, v)| v - best)
+                .expect("every policy play is valued in its own deal")
+        };
+        let ordered = cache.order(&plays);
+        assert_eq!(ordered.len(), plays.len(), "every play once");
+        assert!(plays.iter().all(|c| ordered.contains(c)));
+        for pair in ordered.windows(2) {
+            let (a, b) = (value(&pair[0]), value(&pair[1]));
+            assert!(a >= b, "{pair:?}: {a} then {b}");
+            if a == b {
+                let at = |c: &Command| plays.iter().position(|p| p == c);
+                assert!(at(&pair[0]) < at(&pair[1]), "ties in the policy's order");
+            }
+        }
+        for &(play, sum, n) in &cache.values {
+            assert_eq!(n, 1);
+            let v = valued.iter().find(|(c, _)| *c == play).map(|&(_, v)| v);
+            assert_eq!(Some(sum), v.map(|v| v - best));
+        }
+        // Another deal: the plays valued before come first, the rest after in the
+        // policy's order.
+        let second = know.sample(&mut deal_rng(3, 1));
+        let plays = hard.playout.best_plays(&second, usize::MAX);
+        let ordered = cache.order(&plays);
+        let valued = |c: &Command| cache.values.iter().any(|(v, ..)| v == c);
+        let split = ordered
+            .iter()
+            .position(|c| !valued(c))
+            .unwrap_or(ordered.len());
+        assert!(ordered[split..].iter().all(|c| !valued(c)));
+        let rest: Vec<Command> = plays.iter().copied().filter(|c| !valued(c)).collect();
+        assert_eq!(ordered[split..], rest[..]);
+        // Learning a second deal averages the shortfalls: never above 0, the best 0.
+        cache.learn(&second);
+        assert_eq!(cache.learned, 2);
+        assert!(
+            cache
+                .values
+                .iter()
+                .all(|&(_, sum, n)| n >= 1 && sum <= 1e-12)
+        );
+        assert!(cache.values.iter().any(|&(_, sum, _)| sum.abs() < 1e-12));
+    }
+
+    #[test]
+    fn sampled_deals_rank_a_play_only_where_its_card_is_held_and_the_same_way_from_a_seed() {
+        let hard = Level::Hard.config().expect("hard searches");
+        let mut looked = 0;
+        crate::bot::play_watched(
+            4,
+            [
+                crate::bot::Contender::Level(Level::Easy),
+                crate::bot::Contender::Sparring,
+            ],
+            3000,
+            |game, seat, cmd| {
+                if seat != Player::P1 || game.phase() != Phase::Play || game.log().len() % 3 != 0 {
+                    return;
+                }
+                looked += 1;
+                let (r, _) = sampled_ranks(game, cmd, 6, 9, &hard.playout);
+                assert_eq!((r.deals, r.positions), (6, 1));
+                assert!(r.within_value(REPLY_RANKS) <= r.held, "{r:?}");
+                assert!(r.within_policy(REPLY_RANKS) <= r.held, "{r:?}");
+                assert_eq!(r.within_votes(REPLY_RANKS), 1);
+                assert_eq!(r.within_real_value(REPLY_RANKS), 1);
+                for j in 0..CACHE_DEALS.len() {
+                    assert!(r.within_cached(j, REPLY_RANKS) <= r.held, "{r:?}");
+                }
+                assert_eq!(r, sampled_ranks(game, cmd, 6, 9, &hard.playout).0);
+            },
+        );
+        assert!(looked > 5, "{looked} plays");
     }
 }

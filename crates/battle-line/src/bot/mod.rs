@@ -27,7 +27,7 @@ mod ways;
 
 pub use easy::Bot;
 pub use hand_model::{Calibration, calibrate};
-pub use ismcts::{REPLY_RANKS, ReplyRanks, reply_ranks};
+pub use ismcts::{CACHE_DEALS, REPLY_RANKS, ReplyRanks, SampledRanks, VOTE_BEST, reply_ranks};
 pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player, Settings};
@@ -520,7 +520,26 @@ pub enum Contender {
         exploration: u8,
         halving: bool,
     },
+    /// `hard-is-sh-2-c25` whose first reply node below each root candidate (the other
+    /// player's reply) holds the policy's plays ordered by the sparring partner's
+    /// valuation of them from the other player's seat, learned in the first `deals`
+    /// deals that reach the node (`hard-is-sh-2-c25-partner-replies-1`, `-2`, `-4`):
+    /// the policy's best 4 there miss more than half the partner's real plays
+    /// (`battle-line-bench replies`).
+    HardIsPartnerReplies(u8),
+    /// The hard level's search (its candidates, sequential halving and rollouts, the
+    /// same moves) whose last two candidates, when their mean difference over the last
+    /// round's deals is within one standard error, get `percent` percent of that
+    /// round's rollouts more each, in the same new deals (`hard-close-50`,
+    /// `hard-close-100`): more rollouts only where the choice is within its noise.
+    HardClose(u8),
 }
+
+/// The extra rollouts (percent of the last round's) the harness names for `HardClose`.
+const CLOSE_EXTRAS: [u8; 3] = [25, 50, 100];
+
+/// The learning deals the harness names for `HardIsPartnerReplies`.
+const PARTNER_REPLY_DEALS: [u8; 3] = [1, 2, 4];
 
 /// The tree depths (plays below the root's move) the harness names for `HardIs`.
 const IS_PLIES: [u8; 3] = [1, 2, 3];
@@ -545,6 +564,8 @@ fn is_tree(plies: u8, exploration: u8, halving: bool) -> ismcts::Tree {
         breadth: IS_BREADTH,
         exploration: f64::from(exploration) / 100.0,
         halving,
+        reply_valuations: 0,
+        close_extra: 0,
     }
 }
 
@@ -750,6 +771,22 @@ impl Contender {
                     None => "hard-is",
                 }
             }
+            Contender::HardIsPartnerReplies(deals) => sized_name(
+                &[
+                    "hard-is-sh-2-c25-partner-replies-1",
+                    "hard-is-sh-2-c25-partner-replies-2",
+                    "hard-is-sh-2-c25-partner-replies-4",
+                ],
+                &PARTNER_REPLY_DEALS,
+                deals,
+                "hard-is-sh-2-c25-partner-replies",
+            ),
+            Contender::HardClose(percent) => sized_name(
+                &["hard-close-25", "hard-close-50", "hard-close-100"],
+                &CLOSE_EXTRAS,
+                percent,
+                "hard-close",
+            ),
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
             Contender::HardCut { plies, score, ways } => {
@@ -813,6 +850,18 @@ impl Contender {
                     } else {
                         Replies::Odds(n)
                     }))
+            }
+            other if other.starts_with("hard-close-") => {
+                let n: u8 = other["hard-close-".len()..].parse().ok()?;
+                CLOSE_EXTRAS.contains(&n).then_some(Contender::HardClose(n))
+            }
+            other if other.starts_with("hard-is-sh-2-c25-partner-replies-") => {
+                let n: u8 = other["hard-is-sh-2-c25-partner-replies-".len()..]
+                    .parse()
+                    .ok()?;
+                PARTNER_REPLY_DEALS
+                    .contains(&n)
+                    .then_some(Contender::HardIsPartnerReplies(n))
             }
             other if other.starts_with("hard-is-") => {
                 let rest = &other["hard-is-".len()..];
@@ -916,6 +965,22 @@ impl Contender {
             } => {
                 let hard = Level::Hard.config().expect("hard searches");
                 ismcts::choose(game, seed, hard, is_tree(plies, exploration, halving))
+            }
+            Contender::HardClose(percent) => {
+                let hard = Level::Hard.config().expect("hard searches");
+                let tree = ismcts::Tree {
+                    close_extra: usize::from(percent),
+                    ..is_tree(0, 25, true)
+                };
+                ismcts::choose(game, seed, hard, tree)
+            }
+            Contender::HardIsPartnerReplies(deals) => {
+                let hard = Level::Hard.config().expect("hard searches");
+                let tree = ismcts::Tree {
+                    reply_valuations: usize::from(deals),
+                    ..is_tree(2, 25, true)
+                };
+                ismcts::choose(game, seed, hard, tree)
             }
             Contender::HardWays | Contender::HardWays900 => {
                 let hard = hard_full_config();
@@ -1279,6 +1344,12 @@ mod tests {
             "hard-is-sh-2-c10",
             "hard-is-sh-2-c25",
             "hard-is-sh-3-c50",
+            "hard-is-sh-2-c25-partner-replies-1",
+            "hard-is-sh-2-c25-partner-replies-2",
+            "hard-is-sh-2-c25-partner-replies-4",
+            "hard-close-25",
+            "hard-close-50",
+            "hard-close-100",
             "hard-ways",
             "hard-ways-900",
             "hard-cut-4",
@@ -1334,6 +1405,16 @@ mod tests {
         assert_eq!(Contender::from_name("hard-is-c25-2"), None);
         assert_eq!(Contender::from_name("hard-is-sh-2"), None);
         assert_eq!(Contender::from_name("hard-is-sh-sh-2-c25"), None);
+        assert_eq!(
+            Contender::from_name("hard-is-sh-2-c25-partner-replies-3"),
+            None
+        );
+        assert_eq!(Contender::from_name("hard-close-30"), None);
+        assert_eq!(Contender::from_name("hard-close-"), None);
+        assert_eq!(
+            Contender::from_name("hard-is-sh-2-c25-partner-replies-"),
+            None
+        );
     }
 
     #[test]
@@ -1504,6 +1585,8 @@ mod tests {
         assert_plays_the_same_again("hard-is-1-c25", 34);
         assert_plays_the_same_again("hard-is-3-c10", 35);
         assert_plays_the_same_again("hard-is-sh-2-c25", 36);
+        assert_plays_the_same_again("hard-is-sh-2-c25-partner-replies-2", 37);
+        assert_plays_the_same_again("hard-close-100", 38);
     }
 
     #[test]
