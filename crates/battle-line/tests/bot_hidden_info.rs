@@ -299,3 +299,25 @@ fn hard_with_an_information_set_tree_search_reads_only_what_its_seat_may_know() 
         111,
     );
 }
+
+#[test]
+fn hard_with_the_partners_valuation_at_the_reply_nodes_reads_only_what_its_seat_may_know() {
+    // The valuation is computed in the search's own deals, from the other player's seat.
+    ways_contender_reads_only_its_seat(
+        "hard-is-sh-2-c25-partner-replies-1",
+        battle_line::bot::Contender::from_name("hard-is-sh-2-c25-partner-replies-1")
+            .expect("named"),
+        5000,
+        113,
+    );
+}
+
+#[test]
+fn hard_with_extra_rollouts_where_its_choice_is_close_reads_only_what_its_seat_may_know() {
+    ways_contender_reads_only_its_seat(
+        "hard-close-100",
+        battle_line::bot::Contender::from_name("hard-close-100").expect("named"),
+        5100,
+        115,
+    );
+}
