@@ -505,31 +505,29 @@ pub const VOTE_BEST: usize = 4;
 impl SampledRanks {
     /// Deals in which the real play was among the valuation's best `n`.
     pub fn within_value(&self, n: usize) -> usize {
-        self.by_value[..n.min(REPLY_RANKS)].iter().sum()
+        best_of(&self.by_value, n)
     }
 
     /// Deals in which the real play was among the policy's best `n`.
     pub fn within_policy(&self, n: usize) -> usize {
-        self.by_policy[..n.min(REPLY_RANKS)].iter().sum()
+        best_of(&self.by_policy, n)
     }
 
     /// Positions at which the real play was among the best `n` by votes.
     pub fn within_votes(&self, n: usize) -> usize {
-        self.by_votes[..n.min(REPLY_RANKS)].iter().sum()
+        best_of(&self.by_votes, n)
     }
 
     /// Positions at which the real play was among the valuation's best `n` in the real
     /// deal.
     pub fn within_real_value(&self, n: usize) -> usize {
-        self.by_real_value[..n.min(REPLY_RANKS)].iter().sum()
+        best_of(&self.by_real_value, n)
     }
 
     /// Deals in which the real play was among the best `n` by the valuation learned in
     /// [`CACHE_DEALS`]`[j]` other deals (0 for a `j` out of range).
     pub fn within_cached(&self, j: usize, n: usize) -> usize {
-        self.by_cached
-            .get(j)
-            .map_or(0, |ranks| ranks[..n.min(REPLY_RANKS)].iter().sum())
+        self.by_cached.get(j).map_or(0, |ranks| best_of(ranks, n))
     }
 
     fn add(&mut self, other: &SampledRanks) {
@@ -702,16 +700,22 @@ fn sampled_ranks(
 /// Ranks [`ReplyRanks::by_rank`] tells apart (the last: this one or lower).
 pub const REPLY_RANKS: usize = 9;
 
+/// How many of the counts by rank `ranks` fall within the best `n` (all of them from
+/// [`REPLY_RANKS`] on).
+fn best_of(ranks: &[usize; REPLY_RANKS], n: usize) -> usize {
+    ranks[..n.min(REPLY_RANKS)].iter().sum()
+}
+
 impl ReplyRanks {
     /// The plays that were among the policy's best `n` (with `n` of [`REPLY_RANKS`] or
     /// more: every play the policy makes).
     pub fn within(&self, n: usize) -> usize {
-        self.by_rank[..n.min(REPLY_RANKS)].iter().sum()
+        best_of(&self.by_rank, n)
     }
 
     /// The same among the odds ranking's best `n`.
     pub fn within_odds(&self, n: usize) -> usize {
-        self.by_odds_rank[..n.min(REPLY_RANKS)].iter().sum()
+        best_of(&self.by_odds_rank, n)
     }
 }
 
