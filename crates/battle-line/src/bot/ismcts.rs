@@ -223,6 +223,7 @@ impl Ismcts {
         while alive.len() > 1 && rounds_left > 0 {
             let per = (self.config.rollouts / rounds_left / alive.len()).max(1);
             let last_two = rounds_left == 1 && alive.len() == 2 && self.tree.close_extra > 0;
+            // The paired differences of the last two candidates' scores, deal by deal.
             let mut diffs: Vec<f64> = Vec::new();
             for d in 0..per {
                 let mut scores = [0.0; 2];
@@ -233,7 +234,9 @@ impl Ismcts {
                         *slot = v;
                     }
                 }
-                diffs.push(scores[0] - scores[1]);
+                if last_two {
+                    diffs.push(scores[0] - scores[1]);
+                }
             }
             if last_two && within_noise(&diffs) {
                 let extra = (per * self.tree.close_extra / 100).max(1);
@@ -668,15 +671,15 @@ fn sampled_ranks(
         let order = partner_order(&world);
         spent += start.elapsed();
         if let Some(i) = rank_of(&order) {
-            r.by_value[i.min(REPLY_RANKS - 1)] += 1;
+            count_rank(&mut r.by_value, i);
         }
         let plays = playout.best_plays(&world, usize::MAX);
         if let Some(i) = rank_of(&plays) {
-            r.by_policy[i.min(REPLY_RANKS - 1)] += 1;
+            count_rank(&mut r.by_policy, i);
         }
         for (j, cache) in caches.iter().enumerate() {
             if let Some(i) = rank_of(&cache.order(&plays)) {
-                r.by_cached[j][i.min(REPLY_RANKS - 1)] += 1;
+                count_rank(&mut r.by_cached[j], i);
             }
         }
         for (i, &play) in order.iter().take(VOTE_BEST).enumerate() {
@@ -691,9 +694,9 @@ fn sampled_ranks(
     }
     votes.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
     let voted = votes.iter().position(|(c, ..)| *c == cmd);
-    r.by_votes[voted.map_or(REPLY_RANKS - 1, |i| i.min(REPLY_RANKS - 1))] += 1;
+    count_rank(&mut r.by_votes, voted.unwrap_or(REPLY_RANKS));
     let real = rank_of(&partner_order(game));
-    r.by_real_value[real.map_or(REPLY_RANKS - 1, |i| i.min(REPLY_RANKS - 1))] += 1;
+    count_rank(&mut r.by_real_value, real.unwrap_or(REPLY_RANKS));
     (r, spent)
 }
 
@@ -704,6 +707,12 @@ pub const REPLY_RANKS: usize = 9;
 /// [`REPLY_RANKS`] on).
 fn best_of(ranks: &[usize; REPLY_RANKS], n: usize) -> usize {
     ranks[..n.min(REPLY_RANKS)].iter().sum()
+}
+
+/// Counts one play ranked `rank` (from 0) in `ranks`: the last entry takes every rank
+/// from [`REPLY_RANKS`]` - 1` on.
+fn count_rank(ranks: &mut [usize; REPLY_RANKS], rank: usize) {
+    ranks[rank.min(REPLY_RANKS - 1)] += 1;
 }
 
 impl ReplyRanks {
@@ -754,11 +763,11 @@ pub fn reply_ranks(
                 r.plays += 1;
                 r.choices += plays.len();
                 match plays.iter().position(|&p| p == cmd) {
-                    Some(i) => r.by_rank[i.min(REPLY_RANKS - 1)] += 1,
+                    Some(i) => count_rank(&mut r.by_rank, i),
                     None => r.not_policy += 1,
                 }
                 match odds_rank(game, seed, every, cmd) {
-                    Some(i) => r.by_odds_rank[i.min(REPLY_RANKS - 1)] += 1,
+                    Some(i) => count_rank(&mut r.by_odds_rank, i),
                     None => r.not_odds += 1,
                 }
                 if deals > 0 {

@@ -569,6 +569,13 @@ fn is_tree(plies: u8, exploration: u8, halving: bool) -> ismcts::Tree {
     }
 }
 
+/// The command the tree search `tree` picks with hard's configuration (the `HardIs`,
+/// `HardClose` and `HardIsPartnerReplies` contenders).
+fn search_tree(game: &Game, seed: u64, tree: ismcts::Tree) -> Option<Command> {
+    let hard = Level::Hard.config().expect("hard searches");
+    ismcts::choose(game, seed, hard, tree)
+}
+
 /// The sharpness of the hand model the harness names for `HardModel`: a troop worth
 /// `d` more (in the other player's chance of winning the game) than the troop played
 /// was passed over with a chance of `2 / (1 + exp(beta * d))`.
@@ -962,26 +969,23 @@ impl Contender {
                 plies,
                 exploration,
                 halving,
-            } => {
-                let hard = Level::Hard.config().expect("hard searches");
-                ismcts::choose(game, seed, hard, is_tree(plies, exploration, halving))
-            }
-            Contender::HardClose(percent) => {
-                let hard = Level::Hard.config().expect("hard searches");
-                let tree = ismcts::Tree {
+            } => search_tree(game, seed, is_tree(plies, exploration, halving)),
+            Contender::HardClose(percent) => search_tree(
+                game,
+                seed,
+                ismcts::Tree {
                     close_extra: usize::from(percent),
                     ..is_tree(0, 25, true)
-                };
-                ismcts::choose(game, seed, hard, tree)
-            }
-            Contender::HardIsPartnerReplies(deals) => {
-                let hard = Level::Hard.config().expect("hard searches");
-                let tree = ismcts::Tree {
+                },
+            ),
+            Contender::HardIsPartnerReplies(deals) => search_tree(
+                game,
+                seed,
+                ismcts::Tree {
                     reply_valuations: usize::from(deals),
                     ..is_tree(2, 25, true)
-                };
-                ismcts::choose(game, seed, hard, tree)
-            }
+                },
+            ),
             Contender::HardWays | Contender::HardWays900 => {
                 let hard = hard_full_config();
                 let config = Config {
