@@ -27,8 +27,11 @@
 //! deals that the partner's opponent samples from its knowledge, as its searches deal
 //! the hidden cards: by the partner's own valuation of its plays in the deal, and by the
 //! policy there; by votes over the deals; by the policy's plays ordered by the valuation
-//! learned in 1 or 2 other deals (what a tree node can afford); and by the valuation in
-//! the real deal; with the valuation's time per position.
+//! learned in 1 or 2 other deals (what a tree node can afford); by the valuation in
+//! the real deal; with the valuation's time per position; and by the partner's worths
+//! tabled once a position from its public parts (`ReplyModel`, `bot/reply_model.rs`),
+//! with the deal's hand and without it, with the table's time and the time to order a
+//! deal's plays.
 
 use battle_line::bot::{
     Bot, CACHE_DEALS, Contender, Level, REPLY_RANKS, RandomPlayer, Ranking, VOTE_BEST, calibrate,
@@ -169,6 +172,36 @@ fn main() {
                     of_positions(s.within_real_value(k)),
                 );
             }
+            let line: Vec<String> = [1, 2, 3, 4, 8]
+                .iter()
+                .map(|&k| {
+                    format!(
+                        "best {k} {:.1}% ({:.1}%)",
+                        of_deals(s.within_model(k)),
+                        of_held(s.within_model(k))
+                    )
+                })
+                .collect();
+            println!(
+                "the deal's plays ordered by the partner's worths tabled once a position (ReplyModel, {:.2} ms a table, {:.1} us a deal's order): {} of deals (of those holding the card)",
+                r.model_time.as_secs_f64() * 1e3 / s.positions.max(1) as f64,
+                r.model_order_time.as_secs_f64() * 1e6 / s.deals as f64,
+                line.join(", ")
+            );
+            let line: Vec<String> = [1, 2, 3, 4, 8]
+                .iter()
+                .map(|&k| {
+                    format!(
+                        "best {k} {:.1}% ({:.1}%)",
+                        of_deals(s.within_table(k)),
+                        of_held(s.within_table(k))
+                    )
+                })
+                .collect();
+            println!(
+                "the same table without the deal's hand: {} of deals (of those holding the card)",
+                line.join(", ")
+            );
             for (j, learned) in CACHE_DEALS.iter().enumerate() {
                 let line: Vec<String> = [1, 2, 3, 4, 8]
                     .iter()

@@ -313,6 +313,18 @@ fn hard_with_the_partners_valuation_at_the_reply_nodes_reads_only_what_its_seat_
 }
 
 #[test]
+fn hard_with_the_partners_tabled_worths_at_the_reply_nodes_reads_only_what_its_seat_may_know() {
+    // The table is built in the search's own deals from their public parts, and the
+    // deal's sampled hand orders the plays.
+    ways_contender_reads_only_its_seat(
+        "hard-is-sh-2-c25-partner-model",
+        battle_line::bot::Contender::from_name("hard-is-sh-2-c25-partner-model").expect("named"),
+        5200,
+        117,
+    );
+}
+
+#[test]
 fn hard_with_extra_rollouts_where_its_choice_is_close_reads_only_what_its_seat_may_know() {
     ways_contender_reads_only_its_seat(
         "hard-close-100",

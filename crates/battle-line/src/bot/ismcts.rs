@@ -24,6 +24,7 @@
 //! same move.
 
 use super::knowledge::Knowledge;
+use super::reply_model::{Outlooks, ReplyModel, plays_of};
 use super::search::{Config, Progress, Search, cut_score, deal_rng};
 use crate::game::{Command, Game, Phase, Player};
 use seeded_rng::Rng;
@@ -61,6 +62,13 @@ pub(crate) struct Tree {
     /// in the same new deals, before the better is chosen (more rollouts only where the
     /// choice is within its noise).
     pub close_extra: usize,
+    /// With `Some(hand)`, the first reply node below each root candidate takes its plays
+    /// from the partner's worths tabled once for that candidate ([`ReplyModel`], built in
+    /// the first deal that reaches the node from its public parts, the root's unplayed
+    /// troops counted so the candidates share their outlooks): the policy's plays
+    /// ordered by the table, and with `hand` by the table and the deal's hand
+    /// ([`ReplyModel::order_in`]), the best `breadth` kept.
+    pub reply_model: Option<bool>,
 }
 
 /// One node: the move that leads to it and its statistics.
@@ -122,6 +130,12 @@ struct Ismcts {
     reply_values: Vec<ReplyValues>,
     /// Rollouts added by `Tree::close_extra`.
     extra_rollouts: usize,
+    /// The tabled reply model of each candidate's first reply node, with
+    /// `Tree::reply_model`, and the outlooks they share.
+    reply_models: Vec<Option<ReplyModel>>,
+    outlooks: Outlooks,
+    /// The troops not on the table at the root (public: the same in every deal).
+    root_unplayed: crate::card::TroopSet,
 }
 
 /// Whether the mean of the paired differences `diffs` is within one standard error of
@@ -187,6 +201,9 @@ fn start(game: &Game, config: Config, tree: Tree, seed: u64) -> Option<Ismcts> {
         nodes[0].children.push(i + 1);
     }
     let reply_values = vec![ReplyValues::default(); candidates.len()];
+    let reply_models = vec![None; candidates.len()];
+    // Read from a deal of the knowledge, not from the game: the set is public.
+    let root_unplayed = ranked.know.sample(&mut Rng::new(0)).unplayed_troops();
     Some(Ismcts {
         know: ranked.know,
         config,
@@ -196,6 +213,9 @@ fn start(game: &Game, config: Config, tree: Tree, seed: u64) -> Option<Ismcts> {
         nodes,
         reply_values,
         extra_rollouts: 0,
+        reply_models,
+        outlooks: Outlooks::default(),
+        root_unplayed,
     })
 }
 
@@ -291,6 +311,8 @@ impl Ismcts {
             let mover = game.current();
             let plays = if depth == 0 && mover != me && self.tree.reply_valuations > 0 {
                 self.valued_replies(pick, &game)
+            } else if depth == 0 && mover != me && self.tree.reply_model.is_some() {
+                self.modelled_replies(pick, &game)
             } else {
                 plays
             };
@@ -351,6 +373,29 @@ impl Ismcts {
         }
         let plays = self.config.playout.best_plays(game, usize::MAX);
         let mut order = cache.order(&plays);
+        order.truncate(self.tree.breadth);
+        order
+    }
+
+    /// The plays of the first reply node below root child `pick` in `game` (the other
+    /// player to move) ordered by the reply model tabled for that candidate (built
+    /// here in the first deal that reaches it), the best `Tree::breadth` kept.
+    fn modelled_replies(&mut self, pick: usize, game: &Game) -> Vec<Command> {
+        let plays = self.config.playout.best_plays(game, usize::MAX);
+        let hand = self.tree.reply_model == Some(true);
+        if self.reply_models[pick - 1].is_none() {
+            let unplayed = self.root_unplayed;
+            let model = ReplyModel::of_pool(game, self.know.unseen(), unplayed, &mut self.outlooks);
+            self.reply_models[pick - 1] = Some(model);
+        }
+        let Some(model) = &self.reply_models[pick - 1] else {
+            return plays;
+        };
+        let mut order = if hand {
+            model.order_in(game, &plays)
+        } else {
+            model.order(&plays)
+        };
         order.truncate(self.tree.breadth);
         order
     }
@@ -468,6 +513,10 @@ pub struct ReplyRanks {
     /// The time the partner's valuation took over all those deals (the cost a tree
     /// would pay for it at a reply node, per position: this over `sampled.positions`).
     pub valuation_time: std::time::Duration,
+    /// The time the tabled model ([`ReplyModel::of`]) took to build, once a position.
+    pub model_time: std::time::Duration,
+    /// The time it took to order the plays of all the sampled deals.
+    pub model_order_time: std::time::Duration,
 }
 
 /// Where the partner's real play stands in deals of the hidden cards that the other
@@ -500,6 +549,12 @@ pub struct SampledRanks {
     /// policy's plays ordered by the valuation learned in [`CACHE_DEALS`]`[j]` other
     /// deals ([`ReplyValues`]: what a tree pays for once per reply node).
     pub by_cached: [[usize; REPLY_RANKS]; CACHE_DEALS.len()],
+    /// `by_model[r]`: deals in which the real play was the `r + 1`-th of the deal's plays
+    /// ordered by the partner's worths tabled once for the position from its public
+    /// parts ([`ReplyModel`]: what a tree can afford once per candidate).
+    pub by_model: [usize; REPLY_RANKS],
+    /// The same by the table alone, the deal's hand not looked at ([`ReplyModel::order`]).
+    pub by_table: [usize; REPLY_RANKS],
 }
 
 /// The plays of a deal's valuation that get a vote in [`SampledRanks::by_votes`].
@@ -533,6 +588,16 @@ impl SampledRanks {
         self.by_cached.get(j).map_or(0, |ranks| best_of(ranks, n))
     }
 
+    /// Deals in which the real play was among the table's best `n`, the hand not looked at.
+    pub fn within_table(&self, n: usize) -> usize {
+        best_of(&self.by_table, n)
+    }
+
+    /// Deals in which the real play was among the tabled model's best `n`.
+    pub fn within_model(&self, n: usize) -> usize {
+        best_of(&self.by_model, n)
+    }
+
     fn add(&mut self, other: &SampledRanks) {
         self.deals += other.deals;
         self.held += other.held;
@@ -542,6 +607,8 @@ impl SampledRanks {
             self.by_policy[r] += other.by_policy[r];
             self.by_votes[r] += other.by_votes[r];
             self.by_real_value[r] += other.by_real_value[r];
+            self.by_model[r] += other.by_model[r];
+            self.by_table[r] += other.by_table[r];
             for j in 0..CACHE_DEALS.len() {
                 self.by_cached[j][r] += other.by_cached[j][r];
             }
@@ -639,8 +706,9 @@ fn sampled_ranks(
     deals: usize,
     seed: u64,
     playout: &super::playout::Playout,
-) -> (SampledRanks, std::time::Duration) {
+) -> (SampledRanks, [std::time::Duration; 3]) {
     let mut spent = std::time::Duration::ZERO;
+    let mut ordering = std::time::Duration::ZERO;
     let searcher = game.current().opponent();
     let know = Knowledge::of(game, searcher);
     let mut r = SampledRanks {
@@ -659,10 +727,30 @@ fn sampled_ranks(
             cache
         })
         .collect();
+    // The tabled model, from the first deal's public parts, for the troops the searcher
+    // does not see.
+    let start = std::time::Instant::now();
+    let model = (deals > 0).then(|| {
+        let first = know.sample(&mut deal_rng(seed, 0));
+        ReplyModel::of(&first, know.unseen(), &mut Outlooks::default())
+    });
+    let built = start.elapsed();
     // (play, votes, summed rank)
     let mut votes: Vec<(Command, usize, usize)> = Vec::new();
     for d in 0..deals {
         let world = know.sample(&mut deal_rng(seed, d));
+        if let Some(model) = &model {
+            let plays = plays_of(&world);
+            let start = std::time::Instant::now();
+            let order = model.order_in(&world, &plays);
+            ordering += start.elapsed();
+            if let Some(i) = rank_of(&model.order(&plays)) {
+                count_rank(&mut r.by_table, i);
+            }
+            if let Some(i) = rank_of(&order) {
+                count_rank(&mut r.by_model, i);
+            }
+        }
         r.deals += 1;
         if world.legal_commands().contains(&cmd) {
             r.held += 1;
@@ -697,7 +785,7 @@ fn sampled_ranks(
     count_rank(&mut r.by_votes, voted.unwrap_or(REPLY_RANKS));
     let real = rank_of(&partner_order(game));
     count_rank(&mut r.by_real_value, real.unwrap_or(REPLY_RANKS));
-    (r, spent)
+    (r, [spent, built, ordering])
 }
 
 /// Ranks [`ReplyRanks::by_rank`] tells apart (the last: this one or lower).
@@ -772,8 +860,11 @@ pub fn reply_ranks(
                 }
                 if deals > 0 {
                     let deal_seed = super::move_seed(seed ^ 0x0DEA_15EE, game.log().len());
-                    let (s, spent) = sampled_ranks(game, cmd, deals, deal_seed, &playout);
+                    let (s, [spent, built, ordering]) =
+                        sampled_ranks(game, cmd, deals, deal_seed, &playout);
                     r.valuation_time += spent;
+                    r.model_time += built;
+                    r.model_order_time += ordering;
                     r.sampled.add(&s);
                 }
             });
@@ -833,6 +924,7 @@ mod tests {
             halving,
             reply_valuations: 0,
             close_extra: 0,
+            reply_model: None,
         }
     }
 
@@ -1065,6 +1157,8 @@ mod tests {
         let again = reply_ranks(0..1, easy, 2);
         let timeless = |r: ReplyRanks| ReplyRanks {
             valuation_time: std::time::Duration::ZERO,
+            model_time: std::time::Duration::ZERO,
+            model_order_time: std::time::Duration::ZERO,
             ..r
         };
         assert_eq!(timeless(r), timeless(again));

@@ -21,6 +21,7 @@ mod knowledge;
 mod ladder;
 mod playout;
 mod reach;
+mod reply_model;
 mod search;
 mod sparring;
 mod ways;
@@ -527,6 +528,14 @@ pub enum Contender {
     /// the policy's best 4 there miss more than half the partner's real plays
     /// (`battle-line-bench replies`).
     HardIsPartnerReplies(u8),
+    /// `hard-is-sh-2-c25` whose first reply node below each root candidate holds the
+    /// policy's plays ordered by the partner's worths tabled once for that candidate
+    /// (`bot/reply_model.rs`, issue 23, eighteenth round): by the table alone
+    /// (`hard-is-sh-2-c25-partner-table`) or by the table and the deal's hand of the
+    /// other player (`hard-is-sh-2-c25-partner-model`).
+    HardIsPartnerModel {
+        hand: bool,
+    },
     /// The hard level's search (its candidates, sequential halving and rollouts, the
     /// same moves) whose last two candidates, when their mean difference over the last
     /// round's deals is within one standard error, get `percent` percent of that
@@ -566,6 +575,7 @@ fn is_tree(plies: u8, exploration: u8, halving: bool) -> ismcts::Tree {
         halving,
         reply_valuations: 0,
         close_extra: 0,
+        reply_model: None,
     }
 }
 
@@ -778,6 +788,8 @@ impl Contender {
                     None => "hard-is",
                 }
             }
+            Contender::HardIsPartnerModel { hand: false } => "hard-is-sh-2-c25-partner-table",
+            Contender::HardIsPartnerModel { hand: true } => "hard-is-sh-2-c25-partner-model",
             Contender::HardIsPartnerReplies(deals) => sized_name(
                 &[
                     "hard-is-sh-2-c25-partner-replies-1",
@@ -862,6 +874,8 @@ impl Contender {
                 let n: u8 = other["hard-close-".len()..].parse().ok()?;
                 CLOSE_EXTRAS.contains(&n).then_some(Contender::HardClose(n))
             }
+            "hard-is-sh-2-c25-partner-table" => Some(Contender::HardIsPartnerModel { hand: false }),
+            "hard-is-sh-2-c25-partner-model" => Some(Contender::HardIsPartnerModel { hand: true }),
             other if other.starts_with("hard-is-sh-2-c25-partner-replies-") => {
                 let n: u8 = other["hard-is-sh-2-c25-partner-replies-".len()..]
                     .parse()
@@ -976,6 +990,14 @@ impl Contender {
                 ismcts::Tree {
                     close_extra: usize::from(percent),
                     ..is_tree(0, 25, true)
+                },
+            ),
+            Contender::HardIsPartnerModel { hand } => search_tree(
+                game,
+                seed,
+                ismcts::Tree {
+                    reply_model: Some(hand),
+                    ..is_tree(2, 25, true)
                 },
             ),
             Contender::HardIsPartnerReplies(deals) => search_tree(
@@ -1351,6 +1373,8 @@ mod tests {
             "hard-is-sh-2-c25-partner-replies-1",
             "hard-is-sh-2-c25-partner-replies-2",
             "hard-is-sh-2-c25-partner-replies-4",
+            "hard-is-sh-2-c25-partner-table",
+            "hard-is-sh-2-c25-partner-model",
             "hard-close-25",
             "hard-close-50",
             "hard-close-100",
@@ -1591,6 +1615,7 @@ mod tests {
         assert_plays_the_same_again("hard-is-sh-2-c25", 36);
         assert_plays_the_same_again("hard-is-sh-2-c25-partner-replies-2", 37);
         assert_plays_the_same_again("hard-close-100", 38);
+        assert_plays_the_same_again("hard-is-sh-2-c25-partner-model", 39);
     }
 
     #[test]
