@@ -1154,6 +1154,9 @@ mod tests {
         for j in 0..CACHE_DEALS.len() {
             assert!(s.within_cached(j, REPLY_RANKS) <= s.held, "{s:?}");
         }
+        // The tabled model orders every play of a deal: the real one wherever it is held.
+        assert_eq!(s.within_model(REPLY_RANKS), s.held, "{s:?}");
+        assert_eq!(s.within_table(REPLY_RANKS), s.held, "{s:?}");
         let again = reply_ranks(0..1, easy, 2);
         let timeless = |r: ReplyRanks| ReplyRanks {
             valuation_time: std::time::Duration::ZERO,
@@ -1285,6 +1288,11 @@ mod tests {
                 for j in 0..CACHE_DEALS.len() {
                     assert!(r.within_cached(j, REPLY_RANKS) <= r.held, "{r:?}");
                 }
+                // The tabled model orders every play of a deal (not a claim).
+                let play = matches!(cmd, Command::PlayCard { .. } | Command::Pass);
+                let expected = if play { r.held } else { 0 };
+                assert_eq!(r.within_model(REPLY_RANKS), expected, "{r:?}");
+                assert_eq!(r.within_table(REPLY_RANKS), expected, "{r:?}");
                 assert_eq!(r, sampled_ranks(game, cmd, 6, 9, &hard.playout).0);
             },
         );
