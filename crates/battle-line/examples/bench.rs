@@ -32,10 +32,15 @@
 //! tabled once a position from its public parts (`ReplyModel`, `bot/reply_model.rs`),
 //! with the deal's hand and without it, with the table's time and the time to order a
 //! deal's plays.
+//!
+//! `… battle-line-bench tables FROM N` times those tables at the reply nodes below the
+//! searcher's first 8 plays in every fourth position of seeds `FROM..FROM+N` of the
+//! partner against itself (`time_tables`): built from fresh outlooks, and with the
+//! outlooks shared by the 8, as a tree below one root builds them.
 
 use battle_line::bot::{
     Bot, CACHE_DEALS, Contender, Level, REPLY_RANKS, RandomPlayer, Ranking, VOTE_BEST, calibrate,
-    choose, choose_ranked, reply_ranks,
+    choose, choose_ranked, reply_ranks, time_tables,
 };
 use battle_line::{Command, Game, Phase, Player, Settings};
 use std::time::Instant;
@@ -78,6 +83,24 @@ fn main() {
         for (i, g) in fixed_positions(n).iter().enumerate() {
             println!("{i}: {:?}", choose(g, Level::Hard, i as u64));
         }
+        return;
+    }
+    if let [mode, from, n] = args.as_slice()
+        && mode == "tables"
+    {
+        let from: u64 = from.parse().expect("a first seed");
+        let n: u64 = n.parse().expect("a count of seeds");
+        let t = time_tables(from..from + n, 4);
+        let per = |d: std::time::Duration, k: u32| d.as_secs_f64() * 1e3 / f64::from(k.max(1));
+        println!(
+            "{} moves, {} tables: fresh {:.2} ms a table ({:.1} ms a move), shared {:.2} ms a table ({:.1} ms a move)",
+            t.moves,
+            t.tables,
+            per(t.fresh, t.tables),
+            per(t.fresh, t.moves),
+            per(t.shared, t.tables),
+            per(t.shared, t.moves)
+        );
         return;
     }
     if let [mode, n] = args.as_slice()

@@ -40,6 +40,41 @@ pub(crate) fn strength(side: &[Card], rules: Judging) -> Option<Strength> {
     best_formation(side, rules, TroopSet::EMPTY).map(|c| c.strength)
 }
 
+/// A flag already decided by a claim proof, from the side of `mine`: 1 when `mine` is
+/// complete and nothing in `pool` lets `theirs` do better, 0 the other way round, `None`
+/// when neither proof holds. Exact, as a claim is.
+pub(crate) fn proved(
+    mine: &[Card],
+    theirs: &[Card],
+    rules: Judging,
+    pool: TroopSet,
+) -> Option<f64> {
+    let n = rules.cards;
+    let beaten = |done: &[Card], open: &[Card]| {
+        counted(done) >= n
+            && counted(open) < n
+            && strength(done, rules)
+                .is_some_and(|s| best_formation(open, rules, pool).is_none_or(|c| c.strength <= s))
+    };
+    if beaten(mine, theirs) {
+        Some(1.0)
+    } else if beaten(theirs, mine) {
+        Some(0.0)
+    } else {
+        None
+    }
+}
+
+/// The chance that side `m` completes before side `t` where both are incomplete, from
+/// the cards each still needs (the sparring partner's rule).
+pub(crate) fn first_to_complete(m: &Outlook, t: &Outlook) -> f64 {
+    match m.missing().cmp(&t.missing()) {
+        std::cmp::Ordering::Less => 0.75,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Greater => 0.25,
+    }
+}
+
 /// Troops and wild morale cards on a side (what counts toward its formation).
 pub(crate) fn counted(side: &[Card]) -> usize {
     side.iter()

@@ -29,6 +29,7 @@ mod ways;
 pub use easy::Bot;
 pub use hand_model::{Calibration, calibrate};
 pub use ismcts::{CACHE_DEALS, REPLY_RANKS, ReplyRanks, SampledRanks, VOTE_BEST, reply_ranks};
+pub use reply_model::{TableTimes, time_tables};
 pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player, Settings};

@@ -24,7 +24,7 @@
 //! deal 69-70%, the rollout policy 47-48%.
 
 use super::hand_model::slot;
-use super::ladder::{Outlook, counted, rank, strength, win_chance};
+use super::ladder::{Outlook, counted, first_to_complete, proved, rank, win_chance};
 use super::sparring::{Params, weights};
 use crate::card::{Card, Tactic, TacticKind, TroopSet};
 use crate::formation::{Judging, Strength, best_formation};
@@ -112,19 +112,8 @@ impl Seat {
         }
         let n = rules.cards;
         let pool = self.unplayed.difference(taken);
-        if counted(mine) >= n
-            && counted(theirs) < n
-            && let Some(s) = strength(mine, rules)
-            && best_formation(theirs, rules, pool).is_none_or(|c| c.strength <= s)
-        {
-            return (1.0, None);
-        }
-        if counted(theirs) >= n
-            && counted(mine) < n
-            && let Some(s) = strength(theirs, rules)
-            && best_formation(mine, rules, pool).is_none_or(|c| c.strength <= s)
-        {
-            return (0.0, None);
+        if let Some(p) = proved(mine, theirs, rules, pool) {
+            return (p, None);
         }
         let done_tie = match f.completed_at {
             [Some(a), Some(b)] => {
@@ -168,7 +157,13 @@ impl Seat {
         let p = match cache.chances.get(&key) {
             Some(&p) => p,
             None => {
-                let p = win_chance(&m, &t, tie(&m, &t), done_tie, self.params.sum_scale);
+                let p = win_chance(
+                    &m,
+                    &t,
+                    first_to_complete(&m, &t),
+                    done_tie,
+                    self.params.sum_scale,
+                );
                 cache.chances.insert(key, p);
                 p
             }
@@ -179,16 +174,6 @@ impl Seat {
             done_tie,
         };
         (p, Some(sides))
-    }
-}
-
-/// The chance that the mover's side completes first where both are incomplete, from
-/// the cards each needs (the partner's rule).
-fn tie(m: &Outlook, t: &Outlook) -> f64 {
-    match m.missing().cmp(&t.missing()) {
-        std::cmp::Ordering::Less => 0.75,
-        std::cmp::Ordering::Equal => 0.5,
-        std::cmp::Ordering::Greater => 0.25,
     }
 }
 
@@ -444,7 +429,7 @@ impl ReplyModel {
                 *x = 1.0;
             }
             let raised = Outlook::Exact(raised);
-            let tie = tie(&raised, theirs);
+            let tie = first_to_complete(&raised, theirs);
             Some(win_chance(
                 &raised,
                 theirs,
@@ -687,29 +672,86 @@ pub(crate) fn plays_of(world: &Game) -> Vec<Command> {
     out
 }
 
+/// Positions of a game of the partner against itself where a card is to be played.
+fn positions(seed: u64, every: usize) -> Vec<Game> {
+    use crate::game::{Phase, Settings};
+    let bot = crate::bot::Sparring::new();
+    let mut game = Game::new(seed, Settings::default());
+    let mut out = Vec::new();
+    for ply in 0..600 {
+        if game.is_over() {
+            break;
+        }
+        if ply % every == 0 && game.phase() == Phase::Play {
+            out.push(game.clone());
+        }
+        let cmd = bot.choose(&game).expect("a move");
+        game.apply(cmd).expect("legal");
+    }
+    out
+}
+
+/// What [`time_tables`] measured: tables built from fresh outlooks, and built with the
+/// outlooks shared by the tables below one root (their pools the root's unplayed troops).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TableTimes {
+    pub moves: u32,
+    pub tables: u32,
+    pub fresh: std::time::Duration,
+    pub shared: std::time::Duration,
+}
+
+/// Times the tables of the reply nodes below the searcher's first 8 plays (and its draw)
+/// in every `every`-th position of the partner's games against itself, seeds `seeds`:
+/// each node's table from fresh outlooks, then the 8 with shared outlooks
+/// (`battle-line-bench tables`; a measurement, never called by a level).
+pub fn time_tables(seeds: std::ops::Range<u64>, every: usize) -> TableTimes {
+    use crate::bot::knowledge::Knowledge;
+    use crate::game::{Deck, Phase};
+    let mut t = TableTimes::default();
+    for seed in seeds {
+        for game in positions(seed, every) {
+            let know = Knowledge::of(&game, game.current());
+            let mut nodes = Vec::new();
+            for cmd in plays_of(&game) {
+                if nodes.len() == 8 {
+                    break;
+                }
+                let mut g = game.clone();
+                if g.apply(cmd).is_err() {
+                    continue;
+                }
+                let _ = g.apply(Command::DrawAndEndTurn { deck: Deck::Troop });
+                if g.phase() == Phase::Play && g.current() != game.current() {
+                    nodes.push(g);
+                }
+            }
+            if nodes.is_empty() {
+                continue;
+            }
+            t.moves += 1;
+            let start = std::time::Instant::now();
+            for g in &nodes {
+                let _ = ReplyModel::of(g, know.unseen(), &mut Outlooks::default());
+            }
+            t.fresh += start.elapsed();
+            let start = std::time::Instant::now();
+            let mut cache = Outlooks::default();
+            for g in &nodes {
+                let _ = ReplyModel::of_pool(g, know.unseen(), game.unplayed_troops(), &mut cache);
+            }
+            t.shared += start.elapsed();
+            t.tables += u32::try_from(nodes.len()).unwrap_or(u32::MAX);
+        }
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bot::knowledge::Knowledge;
-    use crate::game::{Phase, Settings};
-
-    /// Positions of a game of the partner against itself where a card is to be played.
-    fn positions(seed: u64, every: usize) -> Vec<Game> {
-        let bot = crate::bot::Sparring::new();
-        let mut game = Game::new(seed, Settings::default());
-        let mut out = Vec::new();
-        for ply in 0..600 {
-            if game.is_over() {
-                break;
-            }
-            if ply % every == 0 && game.phase() == Phase::Play {
-                out.push(game.clone());
-            }
-            let cmd = bot.choose(&game).expect("a move");
-            game.apply(cmd).expect("legal");
-        }
-        out
-    }
+    use crate::game::Settings;
 
     /// The tabled part of a model (what [`ReplyModel::of`] computed from the position).
     fn tabled(m: &ReplyModel) -> Vec<f64> {
@@ -854,61 +896,6 @@ mod tests {
             plays
                 .iter()
                 .all(|&p| model.value(p).is_some_and(f64::is_finite))
-        );
-    }
-
-    #[test]
-    #[ignore = "a timing, not a check"]
-    fn time_the_tables() {
-        use crate::game::Deck;
-        // Positions of the searcher to move; each of its first 8 plays (and its draw)
-        // leads to a reply node, whose table is built from fresh outlooks, then from
-        // outlooks shared by the 8 with the root's unplayed troops.
-        let (mut fresh, mut shared) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
-        let (mut tables, mut moves) = (0u32, 0u32);
-        for seed in 0..4 {
-            for game in positions(seed, 4) {
-                let know = Knowledge::of(&game, game.current());
-                let mut nodes = Vec::new();
-                for cmd in plays_of(&game) {
-                    if nodes.len() == 8 {
-                        break;
-                    }
-                    let mut g = game.clone();
-                    if g.apply(cmd).is_err() {
-                        continue;
-                    }
-                    let _ = g.apply(Command::DrawAndEndTurn { deck: Deck::Troop });
-                    if g.phase() == Phase::Play && g.current() != game.current() {
-                        nodes.push(g);
-                    }
-                }
-                if nodes.is_empty() {
-                    continue;
-                }
-                moves += 1;
-                let start = std::time::Instant::now();
-                for g in &nodes {
-                    let _ = ReplyModel::of(g, know.unseen(), &mut Outlooks::default());
-                }
-                fresh += start.elapsed();
-                let start = std::time::Instant::now();
-                let mut cache = Outlooks::default();
-                for g in &nodes {
-                    let _ =
-                        ReplyModel::of_pool(g, know.unseen(), game.unplayed_troops(), &mut cache);
-                }
-                shared += start.elapsed();
-                tables += nodes.len() as u32;
-            }
-        }
-        let per = |d: std::time::Duration, n: u32| d.as_secs_f64() * 1e3 / f64::from(n);
-        eprintln!(
-            "{moves} moves, {tables} tables: fresh {:.2} ms a table ({:.1} ms a move), shared {:.2} ms a table ({:.1} ms a move)",
-            per(fresh, tables),
-            per(fresh, moves),
-            per(shared, tables),
-            per(shared, moves)
         );
     }
 }

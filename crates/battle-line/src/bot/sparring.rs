@@ -27,7 +27,7 @@
 //! costs.
 
 use super::knowledge::Knowledge;
-use super::ladder::{Outlook, counted, strength, win_chance};
+use super::ladder::{Outlook, counted, first_to_complete, proved, win_chance};
 use crate::card::{Card, Tactic, TacticKind, TroopSet};
 use crate::formation::{Judging, best_formation};
 use crate::game::{Command, Deck, Game, Phase, Player, Target};
@@ -334,23 +334,11 @@ impl Table {
         }
         let them = self.me.opponent();
         let rules = f.judging();
-        let n = rules.cards;
         let (mine, theirs) = (f.slots(self.me), f.slots(them));
         let unplayed = g.unplayed_troops();
         // Claim proofs are exact: nothing unplayed lets the other side do better.
-        if counted(mine) >= n
-            && counted(theirs) < n
-            && let Some(s) = strength(mine, rules)
-            && best_formation(theirs, rules, unplayed).is_none_or(|c| c.strength <= s)
-        {
-            return 1.0;
-        }
-        if counted(theirs) >= n
-            && counted(mine) < n
-            && let Some(s) = strength(theirs, rules)
-            && best_formation(mine, rules, unplayed).is_none_or(|c| c.strength <= s)
-        {
-            return 0.0;
+        if let Some(p) = proved(mine, theirs, rules, unplayed) {
+            return p;
         }
         let done_tie = match f.completed_at {
             [Some(a), Some(b)] => {
@@ -381,11 +369,7 @@ impl Table {
         else {
             return 0.5;
         };
-        let tie = match my_outlook.missing().cmp(&their_outlook.missing()) {
-            std::cmp::Ordering::Less => 0.75,
-            std::cmp::Ordering::Equal => 0.5,
-            std::cmp::Ordering::Greater => 0.25,
-        };
+        let tie = first_to_complete(my_outlook, their_outlook);
         win_chance(my_outlook, their_outlook, tie, done_tie, sum_scale)
     }
 
