@@ -195,32 +195,28 @@ fn main() {
                     of_positions(s.within_real_value(k)),
                 );
             }
-            let line: Vec<String> = [1, 2, 3, 4, 8]
-                .iter()
-                .map(|&k| {
-                    format!(
-                        "best {k} {:.1}% ({:.1}%)",
-                        of_deals(s.within_model(k)),
-                        of_held(s.within_model(k))
-                    )
-                })
-                .collect();
+            // The best 1, 2, 3, 4 and 8 of an ordering, as shares of the deals and of
+            // those holding the card.
+            let bests = |within: &dyn Fn(usize) -> usize| {
+                [1, 2, 3, 4, 8]
+                    .iter()
+                    .map(|&k| {
+                        format!(
+                            "best {k} {:.1}% ({:.1}%)",
+                            of_deals(within(k)),
+                            of_held(within(k))
+                        )
+                    })
+                    .collect::<Vec<String>>()
+            };
+            let line = bests(&|k| s.within_model(k));
             println!(
                 "the deal's plays ordered by the partner's worths tabled once a position (ReplyModel, {:.2} ms a table, {:.1} us a deal's order): {} of deals (of those holding the card)",
                 r.model_time.as_secs_f64() * 1e3 / s.positions.max(1) as f64,
                 r.model_order_time.as_secs_f64() * 1e6 / s.deals as f64,
                 line.join(", ")
             );
-            let line: Vec<String> = [1, 2, 3, 4, 8]
-                .iter()
-                .map(|&k| {
-                    format!(
-                        "best {k} {:.1}% ({:.1}%)",
-                        of_deals(s.within_table(k)),
-                        of_held(s.within_table(k))
-                    )
-                })
-                .collect();
+            let line = bests(&|k| s.within_table(k));
             println!(
                 "the same table without the deal's hand: {} of deals (of those holding the card)",
                 line.join(", ")

@@ -13,6 +13,7 @@
 
 use crate::card::{Card, Color, Troop, TroopSet};
 use crate::formation::{FormationKind, Judging, Strength, best_formation, best_of_kind};
+use crate::game::Player;
 use crate::odds::{Goal, Supply, choose};
 use std::cell::OnceCell;
 
@@ -63,6 +64,14 @@ pub(crate) fn proved(
     } else {
         None
     }
+}
+
+/// Between two complete sides of a flag: 1 when `me`'s side completed first (it wins
+/// equal strengths), 0 when the other did; `None` unless both have completed.
+pub(crate) fn done_first(completed_at: [Option<u32>; 2], me: Player) -> Option<f64> {
+    let mine = completed_at[me.index()]?;
+    let theirs = completed_at[me.opponent().index()]?;
+    Some(f64::from(u8::from(mine < theirs)))
 }
 
 /// The chance that side `m` completes before side `t` where both are incomplete, from

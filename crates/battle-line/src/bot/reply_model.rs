@@ -24,7 +24,7 @@
 //! deal 69-70%, the rollout policy 47-48%.
 
 use super::hand_model::slot;
-use super::ladder::{Outlook, counted, first_to_complete, proved, rank, win_chance};
+use super::ladder::{Outlook, counted, done_first, first_to_complete, proved, rank, win_chance};
 use super::sparring::{Params, weights};
 use crate::card::{Card, Tactic, TacticKind, TroopSet};
 use crate::formation::{Judging, Strength, best_formation};
@@ -115,20 +115,16 @@ impl Seat {
         if let Some(p) = proved(mine, theirs, rules, pool) {
             return (p, None);
         }
-        let done_tie = match f.completed_at {
-            [Some(a), Some(b)] => {
-                let (mine_at, theirs_at) = if self.me == Player::P0 {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                f64::from(u8::from(mine_at < theirs_at))
-            }
+        let done_tie = match done_first(f.completed_at, self.me) {
+            Some(t) => t,
             // A side completed now completes after one completed before.
-            [Some(_), None] | [None, Some(_)] if counted(mine) >= n && counted(theirs) >= n => {
+            None if f.completed_at[0].is_some() != f.completed_at[1].is_some()
+                && counted(mine) >= n
+                && counted(theirs) >= n =>
+            {
                 f64::from(u8::from(f.completed_at[self.me.index()].is_some()))
             }
-            _ => 0.5,
+            None => 0.5,
         };
         let slack = self.params.slack;
         let supply = |side: &[Card], held: usize, deck: usize| {
@@ -803,24 +799,27 @@ mod tests {
         use crate::card::{Color, Troop};
         use crate::game::{Deal, Deck};
         let t = |color, value| Troop { color, value };
+        let (red, blue, green, yellow) = (Color::Red, Color::Blue, Color::Green, Color::Yellow);
         let p0 = [
-            t(Color::Red, 10),
-            t(Color::Red, 9),
-            t(Color::Red, 8),
-            t(Color::Red, 5),
-            t(Color::Blue, 1),
-            t(Color::Blue, 2),
-            t(Color::Blue, 3),
-        ];
+            (red, 10),
+            (red, 9),
+            (red, 8),
+            (red, 5),
+            (blue, 1),
+            (blue, 2),
+            (blue, 3),
+        ]
+        .map(|(c, v)| t(c, v));
         let p1 = [
-            t(Color::Green, 1),
-            t(Color::Green, 2),
-            t(Color::Green, 3),
-            t(Color::Green, 4),
-            t(Color::Yellow, 5),
-            t(Color::Yellow, 6),
-            t(Color::Yellow, 7),
-        ];
+            (green, 1),
+            (green, 2),
+            (green, 3),
+            (green, 4),
+            (yellow, 5),
+            (yellow, 6),
+            (yellow, 7),
+        ]
+        .map(|(c, v)| t(c, v));
         let mut top_first: Vec<Troop> = Vec::new();
         for i in 0..7 {
             top_first.push(p0[i]);

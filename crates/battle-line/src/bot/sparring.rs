@@ -27,7 +27,7 @@
 //! costs.
 
 use super::knowledge::Knowledge;
-use super::ladder::{Outlook, counted, first_to_complete, proved, win_chance};
+use super::ladder::{Outlook, counted, done_first, first_to_complete, proved, win_chance};
 use crate::card::{Card, Tactic, TacticKind, TroopSet};
 use crate::formation::{Judging, best_formation};
 use crate::game::{Command, Deck, Game, Phase, Player, Target};
@@ -340,17 +340,7 @@ impl Table {
         if let Some(p) = proved(mine, theirs, rules, unplayed) {
             return p;
         }
-        let done_tie = match f.completed_at {
-            [Some(a), Some(b)] => {
-                let (mine_at, theirs_at) = if self.me == Player::P0 {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                f64::from(u8::from(mine_at < theirs_at))
-            }
-            _ => 0.5,
-        };
+        let done_tie = done_first(f.completed_at, self.me).unwrap_or(0.5);
         let sum_scale = self.params.sum_scale;
         let their_key = (theirs.to_vec(), rules.cards, rules.fog);
         if !self.theirs.contains_key(&their_key) {
