@@ -90,7 +90,7 @@ fn main() {
     {
         let from: u64 = from.parse().expect("a first seed");
         let n: u64 = n.parse().expect("a count of seeds");
-        let t = time_tables(from..from + n, 4);
+        let t = time_tables(from..from + n, 4, std::time::Instant::now);
         let per = |d: std::time::Duration, k: u32| d.as_secs_f64() * 1e3 / f64::from(k.max(1));
         println!(
             "{} moves, {} tables: fresh {:.2} ms a table ({:.1} ms a move), shared {:.2} ms a table ({:.1} ms a move)",
@@ -134,7 +134,7 @@ fn main() {
             .get(1)
             .map_or(16, |d| d.parse().expect("a count of deals"));
         let start = Instant::now();
-        let r = reply_ranks(from..from + n, other, deals);
+        let r = reply_ranks(from..from + n, other, deals, std::time::Instant::now);
         let share = |k: usize| 100.0 * k as f64 / r.plays.max(1) as f64;
         let ranks: Vec<String> = (0..REPLY_RANKS)
             .map(|i| format!("{}: {}", i + 1, r.by_rank[i]))

@@ -706,6 +706,7 @@ fn sampled_ranks(
     deals: usize,
     seed: u64,
     playout: &super::playout::Playout,
+    clock: super::Clock,
 ) -> (SampledRanks, [std::time::Duration; 3]) {
     let mut spent = std::time::Duration::ZERO;
     let mut ordering = std::time::Duration::ZERO;
@@ -729,7 +730,7 @@ fn sampled_ranks(
         .collect();
     // The tabled model, from the first deal's public parts, for the troops the searcher
     // does not see.
-    let start = std::time::Instant::now();
+    let start = clock();
     let model = (deals > 0).then(|| {
         let first = know.sample(&mut deal_rng(seed, 0));
         ReplyModel::of(&first, know.unseen(), &mut Outlooks::default())
@@ -741,7 +742,7 @@ fn sampled_ranks(
         let world = know.sample(&mut deal_rng(seed, d));
         if let Some(model) = &model {
             let plays = plays_of(&world);
-            let start = std::time::Instant::now();
+            let start = clock();
             let order = model.order_in(&world, &plays);
             ordering += start.elapsed();
             if let Some(i) = rank_of(&model.order(&plays)) {
@@ -755,7 +756,7 @@ fn sampled_ranks(
         if world.legal_commands().contains(&cmd) {
             r.held += 1;
         }
-        let start = std::time::Instant::now();
+        let start = clock();
         let order = partner_order(&world);
         spent += start.elapsed();
         if let Some(i) = rank_of(&order) {
@@ -828,6 +829,7 @@ pub fn reply_ranks(
     seeds: std::ops::Range<u64>,
     other: super::Contender,
     deals: usize,
+    clock: super::Clock,
 ) -> ReplyRanks {
     let hard = super::Level::Hard.config().expect("hard searches");
     let playout = hard.playout;
@@ -861,7 +863,7 @@ pub fn reply_ranks(
                 if deals > 0 {
                     let deal_seed = super::move_seed(seed ^ 0x0DEA_15EE, game.log().len());
                     let (s, [spent, built, ordering]) =
-                        sampled_ranks(game, cmd, deals, deal_seed, &playout);
+                        sampled_ranks(game, cmd, deals, deal_seed, &playout, clock);
                     r.valuation_time += spent;
                     r.model_time += built;
                     r.model_order_time += ordering;
@@ -1135,7 +1137,7 @@ mod tests {
     #[test]
     fn the_partners_plays_are_counted_once_each_by_their_rank_among_the_policys() {
         let easy = crate::bot::Contender::Level(Level::Easy);
-        let r = reply_ranks(0..1, easy, 2);
+        let r = reply_ranks(0..1, easy, 2, std::time::Instant::now);
         assert!(r.plays > 20, "two whole games of plays: {r:?}");
         assert_eq!(r.within(REPLY_RANKS) + r.not_policy, r.plays, "{r:?}");
         assert!(r.choices >= r.plays - r.not_policy, "{r:?}");
@@ -1157,7 +1159,7 @@ mod tests {
         // The tabled model orders every play of a deal: the real one wherever it is held.
         assert_eq!(s.within_model(REPLY_RANKS), s.held, "{s:?}");
         assert_eq!(s.within_table(REPLY_RANKS), s.held, "{s:?}");
-        let again = reply_ranks(0..1, easy, 2);
+        let again = reply_ranks(0..1, easy, 2, std::time::Instant::now);
         let timeless = |r: ReplyRanks| ReplyRanks {
             valuation_time: std::time::Duration::ZERO,
             model_time: std::time::Duration::ZERO,
@@ -1166,7 +1168,7 @@ mod tests {
         };
         assert_eq!(timeless(r), timeless(again));
         // Without deals, nothing is sampled.
-        let unsampled = reply_ranks(0..1, easy, 0);
+        let unsampled = reply_ranks(0..1, easy, 0, std::time::Instant::now);
         assert_eq!(unsampled.sampled, SampledRanks::default());
         assert_eq!(unsampled.plays, r.plays);
     }
@@ -1279,7 +1281,7 @@ mod tests {
                     return;
                 }
                 looked += 1;
-                let (r, _) = sampled_ranks(game, cmd, 6, 9, &hard.playout);
+                let (r, _) = sampled_ranks(game, cmd, 6, 9, &hard.playout, std::time::Instant::now);
                 assert_eq!((r.deals, r.positions), (6, 1));
                 assert!(r.within_value(REPLY_RANKS) <= r.held, "{r:?}");
                 assert!(r.within_policy(REPLY_RANKS) <= r.held, "{r:?}");
@@ -1293,7 +1295,10 @@ mod tests {
                 let expected = if play { r.held } else { 0 };
                 assert_eq!(r.within_model(REPLY_RANKS), expected, "{r:?}");
                 assert_eq!(r.within_table(REPLY_RANKS), expected, "{r:?}");
-                assert_eq!(r, sampled_ranks(game, cmd, 6, 9, &hard.playout).0);
+                assert_eq!(
+                    r,
+                    sampled_ranks(game, cmd, 6, 9, &hard.playout, std::time::Instant::now).0
+                );
             },
         );
         assert!(looked > 5, "{looked} plays");

@@ -38,6 +38,11 @@ pub use search::{CutScore, Ranking, Replies};
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
+/// The clock of the measurements that time parts of a search (`reply_ranks`,
+/// `time_tables`), given by their caller (`std::time::Instant::now` natively): the
+/// library never reads the time itself, since `Instant::now` panics in WebAssembly.
+pub type Clock = fn() -> std::time::Instant;
+
 /// Playouts run to the end of the game (a game has far fewer turns).
 const FULL: usize = 200;
 

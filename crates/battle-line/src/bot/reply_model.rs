@@ -701,7 +701,7 @@ pub struct TableTimes {
 /// in every `every`-th position of the partner's games against itself, seeds `seeds`:
 /// each node's table from fresh outlooks, then the 8 with shared outlooks
 /// (`battle-line-bench tables`; a measurement, never called by a level).
-pub fn time_tables(seeds: std::ops::Range<u64>, every: usize) -> TableTimes {
+pub fn time_tables(seeds: std::ops::Range<u64>, every: usize, clock: super::Clock) -> TableTimes {
     use crate::bot::knowledge::Knowledge;
     use crate::game::{Deck, Phase};
     let mut t = TableTimes::default();
@@ -726,12 +726,12 @@ pub fn time_tables(seeds: std::ops::Range<u64>, every: usize) -> TableTimes {
                 continue;
             }
             t.moves += 1;
-            let start = std::time::Instant::now();
+            let start = clock();
             for g in &nodes {
                 let _ = ReplyModel::of(g, know.unseen(), &mut Outlooks::default());
             }
             t.fresh += start.elapsed();
-            let start = std::time::Instant::now();
+            let start = clock();
             let mut cache = Outlooks::default();
             for g in &nodes {
                 let _ = ReplyModel::of_pool(g, know.unseen(), game.unplayed_troops(), &mut cache);
