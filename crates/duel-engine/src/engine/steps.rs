@@ -81,13 +81,9 @@ impl Duel {
                 exclude_self,
                 constraint,
             } => {
-                let candidates: Vec<CardId> = self
-                    .zone_cards(from, src, ctrl, &locals)
-                    .into_iter()
-                    .filter(|&id| {
-                        !(exclude_self && id == src) && self.matches(id, &filter, &locals)
-                    })
-                    .collect();
+                let candidates = self.zone_cards_where(from, src, ctrl, &locals, |id| {
+                    !(exclude_self && id == src) && self.matches(id, &filter, &locals)
+                });
                 let n = candidates.len();
                 let max = match max {
                     Max::N(m) => usize::from(m).min(n),

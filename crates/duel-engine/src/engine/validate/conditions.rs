@@ -175,11 +175,9 @@ impl Duel {
                 max,
                 ref constraint,
             } => {
-                let candidates: Vec<CardId> = self
-                    .zone_cards(from, this, ctrl, locals)
-                    .into_iter()
-                    .filter(|&id| self.matches(id, filter, locals))
-                    .collect();
+                // Whether some selection exists does not depend on the cards' order.
+                let mut candidates = self.zone_cards_unordered(from, this, ctrl, locals);
+                candidates.retain(|&id| self.matches(id, filter, locals));
                 if self.selection_exists(
                     &candidates,
                     usize::from(min),

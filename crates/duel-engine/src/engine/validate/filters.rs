@@ -57,7 +57,21 @@ impl Duel {
         ctrl: Player,
         locals: &Locals,
     ) -> Vec<CardId> {
+        self.zone_cards_where(zone, this, ctrl, locals, |_| true)
+    }
+
+    /// The cards of a zone that `keep` accepts, in `zone_cards`' order: filtered first,
+    /// so only the kept cards of a deck are put in order.
+    pub(crate) fn zone_cards_where(
+        &self,
+        zone: Source,
+        this: CardId,
+        ctrl: Player,
+        locals: &Locals,
+        keep: impl Fn(CardId) -> bool,
+    ) -> Vec<CardId> {
         let mut cards = self.zone_cards_unordered(zone, this, ctrl, locals);
+        cards.retain(|&id| keep(id));
         if zone == Source::Deck {
             crate::engine::sort_cards(&mut cards, |id| (self.cards[id.index()].code, id));
         }

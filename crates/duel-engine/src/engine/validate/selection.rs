@@ -1,7 +1,7 @@
 //! Synchro materials and card selections under a constraint: valid, why not, and possible.
 
 use crate::card::Frame as CardFrame;
-use crate::effect::{Constraint, Source};
+use crate::effect::{Constraint, Filter, Source};
 use crate::error::{RuleError, SynchroMiss, Unmet};
 use crate::state::{CardId, Duel, Face, Locals, Location, Player, ZONE_SLOTS};
 
@@ -34,17 +34,23 @@ impl Duel {
     pub(crate) fn constraint_holds(&self, chosen: &[CardId], c: &Constraint, src: CardId) -> bool {
         match c {
             Constraint::CountIsLevelOf { zone, filter } => {
-                let n = chosen.len();
-                let ctrl = self.cards[src.index()].controller;
-                self.zone_cards(*zone, src, ctrl, &Locals::default())
-                    .into_iter()
-                    .any(|id| {
-                        self.matches(id, filter, &Locals::default())
-                            && usize::from(def_of(self.cards[id.index()].code).level()) == n
-                    })
+                level_bit(chosen.len()) & self.zone_levels(*zone, filter, src) != 0
             }
             Constraint::SynchroMaterials => self.synchro_miss(chosen, src).is_none(),
         }
+    }
+
+    /// The Levels of the cards of `zone` that match `filter`, one bit each (bit `n` for
+    /// Level `n`), as a count-is-level constraint reads them: which card has which Level
+    /// matters, not the zone's order, so the zone is read as stored.
+    fn zone_levels(&self, zone: Source, filter: &Filter, src: CardId) -> u32 {
+        let ctrl = self.cards[src.index()].controller;
+        self.zone_cards_unordered(zone, src, ctrl, &Locals::default())
+            .into_iter()
+            .filter(|&id| self.matches(id, filter, &Locals::default()))
+            .fold(0, |bits, id| {
+                bits | level_bit(usize::from(def_of(self.cards[id.index()].code).level()))
+            })
     }
 
     /// What `chosen` lacks as Synchro Material for the Synchro monster `src` (a Tuner,
@@ -97,9 +103,10 @@ impl Duel {
         src: CardId,
     ) -> bool {
         let max = max.min(candidates.len());
-        if let Constraint::CountIsLevelOf { .. } = c {
-            // Only the number chosen matters.
-            return (min..=max).any(|n| self.constraint_holds(&candidates[..n], c, src));
+        if let Constraint::CountIsLevelOf { zone, filter } = c {
+            // Only the number chosen matters: the zone's Levels are read once.
+            let levels = self.zone_levels(*zone, filter, src);
+            return (min..=max).any(|n| level_bit(n) & levels != 0);
         }
         // Few candidates (at most the monster zones): try every subset.
         let n = candidates.len().min(16);
@@ -115,4 +122,12 @@ impl Duel {
             self.constraint_holds(&chosen, c, src)
         })
     }
+}
+
+/// Bit `n` of a set of Levels (none for a number past the bits: no card has such a Level).
+fn level_bit(n: usize) -> u32 {
+    u32::try_from(n)
+        .ok()
+        .and_then(|n| 1u32.checked_shl(n))
+        .unwrap_or(0)
 }
