@@ -4,9 +4,10 @@
 //! after 3, 6 and 10 commands of a seeded random game (a player who strays: random
 //! choices among the listed ones). Each is solved as the hint solves it: the solver at
 //! the hint's first budget with the hint's playout seed, then, for a win, the search for
-//! a shorter line with a twentieth of the budget. Prints, per deck, how many positions
-//! were won, proved lost and left undecided (on winning lines, after random play), and
-//! the time per position (median, p95, p99, max).
+//! a shorter line with a twentieth of the budget (`SHORTEN=<positions>`: that many
+//! instead). Prints, per deck, how many positions were won (and of those, how many with
+//! a line proved shortest), proved lost and left undecided (on winning lines, after
+//! random play), and the time per position (median, p95, p99, max).
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-hint-time -- 60 20000`
 //! (deals per deck, budget). With `CODES=<file>`, each position is also written to the
@@ -60,6 +61,11 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let deals: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60);
     let budget: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    // The shorter-line search's positions: the hint's share of the budget, or `SHORTEN`.
+    let shorten = std::env::var("SHORTEN")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(budget / SHORTEN_SHARE);
     let mut codes = std::env::var("CODES")
         .ok()
         .map(|path| std::fs::File::create(path).expect("the CODES file can be written"));
@@ -67,7 +73,7 @@ fn main() {
         let Ok(goal) = goal_of(&deck.id) else {
             continue;
         };
-        let (mut won, mut lost) = (0, 0);
+        let (mut won, mut lost, mut proved) = (0, 0, 0);
         // Undecided positions along winning lines and along random games.
         let mut undecided = [0, 0];
         let mut times = Vec::new();
@@ -95,14 +101,9 @@ fn main() {
                 match answer {
                     Search::Found(line) => {
                         let order = order_for(goal);
-                        std::hint::black_box(shortest(
-                            &d,
-                            goal,
-                            line,
-                            budget / SHORTEN_SHARE,
-                            &order,
-                        ));
+                        let best = shortest(&d, goal, line, shorten, &order);
                         won += 1;
+                        proved += usize::from(best.proved);
                     }
                     Search::Impossible => lost += 1,
                     _ => undecided[usize::from(!on_line)] += 1,
@@ -113,8 +114,9 @@ fn main() {
         times.sort_by(f64::total_cmp);
         let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
         println!(
-            "{}: {} positions, won {won} / proved lost {lost} / undecided {} ({} on winning \
-             lines, {} after random play); ms median {:.1}, p95 {:.1}, p99 {:.1}, max {:.1}",
+            "{}: {} positions, won {won} ({proved} with a line proved shortest) / proved lost \
+             {lost} / undecided {} ({} on winning lines, {} after random play); ms median \
+             {:.1}, p95 {:.1}, p99 {:.1}, max {:.1}",
             deck.id,
             times.len(),
             undecided[0] + undecided[1],
