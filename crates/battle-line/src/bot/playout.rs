@@ -23,7 +23,7 @@ use crate::card::{Card, Color, Tactic, TacticKind, Troop, TroopSet};
 use crate::formation::{Judging, Strength, best_formation};
 use crate::game::{Command, Deck, Game, Phase, Player, Target};
 use seeded_rng::Rng;
-use std::cell::RefCell;
+use std::cell::Cell;
 
 /// Knobs of the playout player.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,6 +85,10 @@ impl Default for Playout {
         }
     }
 }
+
+/// The cards of a hand [`Playout::each_play`] keeps in place (a larger hand, never
+/// seen, is kept on the heap).
+const HAND_ROOM: usize = 16;
 
 /// Score points that make a flag a 73% favourite, for the position weights.
 const POSITION_SCALE: f64 = 40.0;
@@ -175,19 +179,84 @@ struct Sight {
     unplayed: TroopSet,
     mine_discount: f64,
     their_discount: f64,
+    /// The powers 0 to 4 of `sure_discount`, `mine_discount` and `their_discount`
+    /// ([`powers`]: the same numbers as `powi`), for the discounts per missing card.
+    sure_powers: [f64; 5],
+    mine_powers: [f64; 5],
+    their_powers: [f64; 5],
     /// With `ways`: the pools the player's sides (the unseen troops and its hand, the
     /// hand sure) and the other player's (the unseen troops) are completed from,
     /// counted once for the move, each unseen card reaching that player with its share
     /// of the draws (`ways_scale` times).
     pools: Option<[Pool; 2]>,
-    /// The worths of empty sides found so far (with `ways`): whose side (the other
-    /// player's?), the card being added, the rules, the worth. The same at every flag
-    /// with the same rules, and many flags are empty.
-    empty: RefCell<Vec<EmptyWorth>>,
+    /// The worths of empty sides found so far (with `ways`), by [`empty_key`]: whose
+    /// side, the card being added and the rules. The same at every flag with the same
+    /// rules, and many flags are empty. Kept in place (no allocation each move); a
+    /// worth found once the room is full is worked out again each time (the same
+    /// number).
+    empty: EmptyWorths,
 }
 
-/// The worth of an empty side, see `Sight::empty`.
-type EmptyWorth = (bool, Option<Card>, Judging, f64);
+/// How many worths of empty sides a move keeps: one per card of the hand and per
+/// rules (ordinary or Mud) for the player to move, and the other player's.
+const EMPTY_KEPT: usize = 24;
+
+/// See `Sight::empty`.
+struct EmptyWorths {
+    len: Cell<usize>,
+    kept: [Cell<(u32, f64)>; EMPTY_KEPT],
+}
+
+impl EmptyWorths {
+    fn new() -> EmptyWorths {
+        EmptyWorths {
+            len: Cell::new(0),
+            kept: std::array::from_fn(|_| Cell::new((0, 0.0))),
+        }
+    }
+
+    fn get(&self, key: u32) -> Option<f64> {
+        self.kept[..self.len.get()]
+            .iter()
+            .map(Cell::get)
+            .find(|e| e.0 == key)
+            .map(|e| e.1)
+    }
+
+    fn keep(&self, key: u32, worth: f64) {
+        let len = self.len.get();
+        if len < EMPTY_KEPT {
+            self.kept[len].set((key, worth));
+            self.len.set(len + 1);
+        }
+    }
+}
+
+/// The key of an empty side's worth in `Sight::empty`: whose side (the other
+/// player's?), the card being added, the rules; a different number for each.
+fn empty_key(theirs: bool, extra: Option<Card>, rules: Judging) -> u32 {
+    let card = match extra {
+        None => 0,
+        Some(Card::Troop(t)) => 1 + t.color as u32 * 10 + u32::from(t.value),
+        Some(Card::Tactic(t)) => 200 + t as u32,
+    };
+    u32::from(theirs) | card << 1 | (rules.cards.min(255) as u32) << 10 | u32::from(rules.fog) << 18
+}
+
+/// `x.powi(m)` for `m` from 0 to 4, to the last bit: the runtime's `powi` multiplies
+/// by repeated squaring, these same products (1, x, x*x, x*(x*x), (x*x)*(x*x)).
+fn powers(x: f64) -> [f64; 5] {
+    let x2 = x * x;
+    [1.0, x, x2, x * x2, x2 * x2]
+}
+
+/// `x.powi(m)` from `x`'s [`powers`] when `m` is among them.
+fn power(table: &[f64; 5], x: f64, m: i32) -> f64 {
+    match usize::try_from(m) {
+        Ok(i) if i < table.len() => table[i],
+        _ => x.powi(m),
+    }
+}
 
 impl Playout {
     fn sight(&self, game: &Game, me: Player) -> Sight {
@@ -222,8 +291,11 @@ impl Playout {
             unplayed: game.unplayed_troops(),
             mine_discount,
             their_discount,
+            sure_powers: powers(self.sure_discount),
+            mine_powers: powers(mine_discount),
+            their_powers: powers(their_discount),
             pools,
-            empty: RefCell::new(Vec::new()),
+            empty: EmptyWorths::new(),
         }
     }
 
@@ -239,9 +311,9 @@ impl Playout {
         sure: TroopSet,
     ) -> (f64, Option<Strength>) {
         let discount = if theirs {
-            sight.their_discount
+            (sight.their_discount, &sight.their_powers)
         } else {
-            sight.mine_discount
+            (sight.mine_discount, &sight.mine_powers)
         };
         if let Some(pools) = &sight.pools {
             // The pool counted for the move, less the card being added.
@@ -252,21 +324,19 @@ impl Playout {
             };
             debug_assert_eq!(pool.available(taken), avail);
             if side.is_empty() {
-                let key = (theirs, extra, rules);
-                if let Some(&(.., worth)) =
-                    sight.empty.borrow().iter().find(|e| (e.0, e.1, e.2) == key)
-                {
+                let key = empty_key(theirs, extra, rules);
+                if let Some(worth) = sight.empty.get(key) {
                     return (worth, None);
                 }
-                if let Some(worth) = self.ways_worth(side, extra, rules, (pool, taken)) {
-                    sight.empty.borrow_mut().push((theirs, extra, rules, worth));
+                if let Some(worth) = self.ways_worth(side, extra, rules, (pool, taken), sight) {
+                    sight.empty.keep(key, worth);
                     return (worth, None);
                 }
-            } else if let Some(worth) = self.ways_worth(side, extra, rules, (pool, taken)) {
+            } else if let Some(worth) = self.ways_worth(side, extra, rules, (pool, taken), sight) {
                 return (worth, None);
             }
         }
-        self.potential((side, extra), rules, avail, sure, discount)
+        self.potential((side, extra), rules, avail, sure, discount, sight)
     }
 
     /// A side's worth by every way it can be completed (`ways`), or `None` for a side
@@ -277,6 +347,7 @@ impl Playout {
         extra: Option<Card>,
         rules: Judging,
         (pool, taken): (&Pool, Option<Troop>),
+        sight: &Sight,
     ) -> Option<f64> {
         if !self.ways || rules.fog {
             return None;
@@ -310,7 +381,8 @@ impl Playout {
             worth += rest * chance * value;
             rest *= 1.0 - chance;
         }
-        Some(worth * self.sure_discount.powi((rules.cards - len) as i32))
+        let missing = (rules.cards - len) as i32;
+        Some(worth * power(&sight.sure_powers, self.sure_discount, missing))
     }
 
     /// A side's worth: its best reachable formation, discounted per card still needed
@@ -323,7 +395,8 @@ impl Playout {
         rules: Judging,
         avail: TroopSet,
         sure: TroopSet,
-        unsure_discount: f64,
+        (unsure_discount, unsure_powers): (f64, &[f64; 5]),
+        sight: &Sight,
     ) -> (f64, Option<Strength>) {
         if let Some(side_reach) = reach_side(side, extra, rules.cards, rules.fog, avail, sure) {
             let Some(r) = side_reach else {
@@ -333,8 +406,8 @@ impl Playout {
             let missing = rules.cards.saturating_sub(have) as i32;
             let unsure = i32::from(r.unsure);
             let worth = strength_value(r.strength, rules.cards)
-                * self.sure_discount.powi(missing - unsure)
-                * unsure_discount.powi(unsure);
+                * power(&sight.sure_powers, self.sure_discount, missing - unsure)
+                * power(unsure_powers, unsure_discount, unsure);
             return (worth, Some(r.strength));
         }
         // More cards than the flag judges (Mud moved away): the best subset.
@@ -673,19 +746,40 @@ impl Playout {
     ) {
         let opp = me.opponent();
         let tactics_ok = game.tactics_played(me) <= game.tactics_played(opp);
-        let mut cards: Vec<(Card, f64)> = game
+        // The cards it plays and their costs, in place for a hand of ordinary size (no
+        // allocation each move), sorted, each once.
+        let costs = game
             .hand(me)
             .iter()
-            .filter_map(|&c| self.card_cost(game, c, tactics_ok).map(|cost| (c, cost)))
-            .collect();
+            .filter_map(|&c| self.card_cost(game, c, tactics_ok).map(|cost| (c, cost)));
+        let mut room = [(Card::Tactic(Tactic::Fog), 0.0); HAND_ROOM];
+        let mut spilled = Vec::new();
+        let cards: &mut [(Card, f64)] = if game.hand(me).len() <= HAND_ROOM {
+            let mut len = 0;
+            for c in costs {
+                room[len] = c;
+                len += 1;
+            }
+            &mut room[..len]
+        } else {
+            spilled.extend(costs);
+            &mut spilled
+        };
         cards.sort_unstable_by_key(|a| a.0);
-        cards.dedup_by(|a, b| a.0 == b.0);
+        let mut distinct = 0;
+        for i in 0..cards.len() {
+            if distinct == 0 || cards[distinct - 1].0 != cards[i].0 {
+                cards[distinct] = cards[i];
+                distinct += 1;
+            }
+        }
+        let cards = &cards[..distinct];
         let o = self.outlook(game, me);
         for (i, f) in game.flags().iter().enumerate() {
             if !f.open_for(me) {
                 continue;
             }
-            for &(card, cost) in &cards {
+            for &(card, cost) in cards {
                 let after = self.score(
                     game,
                     i,
@@ -816,6 +910,26 @@ mod tests {
             }
         }
         found
+    }
+
+    #[test]
+    fn the_discounts_powers_are_powi_to_the_last_bit() {
+        let mut rng = Rng::new(5);
+        let knobs = Playout::default();
+        let mut xs = vec![knobs.sure_discount, knobs.unseen_discount, 0.0, 1.0];
+        xs.extend((0..20_000).map(|_| rng.next_f64() * 1.2));
+        for x in xs {
+            let x = std::hint::black_box(x);
+            let table = powers(x);
+            for m in 0..7 {
+                let m = std::hint::black_box(m);
+                assert_eq!(
+                    power(&table, x, m).to_bits(),
+                    x.powi(m).to_bits(),
+                    "{x}^{m}"
+                );
+            }
+        }
     }
 
     #[test]

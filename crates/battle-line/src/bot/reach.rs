@@ -71,6 +71,9 @@ pub(crate) fn reach(
     sure: TroopSet,
 ) -> Option<Reach> {
     let k = n.checked_sub(troops.len())?;
+    if k == 0 && !troops.is_empty() {
+        return Some(complete(troops, n, fog));
+    }
     let base: u8 = troops.iter().map(|t| t.value).sum();
     let host = |kind| -> Option<Reach> {
         // The k highest values; among equal values the sure cards first.
@@ -216,6 +219,43 @@ pub(crate) fn reach(
         }
     }
     host(FormationKind::Host)
+}
+
+/// [`reach`] of a complete side (`n` > 0 troops, nothing to add): the same answer without
+/// looking for cards (the playouts judge complete sides often, as the cards that
+/// complete a side are weighed and in every claim proof).
+fn complete(troops: &[Troop], n: usize, fog: bool) -> Reach {
+    let base: u8 = troops.iter().map(|t| t.value).sum();
+    let strength = |kind, sum| Reach {
+        strength: Strength { kind, sum },
+        unsure: 0,
+    };
+    if fog {
+        return strength(FormationKind::Host, base);
+    }
+    let Shape {
+        values,
+        distinct,
+        colors,
+        one_value,
+    } = Shape::of(troops);
+    // The values make a run: all different, from the lowest up without a gap.
+    let low = values.trailing_zeros();
+    let run = distinct && u32::from(values >> low) == (1u32 << n) - 1;
+    let run_sum = run_sum(low as u8 + 1, n);
+    if run && colors.len() == 1 {
+        return strength(FormationKind::Wedge, run_sum);
+    }
+    if let Some(v) = one_value {
+        return strength(FormationKind::Phalanx, v * n as u8);
+    }
+    if colors.len() == 1 {
+        return strength(FormationKind::Battalion, base);
+    }
+    if run {
+        return strength(FormationKind::SkirmishLine, run_sum);
+    }
+    strength(FormationKind::Host, base)
 }
 
 /// [`reach`] for any side of at most `n` cards (`cards` plus `extra`), wild morale
@@ -389,6 +429,36 @@ pub(super) mod tests {
                 assert!(usize::from(r.unsure) <= c.added.len());
             }
         }
+    }
+
+    #[test]
+    fn reach_of_complete_sides_matches_best_formation() {
+        let mut rng = Rng::new(79);
+        let mut kinds = [0usize; 5];
+        for case in 0..20_000 {
+            let (mut deck, rules) = shuffled_deck_and_rules(&mut rng);
+            // Few colours and values often, so that every kind turns up.
+            let low = 1 + rng.index(7) as u8;
+            match case % 4 {
+                0 => deck.retain(|t| (t.color as usize) < 2 && (low..low + 4).contains(&t.value)),
+                1 => deck.retain(|t| (low..low + 2).contains(&t.value)),
+                _ => {}
+            }
+            if deck.len() < rules.cards {
+                continue;
+            }
+            let troops: Vec<Troop> = deck.drain(..rules.cards).collect();
+            let avail: TroopSet = deck.drain(..rng.index(deck.len() + 1)).collect();
+            let side: Vec<Card> = troops.iter().map(|t| Card::Troop(*t)).collect();
+            let expected = best_formation(&side, rules, avail).map(|c| c.strength);
+            let got = reach(&troops, rules.cards, rules.fog, avail, avail);
+            assert_eq!(got.map(|r| r.strength), expected, "{troops:?} {rules:?}");
+            assert_eq!(got.map(|r| r.unsure), Some(0));
+            if let Some(s) = expected {
+                kinds[s.kind as usize] += 1;
+            }
+        }
+        assert!(kinds.iter().all(|&c| c > 100), "{kinds:?}");
     }
 
     #[test]

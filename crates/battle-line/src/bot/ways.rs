@@ -26,14 +26,29 @@ pub(crate) struct Ways {
 /// The sum over every `k`-handful of `s` sure cards (weight 1) and `u` others (weight
 /// `p`, `pw[m]` = p^m) of the handful's weight: the elementary symmetric polynomial of
 /// the weights.
+#[inline(always)]
 fn handfuls(k: usize, s: usize, u: usize, pw: &[f64; 6]) -> f64 {
+    if s == 0 {
+        // The one term j = 0 (1 * choose(u, k), exact, times p^k; added to -0.0, a
+        // positive number or +0.0 as it is).
+        return if k > u { 0.0 } else { choose(u, k) * pw[k] };
+    }
+    handfuls_with_sure(k, s, u, pw)
+}
+
+/// [`handfuls`] with `s` > 0.
+#[inline(never)]
+fn handfuls_with_sure(k: usize, s: usize, u: usize, pw: &[f64; 6]) -> f64 {
     if k > s + u {
         return 0.0;
     }
-    (0..=k.min(s))
-        .filter(|&j| k - j <= u)
-        .map(|j| choose(s, j) * choose(u, k - j) * pw[k - j])
-        .sum()
+    // The terms j = 0..=min(k, s) with k - j <= u, added in that order from -0.0 (as
+    // an iterator's sum adds them).
+    let mut total = -0.0;
+    for j in k.saturating_sub(u)..=k.min(s) {
+        total += choose(s, j) * choose(u, k - j) * pw[k - j];
+    }
+    total
 }
 
 /// The largest `n` of [`CHOOSE`]: every troop.
@@ -70,6 +85,14 @@ fn choose(n: usize, k: usize) -> f64 {
     if n <= CHOOSE_N && k < 5 {
         return CHOOSE[n][k];
     }
+    choose_beyond_table(n, k)
+}
+
+/// [`choose`] beyond its table (never for a side's handfuls): kept out of line, so
+/// that the loops over the table's values stay small.
+#[cold]
+#[inline(never)]
+fn choose_beyond_table(n: usize, k: usize) -> f64 {
     let n = n as u64;
     let c = match k {
         0 => 1,
@@ -591,6 +614,36 @@ mod tests {
             taken_sure > 100 && taken_other > 100 && not_in_pool > 100,
             "{taken_sure} {taken_other} {not_in_pool}"
         );
+    }
+
+    #[test]
+    fn handfuls_are_the_iterators_sum_to_the_last_bit() {
+        // The sum as it was first written: the terms in order, added by `sum`.
+        let by_iterator = |k: usize, s: usize, u: usize, pw: &[f64; 6]| -> f64 {
+            if k > s + u {
+                return 0.0;
+            }
+            (0..=k.min(s))
+                .filter(|&j| k - j <= u)
+                .map(|j| choose(s, j) * choose(u, k - j) * pw[k - j])
+                .sum()
+        };
+        let mut rng = Rng::new(2325);
+        for case in 0..2_000 {
+            let p = std::hint::black_box(if case % 5 == 0 { 1.0 } else { rng.next_f64() });
+            let pw: [f64; 6] = std::array::from_fn(|m| p.powi(m as i32));
+            for k in 0..5 {
+                for s in 0..8 {
+                    for u in 0..12 {
+                        assert_eq!(
+                            handfuls(k, s, u, &pw).to_bits(),
+                            by_iterator(k, s, u, &pw).to_bits(),
+                            "k {k} s {s} u {u} p {p}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
