@@ -23,7 +23,11 @@ impl Duel {
             .into_iter()
             .filter(|&m| self.cards[m.index()].face == Face::Up)
             .collect();
-        if self.selection_exists(&materials, 2, ZONE_SLOTS, &Constraint::SynchroMaterials, id) {
+        // Synchro Material holds exactly one Tuner: without one, no choice can fit.
+        let tuner = |m: &CardId| def_of(self.cards[m.index()].code).is_tuner();
+        if materials.iter().any(tuner)
+            && self.selection_exists(&materials, 2, ZONE_SLOTS, &Constraint::SynchroMaterials, id)
+        {
             Ok(())
         } else {
             Err(RuleError::Unmet(Unmet::NoValidCombination))
@@ -115,7 +119,7 @@ impl Duel {
             if k < min || k > max {
                 return false;
             }
-            let chosen: Vec<CardId> = (0..n)
+            let chosen: smallvec::SmallVec<[CardId; ZONE_SLOTS]> = (0..n)
                 .filter(|i| mask & (1 << i) != 0)
                 .map(|i| candidates[i])
                 .collect();
