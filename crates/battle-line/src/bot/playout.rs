@@ -280,10 +280,14 @@ impl Playout {
             (self.unseen_discount, self.unseen_discount)
         };
         let pools = self.ways.then(|| {
-            [
-                Pool::new(unseen.union(hand), hand, mine_arrival),
-                Pool::new(unseen, TroopSet::EMPTY, their_arrival),
-            ]
+            let mine = Pool::new(unseen.union(hand), hand, mine_arrival);
+            // The other player's: the unseen troops, counted from the first pool.
+            let theirs = if unseen.intersection(hand).is_empty() {
+                mine.others(their_arrival)
+            } else {
+                Pool::new(unseen, TroopSet::EMPTY, their_arrival)
+            };
+            [mine, theirs]
         });
         Sight {
             hand,
@@ -301,6 +305,8 @@ impl Playout {
 
     /// [`Playout::potential`] of `side` for the player to move (`theirs`: for the other
     /// player) as `sight` sees it, an empty side's worth under `ways` found once.
+    // Inline (forced, as `score`): 3.2% of hard's instructions were its calls.
+    #[inline(always)]
     fn side_worth(
         &self,
         sight: &Sight,
@@ -432,6 +438,9 @@ impl Playout {
     /// other side's worth, plus or minus the bonus for a side that can be proven.
     /// `theirs` is the other side's worth and, once complete, its strength (both the
     /// same whatever `me` plays).
+    // Inline (forced: the hint alone left it a call): the moves weigh every card at
+    // every flag, and the calls cost 2.9% of hard's instructions.
+    #[inline(always)]
     fn score(
         &self,
         game: &Game,
