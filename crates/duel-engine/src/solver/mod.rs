@@ -70,19 +70,33 @@ fn candidates(d: &Duel) -> Candidates {
                 candidates,
                 min,
                 max,
+                constraint,
                 ..
             } => {
                 let mut seen = HashSet::default();
                 let mut commands = Vec::with_capacity(CANDIDATES_ROOM);
                 let mut complete = true;
                 let codes: Vec<Option<Code>> = candidates.iter().map(|&id| code_of(id)).collect();
+                // Every choice below is of distinct candidates, as many as the prompt
+                // allows: the duel would refuse it only for the constraint, tested here
+                // with what it reads of the duel read once.
+                let fits = d.constraint_test(constraint.as_ref(), p.source);
+                let valid = |subset: &[CardId]| {
+                    let ok = fits(subset);
+                    debug_assert_eq!(
+                        ok,
+                        d.validate(&Command::Respond(Response::Cards(subset.to_vec())))
+                            .is_ok(),
+                        "{subset:?}"
+                    );
+                    ok
+                };
                 'sizes: for k in usize::from(*min)..=usize::from(*max) {
                     if let Some(picks) = code_picks(&codes, k, SELECTION_CAP) {
                         for pick in picks {
-                            let subset = pick.iter().map(|&i| candidates[i]).collect();
-                            let cmd = Command::Respond(Response::Cards(subset));
-                            if d.validate(&cmd).is_ok() {
-                                commands.push(cmd);
+                            let subset: Vec<CardId> = pick.iter().map(|&i| candidates[i]).collect();
+                            if valid(&subset) {
+                                commands.push(Command::Respond(Response::Cards(subset)));
                             }
                             if commands.len() >= SELECTION_CAP {
                                 complete = false;
@@ -96,11 +110,10 @@ fn candidates(d: &Duel) -> Candidates {
                     for subset in subsets {
                         let mut key: Vec<_> = subset.iter().map(|&id| code_of(id)).collect();
                         key.sort_unstable();
-                        let cmd = Command::Respond(Response::Cards(subset));
                         // A selection with a rule of its own (Synchro Materials) may
                         // refuse some subsets.
-                        if seen.insert(key) && d.validate(&cmd).is_ok() {
-                            commands.push(cmd);
+                        if seen.insert(key) && valid(&subset) {
+                            commands.push(Command::Respond(Response::Cards(subset)));
                         }
                         if commands.len() >= SELECTION_CAP {
                             complete = false;

@@ -57,6 +57,28 @@ impl Duel {
             })
     }
 
+    /// A test of many choices of cards against one constraint (`None`: none), as
+    /// [`Duel::constraint_holds`] answers for each, with what the constraint reads of the
+    /// duel read once: the Levels of a count-is-level zone. For a search that tries
+    /// every choice of a prompt.
+    pub(crate) fn constraint_test<'a>(
+        &'a self,
+        c: Option<&'a Constraint>,
+        src: Option<CardId>,
+    ) -> impl Fn(&[CardId]) -> bool + 'a {
+        let levels = match (c, src) {
+            (Some(Constraint::CountIsLevelOf { zone, filter }), Some(src)) => {
+                Some(self.zone_levels(*zone, filter, src))
+            }
+            _ => None,
+        };
+        move |chosen: &[CardId]| match (c, src, levels) {
+            (_, _, Some(levels)) => level_bit(chosen.len()) & levels != 0,
+            (Some(c), Some(src), None) => self.constraint_holds(chosen, c, src),
+            _ => true,
+        }
+    }
+
     /// What `chosen` lacks as Synchro Material for the Synchro monster `src` (a Tuner,
     /// the number of non-Tuners, the Level total), or `None` when it fits.
     pub(crate) fn synchro_miss(&self, chosen: &[CardId], src: CardId) -> Option<SynchroMiss> {
