@@ -36,12 +36,7 @@ impl Duel {
 
     /// Whether `chosen` satisfies a selection constraint (`src`: the card that asks).
     pub(crate) fn constraint_holds(&self, chosen: &[CardId], c: &Constraint, src: CardId) -> bool {
-        match c {
-            Constraint::CountIsLevelOf { zone, filter } => {
-                level_bit(chosen.len()) & self.zone_levels(*zone, filter, src) != 0
-            }
-            Constraint::SynchroMaterials => self.synchro_miss(chosen, src).is_none(),
-        }
+        self.constraint_test(Some(c), Some(src))(chosen)
     }
 
     /// The Levels of the cards of `zone` that match `filter`, one bit each (bit `n` for
@@ -74,7 +69,9 @@ impl Duel {
         };
         move |chosen: &[CardId]| match (c, src, levels) {
             (_, _, Some(levels)) => level_bit(chosen.len()) & levels != 0,
-            (Some(c), Some(src), None) => self.constraint_holds(chosen, c, src),
+            (Some(Constraint::SynchroMaterials), Some(src), None) => {
+                self.synchro_miss(chosen, src).is_none()
+            }
             _ => true,
         }
     }
