@@ -216,6 +216,7 @@ impl Counts {
 }
 
 /// The weights of [`Handfuls`] for `k` cards of `s` sure and `u` other cards.
+#[inline(always)]
 fn handfuls_by_card(k: usize, s: usize, u: usize, pw: &[f64; 6]) -> Handfuls {
     let w = handfuls(k, s, u, pw);
     if k == 0 {
