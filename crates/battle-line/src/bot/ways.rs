@@ -265,21 +265,7 @@ impl Pool {
                 available.count_value(v as u8) as u8,
             );
         }
-        let pw: [f64; 6] = std::array::from_fn(|m| p.powi(m as i32));
-        let mut by_value = [0.0f64; 11];
-        for (w, &(s, a)) in by_value.iter_mut().zip(&value).skip(1) {
-            *w = value_weight(usize::from(s), usize::from(a), pw[1]);
-        }
-        Pool {
-            available,
-            sure,
-            pw,
-            color,
-            all,
-            value,
-            by_value,
-            handfuls: std::array::from_fn(|_| std::array::from_fn(|_| Cell::new(UNKNOWN))),
-        }
+        Pool::of_counts((available, sure, p), color, all, value)
     }
 
     /// The pool of this one's cards that are not sure, none of them sure, each
@@ -299,14 +285,27 @@ impl Pool {
             unsure_values: self.all.unsure_values,
         };
         let value = self.value.map(|(s, a)| (0, a - s));
+        let available = self.available.difference(self.sure);
+        Pool::of_counts((available, TroopSet::EMPTY, p), color, all, value)
+    }
+
+    /// The pool of `available` troops, `sure` of them held, each other one arriving
+    /// with chance `p`, from their counts per colour, in all and per value (sure,
+    /// available).
+    fn of_counts(
+        (available, sure, p): (TroopSet, TroopSet, f64),
+        color: [Counts; 6],
+        all: Counts,
+        value: [(u8, u8); 11],
+    ) -> Pool {
         let pw: [f64; 6] = std::array::from_fn(|m| p.powi(m as i32));
         let mut by_value = [0.0f64; 11];
         for (w, &(s, a)) in by_value.iter_mut().zip(&value).skip(1) {
             *w = value_weight(usize::from(s), usize::from(a), pw[1]);
         }
         Pool {
-            available: self.available.difference(self.sure),
-            sure: TroopSet::EMPTY,
+            available,
+            sure,
             pw,
             color,
             all,
