@@ -81,7 +81,7 @@ impl Duel {
                 exclude_self,
                 constraint,
             } => {
-                let candidates = self.zone_cards_where(from, src, ctrl, &locals, |id| {
+                let candidates = self.zone_cards_where(from, src, ctrl, &locals, &|id| {
                     !(exclude_self && id == src) && self.matches(id, &filter, &locals)
                 });
                 let n = candidates.len();

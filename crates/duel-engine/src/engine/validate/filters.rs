@@ -57,7 +57,7 @@ impl Duel {
         ctrl: Player,
         locals: &Locals,
     ) -> Vec<CardId> {
-        self.zone_cards_where(zone, this, ctrl, locals, |_| true)
+        self.zone_cards_where(zone, this, ctrl, locals, &|_| true)
     }
 
     /// The cards of a zone that `keep` accepts, in `zone_cards`' order: filtered first,
@@ -68,7 +68,7 @@ impl Duel {
         this: CardId,
         ctrl: Player,
         locals: &Locals,
-        keep: impl Fn(CardId) -> bool,
+        keep: &dyn Fn(CardId) -> bool,
     ) -> Vec<CardId> {
         let mut cards = self.zone_cards_unordered(zone, this, ctrl, locals);
         cards.retain(|&id| keep(id));

@@ -36,7 +36,12 @@ impl Duel {
 
     /// Whether `chosen` satisfies a selection constraint (`src`: the card that asks).
     pub(crate) fn constraint_holds(&self, chosen: &[CardId], c: &Constraint, src: CardId) -> bool {
-        self.constraint_test(Some(c), Some(src))(chosen)
+        match c {
+            Constraint::CountIsLevelOf { zone, filter } => {
+                level_bit(chosen.len()) & self.zone_levels(*zone, filter, src) != 0
+            }
+            Constraint::SynchroMaterials => self.synchro_miss(chosen, src).is_none(),
+        }
     }
 
     /// The Levels of the cards of `zone` that match `filter`, one bit each (bit `n` for
@@ -69,9 +74,7 @@ impl Duel {
         };
         move |chosen: &[CardId]| match (c, src, levels) {
             (_, _, Some(levels)) => level_bit(chosen.len()) & levels != 0,
-            (Some(Constraint::SynchroMaterials), Some(src), None) => {
-                self.synchro_miss(chosen, src).is_none()
-            }
+            (Some(c), Some(src), None) => self.constraint_holds(chosen, c, src),
             _ => true,
         }
     }
@@ -138,7 +141,7 @@ impl Duel {
             if k < min || k > max {
                 return false;
             }
-            let chosen: smallvec::SmallVec<[CardId; ZONE_SLOTS]> = (0..n)
+            let chosen: Vec<CardId> = (0..n)
                 .filter(|i| mask & (1 << i) != 0)
                 .map(|i| candidates[i])
                 .collect();
