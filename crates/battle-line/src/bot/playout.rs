@@ -305,8 +305,6 @@ impl Playout {
 
     /// [`Playout::potential`] of `side` for the player to move (`theirs`: for the other
     /// player) as `sight` sees it, an empty side's worth under `ways` found once.
-    // Inline (forced, as `score`): 3.2% of hard's instructions were its calls.
-    #[inline(always)]
     fn side_worth(
         &self,
         sight: &Sight,
@@ -438,9 +436,6 @@ impl Playout {
     /// other side's worth, plus or minus the bonus for a side that can be proven.
     /// `theirs` is the other side's worth and, once complete, its strength (both the
     /// same whatever `me` plays).
-    // Inline (forced: the hint alone left it a call): the moves weigh every card at
-    // every flag, and the calls cost 2.9% of hard's instructions.
-    #[inline(always)]
     fn score(
         &self,
         game: &Game,
