@@ -490,21 +490,6 @@ impl Playout {
         v
     }
 
-    /// [`Playout::score`] as a call, where it is rare (Deserter and Traitor): the
-    /// forced inlining is for the moves' loops, not for every place that scores.
-    #[inline(never)]
-    fn score_called(
-        &self,
-        game: &Game,
-        i: usize,
-        me: Player,
-        mine: (&[Card], Option<Card>),
-        theirs: Theirs,
-        sight: &Sight,
-    ) -> f64 {
-        self.score(game, i, me, mine, theirs, sight)
-    }
-
     /// The first flag the player to move can claim now, by the claim rule.
     fn claim(&self, game: &Game) -> Option<Command> {
         if !game.claim_allowed_now() {
@@ -692,8 +677,7 @@ impl Playout {
                 );
                 let left = self.theirs(&rest, rules, &o.sight);
                 let mine = f.slots(me);
-                let here = (self.score_called(game, i, me, (mine, None), left, &o.sight)
-                    - o.before[i])
+                let here = (self.score(game, i, me, (mine, None), left, &o.sight) - o.before[i])
                     * o.weights[i];
                 if tactic == Tactic::Deserter {
                     keep(here, Command::ResolveDeserter { card });
@@ -705,11 +689,10 @@ impl Playout {
                         continue;
                     }
                     let v = if j == i {
-                        (self.score_called(game, i, me, (mine, Some(card)), left, &o.sight)
-                            - o.before[i])
+                        (self.score(game, i, me, (mine, Some(card)), left, &o.sight) - o.before[i])
                             * o.weights[i]
                     } else {
-                        let there = self.score_called(
+                        let there = self.score(
                             game,
                             j,
                             me,
