@@ -38,21 +38,27 @@ for (const deck of decks) {
     const times = [];
     const said = { win: 0, 'no-win': 0, undecided: 0 };
     let differ = 0;
+    let shortest = 0;
     mine.forEach((q, i) => {
       // The reply is [id, ms, inWorker, ok, payload]; ms is measured where the job ran.
       const [, ms, , ok, payload] = window.wasmBindings.gamesWorkerRun([i + 1, 'duel.hint', q.body]);
       if (!ok) throw new Error(payload);
       times.push(ms);
-      // The payload's first line is `win.<line>`, `no-win` or `undecided`.
-      const head = payload.split('\n')[0].split('.')[0];
+      // The payload's first line is `win.<line>` (`win-shortest.<line>` when the line is
+      // proved shortest), `no-win` or `undecided`.
+      let head = payload.split('\n')[0].split('.')[0];
+      if (head === 'win-shortest') {
+        shortest += 1;
+        head = 'win';
+      }
       said[head] += 1;
       if (head !== q.native) differ += 1;
     });
     times.sort((a, b) => a - b);
     const at = (q) => times[Math.round((times.length - 1) * q)];
-    return { n: times.length, said, differ, median: at(0.5), p95: at(0.95), p99: at(0.99), max: times[times.length - 1] };
+    return { n: times.length, said, differ, shortest, median: at(0.5), p95: at(0.95), p99: at(0.99), max: times[times.length - 1] };
   }, mine);
-  console.log(`${deck}: ${result.n} positions, won ${result.said.win} / proved lost ${result.said['no-win']} / `
+  console.log(`${deck}: ${result.n} positions, won ${result.said.win} (${result.shortest} proved shortest) / proved lost ${result.said['no-win']} / `
     + `undecided ${result.said.undecided} (${result.differ} differ from the native answer); ms median `
     + `${result.median.toFixed(1)}, p95 ${result.p95.toFixed(1)}, p99 ${result.p99.toFixed(1)}, max ${result.max.toFixed(1)}`);
   if (result.differ) problems.push(`${deck}: ${result.differ} answers differ from the native ones`);

@@ -260,7 +260,7 @@ async fn a_share_url_that_does_not_decode_or_replay_shows_a_notice_and_the_home_
 }
 
 #[wasm_bindgen_test]
-async fn the_hint_finds_a_win_on_an_opening_hand_and_its_steps_play_to_the_win() {
+async fn the_hint_wins_an_opening_hand_step_by_step_and_proves_a_short_line_shortest() {
     reset_storage();
     preset(&[(KEY_LANG, "en")]);
     let app = mount(&format!("#/simulator/{HINT_WIN_DECK}?seed={HINT_WIN_SEED}")).await;
@@ -277,9 +277,30 @@ async fn the_hint_finds_a_win_on_an_opening_hand_and_its_steps_play_to_the_win()
     assert_eq!(app.attr("[data-testid=hint-result]", "data-result"), "win");
     assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
     let steps = app.all("[data-testid=hint-step]").len();
-    assert!(steps > 0, "the line is listed step by step");
+    assert!(steps > 3, "the line is listed step by step");
 
+    // Three steps before the end the hint is asked again: a line that short gets the
+    // rest of the budget to be proved shortest, and the answer says it is.
     for played in 0..steps {
+        if played + 3 == steps {
+            app.click("[data-testid=btn-hint]").await;
+            assert!(
+                app.wait_for("[data-testid=hint-result]", 120).await,
+                "the hint answers again"
+            );
+            assert_eq!(app.attr("[data-testid=hint-result]", "data-result"), "win");
+            assert_eq!(
+                app.attr("[data-testid=hint-result]", "data-shortest"),
+                "true"
+            );
+            assert!(
+                app.text("[data-testid=hint-result]")
+                    .contains("(proved shortest)"),
+                "the answer says the line is proved shortest"
+            );
+            let left = app.all("[data-testid=hint-step]").len();
+            assert!(left <= 3, "no longer than the rest of the first line");
+        }
         if app.has("[data-testid=revealed-dialog]") {
             app.click("[data-testid=btn-revealed-ok]").await;
         }

@@ -4,10 +4,13 @@
 //! after 3, 6 and 10 commands of a seeded random game (a player who strays: random
 //! choices among the listed ones). Each is solved as the hint solves it: the solver at
 //! the hint's first budget with the hint's playout seed, then, for a win, the search for
-//! a shorter line with a twentieth of the budget (`SHORTEN=<positions>`: that many
-//! instead). Prints, per deck, how many positions were won (and of those, how many with
-//! a line proved shortest), proved lost and left undecided (on winning lines, after
-//! random play), and the time per position (median, p95, p99, max).
+//! a shorter line with the positions the hint gives it (`stats::shorten_positions`: the
+//! whole budget for a line of at most 20 commands, a twentieth of it for a longer one,
+//! at most what solving left of the budget; `SHORTEN=<positions>`: that many for every
+//! line). Prints, per deck, how many positions were won (and of those, how many with a
+//! line proved shortest), proved lost and left undecided (on winning lines, after random
+//! play), and the time per position (median, p95, p99, max); with `LIST=1`, a line per
+//! won position as well.
 //!
 //! `cargo run --profile fast -p duel-engine --example duel-hint-time -- 60 20000`
 //! (deals per deck, budget). With `CODES=<file>`, each position is also written to the
@@ -20,8 +23,8 @@ use std::time::Instant;
 
 use duel_engine::analysis::playout_seed;
 use duel_engine::replay::encode_game;
-use duel_engine::solver::{Search, choices, order_for, shortest, solve};
-use duel_engine::stats::{SHORTEN_SHARE, goal_of};
+use duel_engine::solver::{Search, choices, order_for, shortest, solve, solve_watched};
+use duel_engine::stats::{goal_of, shorten_positions};
 use duel_engine::{Command, Duel, Outcome, Settings, decks};
 use seeded_rng::Rng;
 
@@ -61,11 +64,11 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let deals: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60);
     let budget: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20_000);
-    // The shorter-line search's positions: the hint's share of the budget, or `SHORTEN`.
-    let shorten = std::env::var("SHORTEN")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(budget / SHORTEN_SHARE);
+    // The shorter-line search's positions: the hint's rule, or `SHORTEN` for every line.
+    let shorten: Option<usize> = std::env::var("SHORTEN").ok().and_then(|s| s.parse().ok());
+    // `LIST=1`: a line per won position (deck, seed, where it was reached, commands
+    // played, the line's length as found and after the shorter-line search, proved, ms).
+    let list = std::env::var_os("LIST").is_some();
     let mut codes = std::env::var("CODES")
         .ok()
         .map(|path| std::fs::File::create(path).expect("the CODES file can be written"));
@@ -87,7 +90,15 @@ fn main() {
                     continue;
                 }
                 let start = Instant::now();
-                let answer = solve(&d, goal, budget, playout_seed(seed, commands.len())).0;
+                // How far the solver's progress got, as the page reads it: the search for
+                // a shorter line gets at most the rest of the budget.
+                let mut reached = 0.0;
+                let seed_here = playout_seed(seed, commands.len());
+                let answer = solve_watched(&d, goal, budget, seed_here, &mut |done| {
+                    reached = done;
+                    true
+                })
+                .0;
                 if let Some(f) = codes.as_mut() {
                     use std::io::Write;
                     let code = encode_game(&deck.id, seed, Settings::default(), &commands);
@@ -101,7 +112,22 @@ fn main() {
                 match answer {
                     Search::Found(line) => {
                         let order = order_for(goal);
-                        let best = shortest(&d, goal, line, shorten, &order);
+                        let found = line.len();
+                        let rest = ((1.0 - reached) * budget as f64) as usize;
+                        let positions =
+                            shorten.unwrap_or(shorten_positions(budget, found).min(rest));
+                        let best = shortest(&d, goal, line, positions, &order);
+                        if list {
+                            println!(
+                                "  {} {seed} {} {} found {found} best {} proved {} ms {:.1}",
+                                deck.id,
+                                if on_line { "line" } else { "random" },
+                                commands.len(),
+                                best.line.len(),
+                                best.proved,
+                                start.elapsed().as_secs_f64() * 1000.0
+                            );
+                        }
                         won += 1;
                         proved += usize::from(best.proved);
                     }

@@ -51,6 +51,8 @@ enum Phase {
         answer: HintAnswer,
         /// A winning line in words (the worker describes it).
         words: Words,
+        /// The winning line is proved shortest.
+        shortest: bool,
         budget: u32,
         ms: f64,
     },
@@ -139,6 +141,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
                             base,
                             answer: done.value.answer,
                             words: done.value.words,
+                            shortest: done.value.shortest,
                             budget,
                             ms: done.ms,
                         },
@@ -222,6 +225,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
         Phase::Answered {
             base,
             answer,
+            shortest,
             budget,
             ms,
             ..
@@ -241,10 +245,15 @@ pub fn hint_panel(props: &HintProps) -> Html {
             );
             let headline = match answer {
                 HintAnswer::Win(line) => format!(
-                    "{} {} {}",
+                    "{} {} {}{}",
                     lang.pick("勝てます：", "Yes, this turn:"),
                     line.len(),
-                    lang.pick("手の勝ち筋", "commands")
+                    lang.pick("手の勝ち筋", "commands"),
+                    if *shortest {
+                        lang.pick("（最短と証明済み）", " (proved shortest)")
+                    } else {
+                        ""
+                    }
                 ),
                 HintAnswer::NoWin => lang
                     .pick(
@@ -309,7 +318,7 @@ pub fn hint_panel(props: &HintProps) -> Html {
             };
             html! {
                 <div class="hint-answer">
-                    <p data-testid="hint-result" data-result={answer.key()} class={classes!("hint-result", format!("hint-{}", answer.key()))}>
+                    <p data-testid="hint-result" data-result={answer.key()} data-shortest={shortest.to_string()} class={classes!("hint-result", format!("hint-{}", answer.key()))}>
                         <strong>{ headline }</strong>{ " " }<span class="muted">{ format!("({searched})") }</span>
                     </p>
                     if stale {

@@ -157,6 +157,9 @@ impl Words {
 pub struct HintReply {
     pub answer: HintAnswer,
     pub words: Words,
+    /// The winning line is proved shortest: no line of fewer commands wins
+    /// (`solver::shortest`).
+    pub shortest: bool,
 }
 
 impl Hint {
@@ -171,11 +174,12 @@ impl Hint {
     /// Replays the position and searches from it, telling `watch` the share of the work
     /// done (it stops the search by answering `false`). A line found is then made as short
     /// as a second search can (`solver::shortest_watched`) with what is left of the budget,
-    /// at most the share the statistics give it (`stats::SHORTEN_SHARE`): the whole rest
-    /// made a hint found early take up to twice its search's time (over a second in the
-    /// browser on a hard position) for lines the deepening search hardly ever shortens,
-    /// while the short lines near a win are proved within the share. A winning line comes
-    /// with its steps in words, read against the position.
+    /// at most what `stats::shorten_positions` gives a line of its length: the whole rest
+    /// for a line of at most 20 commands, which the deepening search often proves
+    /// shortest, a twentieth of the budget for a longer one, which it hardly ever shortens
+    /// (the whole rest made a hint found early take up to twice its search's time, over
+    /// a second in the browser on a hard position). A winning line comes with its steps in
+    /// words, read against the position, and says whether it is proved shortest.
     pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintReply, String> {
         let custom = self.custom.as_ref();
         let goal = goal_of_dealt(&self.deck, custom).map_err(|e| e.to_string())?;
@@ -200,14 +204,15 @@ impl Hint {
                 // A shorter line within the share: a player follows fewer steps.
                 let order = order_for(goal);
                 let rest = (((1.0 - reached) * budget as f64) as usize)
-                    .min(budget / duel_engine::stats::SHORTEN_SHARE);
+                    .min(duel_engine::stats::shorten_positions(budget, line.len()));
                 let mut report = |nodes: usize| {
                     watch(reached + (1.0 - reached) * nodes as f64 / rest.max(1) as f64)
                 };
-                let line = shortest_watched(&duel, goal, line, rest, &order, &mut report).line;
+                let best = shortest_watched(&duel, goal, line, rest, &order, &mut report);
                 return Ok(HintReply {
-                    words: Words::of(&duel, &line),
-                    answer: HintAnswer::Win(line),
+                    words: Words::of(&duel, &best.line),
+                    answer: HintAnswer::Win(best.line),
+                    shortest: best.proved,
                 });
             }
             Search::Impossible => HintAnswer::NoWin,
@@ -216,6 +221,7 @@ impl Hint {
         Ok(HintReply {
             answer,
             words: Words::default(),
+            shortest: false,
         })
     }
 }
@@ -232,8 +238,9 @@ impl Task for Hint {
     }
 
     // The hint travels in the share code's encoding, which the duel page links anyway for
-    // its share links: `<budget>.<share code>` there, `win.<commands>`, `no-win` or
-    // `undecided` back, then the line's steps in words, one a line (`Words::to_wire`).
+    // its share links: `<budget>.<share code>` there, `win.<commands>` (`win-shortest.`
+    // for a line proved shortest), `no-win` or `undecided` back, then the line's steps in
+    // words, one a line (`Words::to_wire`).
     fn to_wire(&self) -> String {
         self.question_to_wire()
     }
@@ -244,6 +251,9 @@ impl Task for Hint {
 
     fn output_to_wire(reply: &HintReply) -> Result<String, String> {
         let head = match &reply.answer {
+            HintAnswer::Win(line) if reply.shortest => {
+                format!("win-shortest.{}", encode_commands(line))
+            }
             HintAnswer::Win(line) => format!("win.{}", encode_commands(line)),
             other => other.key().to_owned(),
         };
@@ -253,15 +263,22 @@ impl Task for Hint {
     fn output_from_wire(text: &str) -> Result<HintReply, String> {
         let bad = || format!("not a hint's answer: {text}");
         let (head, words) = Words::from_wire(text).ok_or_else(bad)?;
-        let answer = match head.split_once('.') {
-            Some(("win", line)) => decode_commands(line)
-                .map(HintAnswer::Win)
-                .map_err(|e| e.to_string())?,
-            None if head == "no-win" => HintAnswer::NoWin,
-            None if head == "undecided" => HintAnswer::Undecided,
+        let (answer, shortest) = match head.split_once('.') {
+            Some((kind @ ("win" | "win-shortest"), line)) => (
+                decode_commands(line)
+                    .map(HintAnswer::Win)
+                    .map_err(|e| e.to_string())?,
+                kind == "win-shortest",
+            ),
+            None if head == "no-win" => (HintAnswer::NoWin, false),
+            None if head == "undecided" => (HintAnswer::Undecided, false),
             _ => return Err(bad()),
         };
-        Ok(HintReply { answer, words })
+        Ok(HintReply {
+            answer,
+            words,
+            shortest,
+        })
     }
 }
 
@@ -628,6 +645,7 @@ mod tests {
         let HintReply {
             answer: HintAnswer::Win(line),
             words,
+            shortest,
         } = answer
         else {
             panic!("a win is left: {answer:?}");
@@ -653,6 +671,8 @@ mod tests {
             line.len() <= 5,
             "iterative deepening finds a short line: {line:?}"
         );
+        // A line this short gets the budget's rest to be proved shortest, and is.
+        assert!(shortest, "the line is proved shortest: {line:?}");
         let mut commands = log[..at].to_vec();
         commands.extend(line);
         let end = Duel::replay(
@@ -688,14 +708,31 @@ mod tests {
                 },
                 _ => Words::default(),
             };
-            let reply = HintReply { answer, words };
-            let text = Hint::output_to_wire(&reply).expect("writes");
-            assert_eq!(Hint::output_from_wire(&text), Ok(reply));
+            for shortest in [false, true] {
+                // Only a winning line is ever proved shortest.
+                let shortest = shortest && matches!(answer, HintAnswer::Win(_));
+                let reply = HintReply {
+                    answer: answer.clone(),
+                    words: words.clone(),
+                    shortest,
+                };
+                let text = Hint::output_to_wire(&reply).expect("writes");
+                assert_eq!(Hint::output_from_wire(&text), Ok(reply));
+            }
         }
         for garbage in ["", "12", "x.AQA", "12.!!"] {
             assert!(Hint::from_wire(garbage).is_err(), "{garbage:?}");
         }
-        for garbage in ["", "win", "win.!!", "lost", "no-win.AA", "no-win\nodd"] {
+        for garbage in [
+            "",
+            "win",
+            "win.!!",
+            "win-shortest",
+            "shortest.AQA",
+            "lost",
+            "no-win.AA",
+            "no-win\nodd",
+        ] {
             assert!(Hint::output_from_wire(garbage).is_err(), "{garbage:?}");
         }
     }
