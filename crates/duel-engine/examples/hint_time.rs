@@ -5,7 +5,7 @@
 //! choices among the listed ones). Each is solved as the hint solves it: the solver at
 //! the hint's first budget with the hint's playout seed, then, for a win, the search for
 //! a shorter line with the positions the hint gives it (`stats::shorten_positions`: the
-//! whole budget for a line of at most 20 commands, a twentieth of it for a longer one,
+//! whole budget for a line of at most 30 commands, a twentieth of it for a longer one,
 //! at most what solving left of the budget; `SHORTEN=<positions>`: that many for every
 //! line). Prints, per deck, how many positions were won (and of those, how many with a
 //! line proved shortest), proved lost and left undecided (on winning lines, after random

@@ -113,17 +113,18 @@ pub const SHORTEN_SHARE: usize = 20;
 
 /// The longest line a hint gives more than [`SHORTEN_SHARE`] to proving shortest: up to
 /// its whole budget (what its solving left of it), see [`shorten_positions`].
-pub const HINT_PROVABLE_LINE: usize = 20;
+pub const HINT_PROVABLE_LINE: usize = 30;
 
 /// The positions the hint's search for a shorter line gets once it found a line of
 /// `line` commands with a budget of `budget`: the whole budget for a line of at most
 /// [`HINT_PROVABLE_LINE`] commands, a [`SHORTEN_SHARE`]th of it for a longer one (the
-/// caller takes at most what solving left of the budget). The deepening search proves
-/// short lines within a few thousand positions and long ones hardly ever: on the 312
-/// won positions reached in play of `duel-hint-time -- 20 16000` (seeds 0-19 of each
-/// deck), this rule proved 94 lines shortest against 49 with a twentieth for every line
-/// (a threshold of 16 commands: 88), and found a shorter line on 22, for 7 s more over
-/// the 359 positions, at most a quarter of a second on one.
+/// caller takes at most what solving left of the budget). The search proves short lines
+/// within a few thousand positions and long ones hardly ever: on the 939 won positions
+/// reached in play of `duel-hint-time -- 60 16000` (seeds 0-59 of each deck), 16,000
+/// positions instead of 800 proved 13 more lines shortest among the 73 of at most 8
+/// commands, 46 more among the 125 of 9-12, 33 among the 104 of 13-16, 17 among the 82
+/// of 17-20, 53 among the 243 of 21-30 and 17 among the 312 longer ones, for some 0.02,
+/// 0.15, 0.5, 1.3, 1.0 and 4.0 s of extra work a proof (in a run beside other work).
 pub fn shorten_positions(budget: usize, line: usize) -> usize {
     if line <= HINT_PROVABLE_LINE {
         budget

@@ -31,11 +31,13 @@
 //!   activate). A search that starts in the End Phase has its Main Phase behind it and
 //!   keeps these commands.
 //!
-//! So a winning line that plays such a command gives a winning line without it that is
-//! no longer: the first three rewrites make it one command shorter, the last keeps its
-//! length and moves commands out of the End Phase, so applied over and over they end
-//! with a line that plays none of them. The search stays a proof, and its shortest
-//! lines stay shortest. The conditions are read once per search from every card of the
+//! So a winning line that plays such a command gives a winning line without it: the
+//! first three rewrites make it one command shorter, the last keeps its length and moves
+//! commands out of the End Phase, so applied over and over they end with a line that
+//! plays none of them. The search stays a proof. One exception for the shortest line:
+//! a Quick-Play Spell left in the hand can answer a chain, so the activations after it
+//! wait for the player's pass where, Set, it would let them resolve at once; the search
+//! for the shortest line keeps those Sets ([`Dominance::for_shortest`]). The conditions are read once per search from every card of the
 //! duel (a deck with Reload or Card of Demise, whose effects prefer a smaller hand,
 //! keeps every Set). `tests/solver_soundness.rs` checks each rule against an exhaustive
 //! enumeration that tries everything.
@@ -50,6 +52,8 @@ use crate::state::{CardId, Duel, EndStep, Phase};
 pub(crate) struct Dominance {
     /// Setting a Spell or Trap that is not a Field Spell.
     set_spell_trap: bool,
+    /// ... a Quick-Play Spell among them (see [`Dominance::for_shortest`]).
+    quick_play_sets: bool,
     /// Setting a monster without effects.
     set_plain_monster: bool,
     /// Normal Summoning a monster without effects.
@@ -219,9 +223,25 @@ impl Dominance {
         let monsters_unused = hand_ok && !readers.uses_monsters;
         Dominance {
             set_spell_trap: hand_ok && !readers.face_down_spell_traps,
+            quick_play_sets: true,
             set_plain_monster: monsters_unused && !readers.face_down_monsters,
             summon_plain_monster: monsters_unused && !readers.monsters,
             end_phase_activations: d.phase != Phase::End,
+        }
+    }
+
+    /// What a search for the shortest line may leave out, from `d`: Sets of Quick-Play
+    /// Spells are kept when the duel asks the player before each chain resolves. In the
+    /// hand such a card can answer a chain, so each activation waits for the player's
+    /// pass (a command of its own); Set, it cannot be activated this turn, and with
+    /// nothing else to answer with the activations resolve at once. So the Set can make
+    /// a line shorter, though never a lost duel won (found by
+    /// `a_line_proved_shortest_is_as_short_as_an_exhaustive_enumeration_finds`: Set Hand
+    /// Destruction, then Terraforming and Chicken Game without a pass each).
+    pub(crate) fn for_shortest(self, d: &Duel) -> Dominance {
+        Dominance {
+            quick_play_sets: !d.settings.chain_confirmation,
+            ..self
         }
     }
 
@@ -243,7 +263,11 @@ impl Dominance {
         }
         match c {
             Command::SetSpellTrap { card } => {
-                self.set_spell_trap && def(*card).is_some_and(|c| !c.is_field_spell())
+                self.set_spell_trap
+                    && def(*card).is_some_and(|c| {
+                        let quick_play = c.is_spell() && c.activation_speed() == 2;
+                        !c.is_field_spell() && (self.quick_play_sets || !quick_play)
+                    })
             }
             Command::SetMonster { card } => {
                 self.set_plain_monster && def(*card).is_some_and(plain_monster)

@@ -175,11 +175,11 @@ impl Hint {
     /// done (it stops the search by answering `false`). A line found is then made as short
     /// as a second search can (`solver::shortest_watched`) with what is left of the budget,
     /// at most what `stats::shorten_positions` gives a line of its length: the whole rest
-    /// for a line of at most 20 commands, which the deepening search often proves
-    /// shortest, a twentieth of the budget for a longer one, which it hardly ever shortens
-    /// (the whole rest made a hint found early take up to twice its search's time, over
-    /// a second in the browser on a hard position). A winning line comes with its steps in
-    /// words, read against the position, and says whether it is proved shortest.
+    /// for a line of at most 30 commands, which the search often proves shortest, a
+    /// twentieth of the budget for a longer one, which it rarely does (the whole rest made
+    /// a hint found early take up to twice its search's time, over a second in the
+    /// browser on a hard position). A winning line comes with its steps in words, read
+    /// against the position, and says whether it is proved shortest.
     pub fn solve(&self, watch: &mut dyn FnMut(f64) -> bool) -> Result<HintReply, String> {
         let custom = self.custom.as_ref();
         let goal = goal_of_dealt(&self.deck, custom).map_err(|e| e.to_string())?;
