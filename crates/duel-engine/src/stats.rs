@@ -18,7 +18,7 @@ use crate::state::{Duel, Outcome, Player, Reason, Settings};
 
 /// Bumped whenever a change to the rules or the solver can change what [`solve_hand`]
 /// answers for a seed (the card data has its own fingerprint in [`engine_version`]).
-pub const SOLVER_REVISION: u32 = 21;
+pub const SOLVER_REVISION: u32 = 22;
 
 /// What a stored result of [`solve_hand`] depends on besides its arguments: the crate's
 /// version, [`SOLVER_REVISION`] and a fingerprint of the card data. A cache keyed by it
