@@ -33,14 +33,25 @@
 //! with the deal's hand and without it, with the table's time and the time to order a
 //! deal's plays.
 //!
+//! `… battle-line-bench calibrate-cut FROM N [A B [CSV]]` plays seeds `FROM..FROM+N`
+//! between contenders `A` and `B` (the sparring partner against itself by default), each
+//! seed from both seats, records where the troop deck first holds at most 20 (and 10)
+//! cards what hard's cut score sees from each seat (`cut_samples`), with the game's
+//! result, and prints the log-loss and a table by bins of the plain combinations of the
+//! odds evaluation's and the partner's flag chances (`CutScore::Odds`, `Partner`) and of
+//! corrections (`CutCalibration`) fitted on the even seeds and checked on the odd ones;
+//! with `CSV`, the samples to that file. `… calibrate-cut-csv CSV...` prints the same
+//! figures for the samples of such files, without playing.
+//!
 //! `… battle-line-bench tables FROM N` times those tables at the reply nodes below the
 //! searcher's first 8 plays in every fourth position of seeds `FROM..FROM+N` of the
 //! partner against itself (`time_tables`): built from fresh outlooks, and with the
 //! outlooks shared by the 8, as a tree below one root builds them.
 
 use battle_line::bot::{
-    Bot, CACHE_DEALS, Contender, Level, REPLY_RANKS, RandomPlayer, Ranking, VOTE_BEST, calibrate,
-    choose, choose_ranked, reply_ranks, time_tables,
+    Bot, CACHE_DEALS, CUT_CALIBRATION, Contender, CutCalibration, CutSample, Level, REPLY_RANKS,
+    RandomPlayer, Ranking, VOTE_BEST, calibrate, choose, choose_ranked, cut_samples, reply_ranks,
+    time_tables,
 };
 use battle_line::{Command, Game, Phase, Player, Settings};
 use std::time::Instant;
@@ -240,6 +251,28 @@ fn main() {
         }
         return;
     }
+    if let [mode, from, n, rest @ ..] = args.as_slice()
+        && mode == "calibrate-cut"
+        && matches!(rest.len(), 0 | 2 | 3)
+    {
+        let from: u64 = from.parse().expect("a first seed");
+        let n: u64 = n.parse().expect("a count of seeds");
+        let named = |name: &str| Contender::from_name(name).expect("a contender's name");
+        let (a, b) = match rest {
+            [a, b, ..] => (named(a), named(b)),
+            _ => (Contender::Sparring, Contender::Sparring),
+        };
+        calibrate_cut(from..from + n, a, b, rest.get(2).map(String::as_str));
+        return;
+    }
+    if let [mode, paths @ ..] = args.as_slice()
+        && mode == "calibrate-cut-csv"
+    {
+        let samples: Vec<CutSample> = paths.iter().flat_map(|p| read_cut_samples(p)).collect();
+        println!("{} samples from {}", samples.len(), paths.join(", "));
+        analyse_cut(&samples);
+        return;
+    }
     if let [mode, a, b, n] = args.as_slice()
         && mode == "agree"
     {
@@ -396,4 +429,280 @@ fn summary(times: &mut [f64]) -> (f64, f64, f64) {
     times.sort_by(f64::total_cmp);
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     (mean, times[times.len() * 99 / 100], times[times.len() - 1])
+}
+
+/// Log-loss of chance `p` for a result `y` (½ for a stalemate).
+fn loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// Mean log-loss of `cal` on `samples`, by the odds evaluation's flag chances or the
+/// partner's.
+fn mean_loss(samples: &[&CutSample], partner: bool, cal: CutCalibration) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let p = if partner { &s.partner } else { &s.odds };
+            loss(cal.game_chance(p), s.result)
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The correction of least log-loss on `samples`: the flag sharpness over `flags`, the
+/// game temperature over `games` (a grid, then a finer one around the best).
+fn fit(
+    samples: &[&CutSample],
+    partner: bool,
+    flags: &[f64],
+    games: &[f64],
+) -> (CutCalibration, f64) {
+    let mut best = (CutCalibration::NONE, f64::INFINITY);
+    for &a in flags {
+        // The game chances at this sharpness, once; then each temperature on them.
+        let flat = CutCalibration {
+            flag_sharpness: a,
+            game_temperature: 1.0,
+        };
+        let g: Vec<(f64, f64)> = samples
+            .iter()
+            .map(|s| {
+                (
+                    flat.game_chance(if partner { &s.partner } else { &s.odds }),
+                    s.result,
+                )
+            })
+            .collect();
+        for &b in games {
+            let total: f64 = g.iter().map(|&(g, y)| loss(tempered(g, b), y)).sum();
+            let l = total / g.len().max(1) as f64;
+            if l < best.1 {
+                best = (
+                    CutCalibration {
+                        flag_sharpness: a,
+                        game_temperature: b,
+                    },
+                    l,
+                );
+            }
+        }
+    }
+    best
+}
+
+/// `σ(b · logit g)`, exact at 0 and 1: what `CutCalibration::game_chance` does with
+/// its game temperature `b` (checked by the log-loss printed with the pair fitted).
+fn tempered(g: f64, b: f64) -> f64 {
+    if g <= 0.0 || g >= 1.0 || b == 1.0 {
+        return g.clamp(0.0, 1.0);
+    }
+    let x = (g / (1.0 - g)).powf(b);
+    x / (1.0 + x)
+}
+
+fn grid(lo: f64, hi: f64, step: f64) -> Vec<f64> {
+    let n = ((hi - lo) / step).round() as usize;
+    (0..=n).map(|i| lo + step * i as f64).collect()
+}
+
+/// Fits one or both numbers of a correction on `train` and prints its log-loss there
+/// and on `test`; returns the pair fitted.
+fn fit_and_show(
+    what: &str,
+    train: &[&CutSample],
+    test: &[&CutSample],
+    partner: bool,
+) -> CutCalibration {
+    let one = [1.0];
+    let coarse = grid(0.2, 4.0, 0.1);
+    let (both, _) = fit(train, partner, &coarse, &coarse);
+    let fine_a = grid(
+        (both.flag_sharpness - 0.1).max(0.05),
+        both.flag_sharpness + 0.1,
+        0.01,
+    );
+    let fine_b = grid(
+        (both.game_temperature - 0.1).max(0.05),
+        both.game_temperature + 0.1,
+        0.01,
+    );
+    let (both, _) = fit(train, partner, &fine_a, &fine_b);
+    let (flags_only, _) = fit(train, partner, &grid(0.2, 4.0, 0.01), &one);
+    let (game_only, _) = fit(train, partner, &one, &grid(0.2, 4.0, 0.01));
+    let show = |name: &str, c: CutCalibration| {
+        println!(
+            "  {what} {name:<28} sharpness {:.2} temperature {:.2}: log-loss fit half {:.4}, held-out half {:.4}",
+            c.flag_sharpness,
+            c.game_temperature,
+            mean_loss(train, partner, c),
+            mean_loss(test, partner, c)
+        );
+    };
+    show("plain", CutCalibration::NONE);
+    show("flags sharpened", flags_only);
+    show("game tempered", game_only);
+    show("both", both);
+    both
+}
+
+/// Predicted chance against the share of results won, in ten bins of the chance.
+fn table(what: &str, samples: &[&CutSample], partner: bool, cal: CutCalibration) {
+    let mut bins = [(0usize, 0.0f64, 0.0f64); 10];
+    for s in samples {
+        let p = cal.game_chance(if partner { &s.partner } else { &s.odds });
+        let b = ((p * 10.0) as usize).min(9);
+        bins[b].0 += 1;
+        bins[b].1 += p;
+        bins[b].2 += s.result;
+    }
+    println!("  {what}: bin, positions, mean chance, share won");
+    for (i, (n, p, y)) in bins.iter().enumerate() {
+        if *n > 0 {
+            let n_f = *n as f64;
+            println!(
+                "    {:.1}-{:.1} {n:>6} {:.3} {:.3}",
+                i as f64 / 10.0,
+                (i + 1) as f64 / 10.0,
+                p / n_f,
+                y / n_f
+            );
+        }
+    }
+}
+
+/// `battle-line-bench calibrate-cut`: see the module's doc.
+fn calibrate_cut(seeds: std::ops::Range<u64>, a: Contender, b: Contender, csv: Option<&str>) {
+    let start = Instant::now();
+    let samples = cut_samples(seeds.clone(), a, b, &[20, 10]);
+    println!(
+        "{} against {}, seeds {}..{} from both seats: {} samples ({:.1} s)",
+        a.name(),
+        b.name(),
+        seeds.start,
+        seeds.end,
+        samples.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(path) = csv {
+        let mut text = String::from("seed,seat,threshold,to_move,result");
+        for k in ["odds", "partner"] {
+            for i in 0..9 {
+                text += &format!(",{k}{i}");
+            }
+        }
+        text.push('\n');
+        for s in &samples {
+            text += &format!(
+                "{},{},{},{},{}",
+                s.seed,
+                s.seat.index(),
+                s.threshold,
+                u8::from(s.to_move),
+                s.result
+            );
+            for p in s.odds.iter().chain(&s.partner) {
+                text += &format!(",{p:.6}");
+            }
+            text.push('\n');
+        }
+        std::fs::write(path, text).expect("the CSV file written");
+    }
+    analyse_cut(&samples);
+}
+
+/// The samples `calibrate-cut … CSV` wrote to `path`.
+fn read_cut_samples(path: &str) -> Vec<CutSample> {
+    let text = std::fs::read_to_string(path).expect("a CSV file of calibrate-cut");
+    let mut out = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<f64> = line
+            .split(',')
+            .map(|x| x.parse().expect("a number"))
+            .collect();
+        assert_eq!(f.len(), 23, "a row of calibrate-cut's CSV");
+        let flags = |at: usize| -> [f64; 9] { std::array::from_fn(|i| f[at + i]) };
+        out.push(CutSample {
+            seed: f[0] as u64,
+            seat: if f[1] == 0.0 { Player::P0 } else { Player::P1 },
+            threshold: f[2] as usize,
+            to_move: f[3] == 1.0,
+            result: f[4],
+            odds: flags(5),
+            partner: flags(14),
+        });
+    }
+    out
+}
+
+/// The figures of `calibrate-cut` for `samples`: at each deck size recorded, and for
+/// both sizes together, the plain combinations and the corrections fitted on the even
+/// seeds, checked on the odd ones, and each size's fit on the other sizes' positions.
+fn analyse_cut(samples: &[CutSample]) {
+    let mut fitted: Vec<(usize, CutCalibration)> = Vec::new();
+    for threshold in [20, 10, 0] {
+        let at: Vec<&CutSample> = samples
+            .iter()
+            .filter(|s| threshold == 0 || s.threshold == threshold)
+            .collect();
+        let train: Vec<&CutSample> = at.iter().copied().filter(|s| s.seed % 2 == 0).collect();
+        let test: Vec<&CutSample> = at.iter().copied().filter(|s| s.seed % 2 == 1).collect();
+        let won = at.iter().map(|s| s.result).sum::<f64>() / at.len().max(1) as f64;
+        let movers: Vec<&CutSample> = at.iter().copied().filter(|s| s.to_move).collect();
+        let mover_won = movers.iter().map(|s| s.result).sum::<f64>() / movers.len().max(1) as f64;
+        println!(
+            "troop deck first at most {}: {} samples ({} fit on even seeds, {} held out on odd seeds); share won {won:.3}, by the player to move {mover_won:.3}",
+            if threshold == 0 {
+                "20 or 10 (both sets)".to_string()
+            } else {
+                threshold.to_string()
+            },
+            at.len(),
+            train.len(),
+            test.len()
+        );
+        let odds = fit_and_show("odds   ", &train, &test, false);
+        let partner = fit_and_show("partner", &train, &test, true);
+        fitted.push((threshold, odds));
+        println!(
+            "  odds    the level's CUT_CALIBRATION (sharpness {:.2} temperature {:.2}): log-loss all {:.4}, odd seeds {:.4}",
+            CUT_CALIBRATION.flag_sharpness,
+            CUT_CALIBRATION.game_temperature,
+            mean_loss(&at, false, CUT_CALIBRATION),
+            mean_loss(&test, false, CUT_CALIBRATION)
+        );
+        table("odds plain, odd seeds", &test, false, CutCalibration::NONE);
+        table("odds fitted, odd seeds", &test, false, odds);
+        table(
+            "odds CUT_CALIBRATION, odd seeds",
+            &test,
+            false,
+            CUT_CALIBRATION,
+        );
+        table(
+            "partner plain, odd seeds",
+            &test,
+            true,
+            CutCalibration::NONE,
+        );
+        table("partner fitted, odd seeds", &test, true, partner);
+    }
+    println!("odds fitted on one set (even seeds), log-loss on each set's odd seeds:");
+    for (t, fit) in &fitted {
+        let held = |size: usize| {
+            let test: Vec<&CutSample> = samples
+                .iter()
+                .filter(|s| s.seed % 2 == 1 && (size == 0 || s.threshold == size))
+                .collect();
+            mean_loss(&test, false, *fit)
+        };
+        println!(
+            "  fitted at deck {t} (0: both; sharpness {:.2} temperature {:.2}): deck 20 {:.4}, deck 10 {:.4}, both {:.4}",
+            fit.flag_sharpness,
+            fit.game_temperature,
+            held(20),
+            held(10),
+            held(0)
+        );
+    }
 }

@@ -33,7 +33,10 @@
 //! holds the policy's plays ordered by the sparring partner's valuation of them, learned
 //! in the first 1, 2 or 4 deals that reach it; `hard-close-25`, `-50`, `-100` the hard
 //! level's search whose last two candidates, when their mean difference is within one
-//! standard error, get that percent of the last round's rollouts more each.
+//! standard error, get that percent of the last round's rollouts more each; `hard-cal`
+//! the hard level whose cut rollouts are scored by the odds evaluation with the
+//! correction fitted to games' results (`CUT_CALIBRATION`, `battle-line-bench
+//! calibrate-cut`).
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

@@ -13,6 +13,7 @@
 //! elsewhere in between ([`Snapshot`]). [`Thinker::move_now`] answers at once with the
 //! best move found so far.
 
+mod cut_calibration;
 mod easy;
 mod eval;
 mod hand_model;
@@ -26,6 +27,7 @@ mod search;
 mod sparring;
 mod ways;
 
+pub use cut_calibration::{CUT_CALIBRATION, CutCalibration, CutSample, cut_samples};
 pub use easy::Bot;
 pub use hand_model::{Calibration, calibrate};
 pub use ismcts::{CACHE_DEALS, REPLY_RANKS, ReplyRanks, SampledRanks, VOTE_BEST, reply_ranks};
@@ -548,6 +550,10 @@ pub enum Contender {
     /// round's rollouts more each, in the same new deals (`hard-close-50`,
     /// `hard-close-100`): more rollouts only where the choice is within its noise.
     HardClose(u8),
+    /// The hard level whose cut rollouts are scored by the odds evaluation corrected by
+    /// [`CUT_CALIBRATION`] (`hard-cal`, `CutScore::OddsCalibrated`; issue 23, nineteenth
+    /// round).
+    HardCal,
 }
 
 /// The extra rollouts (percent of the last round's) the harness names for `HardClose`.
@@ -646,7 +652,7 @@ fn cut_config(base: Config, plies: u8, score: CutScore, ways: bool) -> Config {
         depth: 2 * usize::from(plies),
         cut: score,
         rollouts: match score {
-            CutScore::Odds => base.rollouts,
+            CutScore::Odds | CutScore::OddsCalibrated => base.rollouts,
             CutScore::Partner => CUT_PARTNER_ROLLOUTS,
         },
         playout: if ways { ways_playout() } else { base.playout },
@@ -693,7 +699,7 @@ fn variant_name(
 ) -> &'static str {
     let row = match score {
         CutScore::Partner => 0,
-        CutScore::Odds => 2,
+        CutScore::Odds | CutScore::OddsCalibrated => 2,
     } + usize::from(ways);
     sized_name(&names[row], sizes, n, family)
 }
@@ -741,6 +747,7 @@ impl Contender {
             Contender::PlayoutWays => "playout-ways",
             Contender::HardFull => "hard-full",
             Contender::HardDraws => "hard-draws",
+            Contender::HardCal => "hard-cal",
             Contender::HardTacticDraws(0) => "hard-tactic-draws-0",
             Contender::HardTacticDraws(_) => "hard-tactic-draws-100",
             Contender::HardReplies(replies) => {
@@ -859,6 +866,7 @@ impl Contender {
             "playout-ways" => Some(Contender::PlayoutWays),
             "hard-full" => Some(Contender::HardFull),
             "hard-draws" => Some(Contender::HardDraws),
+            "hard-cal" => Some(Contender::HardCal),
             "hard-ways" => Some(Contender::HardWays),
             "hard-ways-900" => Some(Contender::HardWays900),
             other if other.starts_with("hard-replies-") => {
@@ -977,6 +985,14 @@ impl Contender {
                 choose_with(game, config, seed)
             }
             Contender::HardReplies(replies) => choose_with(game, replies_config(replies), seed),
+            Contender::HardCal => {
+                let hard = Level::Hard.config().expect("hard searches");
+                let config = Config {
+                    cut: CutScore::OddsCalibrated,
+                    ..hard
+                };
+                choose_with(game, config, seed)
+            }
             Contender::HardModel(beta) => {
                 let hard = Level::Hard.config().expect("hard searches");
                 let config = Config {
@@ -1352,6 +1368,7 @@ mod tests {
             "playout-ways",
             "hard-full",
             "hard-draws",
+            "hard-cal",
             "hard-tactic-draws-0",
             "hard-tactic-draws-100",
             "hard-replies-worst-2",

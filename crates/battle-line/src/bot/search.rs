@@ -68,6 +68,9 @@ pub enum CutScore {
     Odds,
     /// The sparring partner's flag chances (`Sparring::game_chance`).
     Partner,
+    /// The odds evaluation's flag chances, combined with the correction
+    /// [`super::CUT_CALIBRATION`] fitted to games' results (`cut_calibration.rs`).
+    OddsCalibrated,
 }
 
 /// The one-ply evaluation that picks a searching level's candidates.
@@ -836,6 +839,12 @@ pub(crate) fn cut_score(config: &Config, game: &Game, me: Player) -> f64 {
     match config.cut {
         CutScore::Odds => value(game, me, config.params),
         CutScore::Partner => super::sparring::game_chance(game, me),
+        CutScore::OddsCalibrated => match game.phase() {
+            Phase::GameOver { winner, .. } => f64::from(u8::from(winner == me)),
+            Phase::Stalemate => 0.5,
+            _ => super::CUT_CALIBRATION
+                .game_chance(&Seat::new(game, me, config.params).flag_chances()),
+        },
     }
 }
 

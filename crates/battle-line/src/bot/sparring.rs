@@ -222,11 +222,16 @@ pub(crate) fn game_chance(game: &Game, me: Player) -> f64 {
         Phase::Stalemate => return 0.5,
         _ => {}
     }
+    super::eval::game_chance(&flag_chances(game, me)).clamp(0.0, 1.0)
+}
+
+/// The partner's chance that `me` wins each flag of `game`, as `me` sees it (what
+/// [`game_chance`] combines; the calibration of the cut score records them).
+pub(crate) fn flag_chances(game: &Game, me: Player) -> [f64; 9] {
     let know = Knowledge::of(game, me);
     let mut table = Table::new(&know, game, Params::default());
     let sure = table.sure;
-    let p = table.chances(game, sure);
-    super::eval::game_chance(&p).clamp(0.0, 1.0)
+    table.chances(game, sure)
 }
 
 /// A side's cards and how it is judged: the key of the outlook caches.
