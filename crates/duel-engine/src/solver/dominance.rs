@@ -37,12 +37,12 @@
 //! plays none of them. The search stays a proof. One exception for the shortest line:
 //! a Quick-Play Spell left in the hand can answer a chain, so the activations after it
 //! wait for the player's pass where, Set, it would let them resolve at once; the search
-//! for the shortest line keeps those Sets ([`Dominance::for_shortest`]). The conditions are read once per search from every card of the
-//! duel (a deck with Reload or Card of Demise, whose effects prefer a smaller hand,
-//! keeps every Set). `tests/solver_soundness.rs` checks each rule against an exhaustive
+//! for the shortest line keeps those Sets ([`Dominance::for_shortest`]). The conditions
+//! are read once per search from every card of the duel (a deck with Reload or Card of
+//! Demise, whose effects prefer a smaller hand, keeps every Set). `tests/solver_soundness.rs` checks each rule against an exhaustive
 //! enumeration that tries everything.
 
-use crate::card::{CardDef, Frame, card};
+use crate::card::{CardDef, Frame, SpellType, card};
 use crate::command::Command;
 use crate::effect::{Condition, Constraint, Dest, RuleDef, Source, Step, TriggerOn, Who};
 use crate::state::{CardId, Duel, EndStep, Phase};
@@ -265,7 +265,7 @@ impl Dominance {
             Command::SetSpellTrap { card } => {
                 self.set_spell_trap
                     && def(*card).is_some_and(|c| {
-                        let quick_play = c.is_spell() && c.activation_speed() == 2;
+                        let quick_play = c.is_spell() && c.sub == Some(SpellType::QuickPlay);
                         !c.is_field_spell() && (self.quick_play_sets || !quick_play)
                     })
             }

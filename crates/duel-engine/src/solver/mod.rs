@@ -429,7 +429,7 @@ pub struct Shortest {
 /// in 22% less time, and the lines were 3-5% shorter in all; deepening proved 22 lines
 /// that the passes from the top did not (its shortest far below the minimized line),
 /// and the two never proved different lengths (both measured before the search for the
-/// shortest line kept the Sets of Quick-Play Spells, [`dominance`]).
+/// shortest line kept the Sets of Quick-Play Spells, `Dominance::for_shortest`).
 pub fn shortest(
     start: &Duel,
     goal: Outcome,
