@@ -36,7 +36,8 @@
 //! standard error, get that percent of the last round's rollouts more each; `hard-cal`
 //! the hard level whose cut rollouts are scored by the odds evaluation with the
 //! correction fitted to games' results (`CUT_CALIBRATION`, `battle-line-bench
-//! calibrate-cut`).
+//! calibrate-cut`), `hard-cal-deck` the same with the correction fitted at the cut
+//! position's troop deck size (`CutCalibration::for_deck`).
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

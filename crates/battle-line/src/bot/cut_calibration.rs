@@ -79,6 +79,33 @@ pub const CUT_CALIBRATION: CutCalibration = CutCalibration {
     game_temperature: 1.22,
 };
 
+/// The correction fitted at each deck size apart (the same samples and fit as
+/// [`CUT_CALIBRATION`], README *What was tried for hard*, nineteenth round): where the
+/// troop deck first holds at most 20 cards, (0.40, 1.30); at most 10, (0.79, 1.20). The
+/// flags' chances are the more too sharp the more cards are still to come.
+const CUT_CALIBRATION_DECK_20: CutCalibration = CutCalibration {
+    flag_sharpness: 0.40,
+    game_temperature: 1.30,
+};
+const CUT_CALIBRATION_DECK_10: CutCalibration = CutCalibration {
+    flag_sharpness: 0.79,
+    game_temperature: 1.20,
+};
+
+impl CutCalibration {
+    /// The correction for a position whose troop deck holds `deck` cards: the pair
+    /// fitted at 20 cards from 20 up, the one fitted at 10 from 10 down, in a straight
+    /// line between (`CutScore::OddsCalibratedByDeck`, the harness's `hard-cal-deck`).
+    pub fn for_deck(deck: usize) -> CutCalibration {
+        let (hi, lo) = (CUT_CALIBRATION_DECK_20, CUT_CALIBRATION_DECK_10);
+        let t = ((20.0 - deck as f64) / 10.0).clamp(0.0, 1.0);
+        CutCalibration {
+            flag_sharpness: hi.flag_sharpness + t * (lo.flag_sharpness - hi.flag_sharpness),
+            game_temperature: hi.game_temperature + t * (lo.game_temperature - hi.game_temperature),
+        }
+    }
+}
+
 /// What the cut score sees at one recorded position, from one seat, and how the game
 /// ended for that seat.
 #[derive(Debug, Clone)]
@@ -149,6 +176,17 @@ pub fn cut_samples(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_correction_by_deck_is_each_fit_at_its_size_and_in_between_a_straight_line() {
+        assert_eq!(CutCalibration::for_deck(30), CUT_CALIBRATION_DECK_20);
+        assert_eq!(CutCalibration::for_deck(20), CUT_CALIBRATION_DECK_20);
+        assert_eq!(CutCalibration::for_deck(10), CUT_CALIBRATION_DECK_10);
+        assert_eq!(CutCalibration::for_deck(0), CUT_CALIBRATION_DECK_10);
+        let mid = CutCalibration::for_deck(15);
+        assert!((mid.flag_sharpness - 0.595).abs() < 1e-12);
+        assert!((mid.game_temperature - 1.25).abs() < 1e-12);
+    }
 
     #[test]
     fn no_correction_is_the_plain_combination_and_sure_chances_stay_sure() {

@@ -554,6 +554,10 @@ pub enum Contender {
     /// [`CUT_CALIBRATION`] (`hard-cal`, `CutScore::OddsCalibrated`; issue 23, nineteenth
     /// round).
     HardCal,
+    /// The same with the correction fitted at the cut position's troop deck size
+    /// ([`CutCalibration::for_deck`], `hard-cal-deck`, `CutScore::OddsCalibratedByDeck`;
+    /// issue 23, twentieth round).
+    HardCalDeck,
 }
 
 /// The extra rollouts (percent of the last round's) the harness names for `HardClose`.
@@ -652,7 +656,9 @@ fn cut_config(base: Config, plies: u8, score: CutScore, ways: bool) -> Config {
         depth: 2 * usize::from(plies),
         cut: score,
         rollouts: match score {
-            CutScore::Odds | CutScore::OddsCalibrated => base.rollouts,
+            CutScore::Odds | CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck => {
+                base.rollouts
+            }
             CutScore::Partner => CUT_PARTNER_ROLLOUTS,
         },
         playout: if ways { ways_playout() } else { base.playout },
@@ -688,7 +694,8 @@ fn replies_config(replies: Replies) -> Config {
 /// The name of a `hard-cut-…` or `hard-low-…` contender from its family's `names`, by
 /// score and policy (rows: the partner's score, the same played by the ways policy,
 /// the odds score, the same by the ways policy), then by the place of `n` in `sizes`;
-/// the family's own name for a size it does not list.
+/// the family's own name for a size it does not list, or for a calibrated score (no
+/// `hard-cut-…` or `hard-low-…` name stands for one: those are `hard-cal…`).
 fn variant_name(
     names: &[[&'static str; 3]; 4],
     sizes: &[u8; 3],
@@ -699,7 +706,8 @@ fn variant_name(
 ) -> &'static str {
     let row = match score {
         CutScore::Partner => 0,
-        CutScore::Odds | CutScore::OddsCalibrated => 2,
+        CutScore::Odds => 2,
+        CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck => return family,
     } + usize::from(ways);
     sized_name(&names[row], sizes, n, family)
 }
@@ -748,6 +756,7 @@ impl Contender {
             Contender::HardFull => "hard-full",
             Contender::HardDraws => "hard-draws",
             Contender::HardCal => "hard-cal",
+            Contender::HardCalDeck => "hard-cal-deck",
             Contender::HardTacticDraws(0) => "hard-tactic-draws-0",
             Contender::HardTacticDraws(_) => "hard-tactic-draws-100",
             Contender::HardReplies(replies) => {
@@ -867,6 +876,7 @@ impl Contender {
             "hard-full" => Some(Contender::HardFull),
             "hard-draws" => Some(Contender::HardDraws),
             "hard-cal" => Some(Contender::HardCal),
+            "hard-cal-deck" => Some(Contender::HardCalDeck),
             "hard-ways" => Some(Contender::HardWays),
             "hard-ways-900" => Some(Contender::HardWays900),
             other if other.starts_with("hard-replies-") => {
@@ -985,13 +995,14 @@ impl Contender {
                 choose_with(game, config, seed)
             }
             Contender::HardReplies(replies) => choose_with(game, replies_config(replies), seed),
-            Contender::HardCal => {
+            Contender::HardCal | Contender::HardCalDeck => {
                 let hard = Level::Hard.config().expect("hard searches");
-                let config = Config {
-                    cut: CutScore::OddsCalibrated,
-                    ..hard
+                let cut = if self == Contender::HardCal {
+                    CutScore::OddsCalibrated
+                } else {
+                    CutScore::OddsCalibratedByDeck
                 };
-                choose_with(game, config, seed)
+                choose_with(game, Config { cut, ..hard }, seed)
             }
             Contender::HardModel(beta) => {
                 let hard = Level::Hard.config().expect("hard searches");
@@ -1369,6 +1380,7 @@ mod tests {
             "hard-full",
             "hard-draws",
             "hard-cal",
+            "hard-cal-deck",
             "hard-tactic-draws-0",
             "hard-tactic-draws-100",
             "hard-replies-worst-2",

@@ -71,6 +71,9 @@ pub enum CutScore {
     /// The odds evaluation's flag chances, combined with the correction
     /// [`super::CUT_CALIBRATION`] fitted to games' results (`cut_calibration.rs`).
     OddsCalibrated,
+    /// The same with the correction fitted at the troop deck's size
+    /// ([`super::CutCalibration::for_deck`]).
+    OddsCalibratedByDeck,
 }
 
 /// The one-ply evaluation that picks a searching level's candidates.
@@ -839,11 +842,17 @@ pub(crate) fn cut_score(config: &Config, game: &Game, me: Player) -> f64 {
     match config.cut {
         CutScore::Odds => value(game, me, config.params),
         CutScore::Partner => super::sparring::game_chance(game, me),
-        CutScore::OddsCalibrated => match game.phase() {
+        CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck => match game.phase() {
             Phase::GameOver { winner, .. } => f64::from(u8::from(winner == me)),
             Phase::Stalemate => 0.5,
-            _ => super::CUT_CALIBRATION
-                .game_chance(&Seat::new(game, me, config.params).flag_chances()),
+            _ => {
+                let correction = if config.cut == CutScore::OddsCalibratedByDeck {
+                    super::CutCalibration::for_deck(game.troop_deck_len())
+                } else {
+                    super::CUT_CALIBRATION
+                };
+                correction.game_chance(&Seat::new(game, me, config.params).flag_chances())
+            }
         },
     }
 }
