@@ -43,6 +43,22 @@
 //! with `CSV`, the samples to that file. `… calibrate-cut-csv CSV...` prints the same
 //! figures for the samples of such files, without playing.
 //!
+//! `… battle-line-bench losses FROM N [CONTENDER [won]]` plays `CONTENDER` (`hard` by
+//! default) against the sparring partner on seeds `FROM..FROM+N`, each seed from both
+//! seats as the harness does (`play_watched`), and prints every game it loses (with
+//! `won`, every game) turn by turn, flags numbered 1-9: each turn's commands in a line
+//! (`S:` the partner, `H:` the contender), and before each of the contender's turns the
+//! decks, the nine flags (the partner's cards above, the contender's below, between them
+//! who owns a flag `[S]`/`[H]`, who could prove it now `s!`/`h!`, Fog and Mud) and both
+//! hands; then how the game ended. It ends with counts of automatic checks over the
+//! lost and the won games (a troop thrown at a flag the partner could prove, a Deserter
+//! or Traitor held while the partner could prove a flag, tactics left in hand, draws).
+//!
+//! `… battle-line-bench explain SEED P0|P1 TURN [CONTENDER]` replays that game of
+//! `losses` up to the contender's turn `TURN` and shows the hard level's search of its
+//! play there (its candidates, each with its ranking value, rollouts and mean score;
+//! `*` marks those of the last round), from a snapshot taken just before it decides.
+//!
 //! `… battle-line-bench tables FROM N` times those tables at the reply nodes below the
 //! searcher's first 8 plays in every fourth position of seeds `FROM..FROM+N` of the
 //! partner against itself (`time_tables`): built from fresh outlooks, and with the
@@ -50,10 +66,13 @@
 
 use battle_line::bot::{
     Bot, CACHE_DEALS, CUT_CALIBRATION, Contender, CutCalibration, CutSample, Level, REPLY_RANKS,
-    RandomPlayer, Ranking, VOTE_BEST, calibrate, choose, choose_ranked, cut_samples, reply_ranks,
-    time_tables,
+    RandomPlayer, Ranking, VOTE_BEST, calibrate, choose, choose_ranked, cut_samples, play_watched,
+    reply_ranks, time_tables,
 };
-use battle_line::{Command, Game, Phase, Player, Settings};
+use battle_line::{
+    Card, Color, Command, Deck, Destination, Game, Phase, Player, Settings, Tactic, Target, Troop,
+    Victory,
+};
 use std::time::Instant;
 
 /// Positions from random play, with the flags that have one complete side (so the
@@ -94,6 +113,33 @@ fn main() {
         for (i, g) in fixed_positions(n).iter().enumerate() {
             println!("{i}: {:?}", choose(g, Level::Hard, i as u64));
         }
+        return;
+    }
+    if let [mode, from, n, rest @ ..] = args.as_slice()
+        && mode == "losses"
+        && rest.len() <= 2
+    {
+        let from: u64 = from.parse().expect("a first seed");
+        let n: u64 = n.parse().expect("a count of seeds");
+        let name = rest.first().map_or("hard", String::as_str);
+        let contender = Contender::from_name(name).expect("a contender's name");
+        losses(
+            from..from + n,
+            contender,
+            rest.get(1).is_some_and(|w| w == "won"),
+        );
+        return;
+    }
+    if let [mode, seed, seat, turn, rest @ ..] = args.as_slice()
+        && mode == "explain"
+        && rest.len() <= 1
+    {
+        let seed: u64 = seed.parse().expect("a seed");
+        let seat = if seat == "P1" { Player::P1 } else { Player::P0 };
+        let turn: usize = turn.parse().expect("a turn");
+        let name = rest.first().map_or("hard", String::as_str);
+        let contender = Contender::from_name(name).expect("a contender's name");
+        explain(seed, seat, turn, contender);
         return;
     }
     if let [mode, from, n] = args.as_slice()
@@ -704,5 +750,620 @@ fn analyse_cut(samples: &[CutSample]) {
             held(10),
             held(0)
         );
+    }
+}
+
+/// A card in two or three letters: a troop's colour and value (`T` for 10), a tactic's
+/// abbreviation.
+fn short(card: Card) -> String {
+    match card {
+        Card::Troop(t) => short_troop(t),
+        Card::Tactic(t) => match t {
+            Tactic::Alexander => "ALX",
+            Tactic::Darius => "DAR",
+            Tactic::CompanionCavalry => "CC8",
+            Tactic::ShieldBearers => "SB",
+            Tactic::Fog => "FOG",
+            Tactic::Mud => "MUD",
+            Tactic::Scout => "SCT",
+            Tactic::Redeploy => "RDP",
+            Tactic::Deserter => "DES",
+            Tactic::Traitor => "TRT",
+        }
+        .to_string(),
+    }
+}
+
+fn short_troop(t: Troop) -> String {
+    let colour = match t.color {
+        Color::Red => 'R',
+        Color::Orange => 'O',
+        Color::Yellow => 'Y',
+        Color::Green => 'G',
+        Color::Blue => 'B',
+        Color::Purple => 'P',
+    };
+    let value = if t.value == 10 {
+        'T'
+    } else {
+        char::from(b'0' + t.value.min(9))
+    };
+    format!("{colour}{value}")
+}
+
+/// The flag (1-9) where `card` lies on `p`'s side, if it does.
+fn flag_of(game: &Game, p: Player, card: Card) -> Option<usize> {
+    game.flags()
+        .iter()
+        .position(|f| f.slots(p).contains(&card))
+        .map(|i| i + 1)
+}
+
+/// A command in a few words, flags numbered 1-9; `None` for sorting a hand.
+fn describe(game: &Game, seat: Player, cmd: Command) -> Option<String> {
+    let flag = |f: u8| format!("F{}", u32::from(f) + 1);
+    let deck = |d: Deck| match d {
+        Deck::Troop => "troop",
+        Deck::Tactic => "tactic",
+    };
+    Some(match cmd {
+        Command::ClaimFlag { flag: f } => format!("CLAIM {}", flag(f)),
+        Command::PlayCard {
+            card,
+            target: Target::Flag { flag: f },
+        } => format!("{}>{}", short(card), flag(f)),
+        Command::PlayCard { card, .. } => short(card),
+        Command::MoveCard { card, flag: f } => format!("move {}>{}", short(card), flag(f)),
+        Command::ResolveRedeploy { card, to } => {
+            let from = flag_of(game, seat, card).map_or(String::new(), |i| format!("F{i}"));
+            match to {
+                Destination::Flag { flag: f } => {
+                    format!("({} {from}>{})", short(card), flag(f))
+                }
+                Destination::Discard => format!("({} {from}>discard)", short(card)),
+            }
+        }
+        Command::ResolveDeserter { card } => {
+            let from = flag_of(game, seat.opponent(), card).map_or_else(
+                || {
+                    game.flags()
+                        .iter()
+                        .position(|f| {
+                            card.tactic()
+                                .is_some_and(|t| f.tactic(seat.opponent()).contains(&t))
+                        })
+                        .map_or(String::new(), |i| format!("F{}", i + 1))
+                },
+                |i| format!("F{i}"),
+            );
+            format!("(kill {} {from})", short(card))
+        }
+        Command::ResolveTraitor { card, flag: f } => {
+            let from = flag_of(game, seat.opponent(), Card::Troop(card))
+                .map_or(String::new(), |i| format!("F{i}"));
+            format!("(take {} {from}>{})", short_troop(card), flag(f))
+        }
+        Command::ScoutDraw { deck: d } => format!("scout-draw {}", deck(d)),
+        Command::ScoutReturn { card } => format!("return {}", short(card)),
+        Command::Pass => "PASS".to_string(),
+        Command::DrawAndEndTurn { deck: d } => format!("draw {}", deck(d)),
+        Command::EndTurn => "end".to_string(),
+        Command::SortHand { .. } => return None,
+    })
+}
+
+/// Whether a leader is nowhere `seat` can see it: not on the table, not discarded, not
+/// in its hand (so it may be in the tactic deck).
+fn unseen_leader(game: &Game, seat: Player) -> bool {
+    [Tactic::Alexander, Tactic::Darius].iter().any(|&t| {
+        let card = Card::Tactic(t);
+        !game.hand(seat).contains(&card)
+            && !game.tactic_discard().contains(&t)
+            && !game
+                .flags()
+                .iter()
+                .any(|f| f.p0_slots.contains(&card) || f.p1_slots.contains(&card))
+    })
+}
+
+/// A hand in short cards, sorted.
+fn hand_text(game: &Game, p: Player) -> String {
+    let mut hand = game.hand(p).to_vec();
+    hand.sort();
+    hand.iter().map(|&c| short(c)).collect::<Vec<_>>().join(" ")
+}
+
+/// The nine flags, three lines: the other side's cards, a line of marks (who owns the
+/// flag `[S]`/`[H]`, who could prove it now `s!`/`h!`, Fog and Mud), and `hard`'s cards.
+fn board_text(game: &Game, hard: Player) -> String {
+    let other = hard.opponent();
+    let cell = |cards: &[Card]| -> String {
+        let s: Vec<String> = cards.iter().map(|&c| short(c)).collect();
+        format!("{:<12}", s.join(" "))
+    };
+    let mut top = String::from("   S: ");
+    let mut mid = String::from("      ");
+    let mut bottom = String::from("   H: ");
+    for (i, f) in game.flags().iter().enumerate() {
+        top.push_str(&cell(f.slots(other)));
+        bottom.push_str(&cell(f.slots(hard)));
+        let mut mark = format!("F{}", i + 1);
+        match f.owner {
+            Some(p) if p == hard => mark.push_str("[H]"),
+            Some(_) => mark.push_str("[S]"),
+            None => {
+                if game.check_claim(i as u8, other).is_ok() {
+                    mark.push_str(" s!");
+                }
+                if game.check_claim(i as u8, hard).is_ok() {
+                    mark.push_str(" h!");
+                }
+            }
+        }
+        if f.has(Tactic::Fog) {
+            mark.push_str(" fog");
+        }
+        if f.has(Tactic::Mud) {
+            mark.push_str(" mud");
+        }
+        mid.push_str(&format!("{mark:<12}"));
+    }
+    format!(
+        "{}\n{}\n{}\n",
+        top.trim_end(),
+        mid.trim_end(),
+        bottom.trim_end()
+    )
+}
+
+/// Counts over the games of `losses`: what the automatic checks found at hard's plays.
+#[derive(Default)]
+struct Patterns {
+    /// Hard's troop or morale card played at a flag the other player could prove now.
+    onto_lost: usize,
+    /// Hard's plays made with a provable flag of the other player left standing while
+    /// hard held a Deserter or Traitor it could play.
+    tactic_held_vs_provable: usize,
+    /// Games that ended with tactics in hard's hand, and how many tactics.
+    tactics_left_games: usize,
+    tactics_left: usize,
+    /// Hard's plays that made the flag played at provable for the other player (it
+    /// was not before), and those that made another flag provable (a card the other
+    /// side's proof needed to be unplayed, now played).
+    self_kill: usize,
+    released: usize,
+    /// Hard's turns holding a leader it may no longer play (its leader played).
+    dead_leader_turns: usize,
+    /// Hard's turns holding a tactic it may not play now (a second leader, or any
+    /// tactic while it has played more tactics than the other player).
+    stuck_tactic_turns: usize,
+    /// Hard's tactic draws while it has played more tactics than the other player (the
+    /// card is locked until the other plays one), and, otherwise, with its leader played
+    /// and the other leader unseen (it may draw a dead card).
+    tactic_draws_locked: usize,
+    tactic_draws_leader_risk: usize,
+    /// Hard's passes, and those with a tactic in hand.
+    passes: usize,
+    pass_with_tactic: usize,
+    /// Hard's plays in total, and with the troop deck empty.
+    plays: usize,
+    plays_deck_empty: usize,
+    /// Hard's draws: troop, tactic.
+    draws: [usize; 2],
+    /// The troop deck's size when the game ended (sum, for the mean).
+    end_deck: usize,
+    games: usize,
+    breakthroughs: usize,
+    /// Tactics played by hard and by the other player, by name.
+    hard_tactics: std::collections::BTreeMap<String, usize>,
+    other_tactics: std::collections::BTreeMap<String, usize>,
+}
+
+impl Patterns {
+    fn show(&self, what: &str) {
+        let per = |k: usize| k as f64 / self.games.max(1) as f64;
+        println!(
+            "{what}: {} games ({} by breakthrough); mean troop deck at the end {:.1}; hard's plays {} ({:.1} a game), {} with the troop deck empty; onto a flag the other could prove {} ({:.2} a game); with a Deserter/Traitor in hand and a provable flag of the other standing {}; games ending with tactics in hard's hand {} ({} tactics); hard's draws troop {} tactic {}",
+            self.games,
+            self.breakthroughs,
+            per(self.end_deck),
+            self.plays,
+            per(self.plays),
+            self.plays_deck_empty,
+            self.onto_lost,
+            per(self.onto_lost),
+            self.tactic_held_vs_provable,
+            self.tactics_left_games,
+            self.tactics_left,
+            self.draws[0],
+            self.draws[1],
+        );
+        println!(
+            "  plays making the flag played at provable for the other {}, making another flag provable {}; turns holding a dead leader {}; passes {} ({} with a tactic in hand)",
+            self.self_kill,
+            self.released,
+            self.dead_leader_turns,
+            self.passes,
+            self.pass_with_tactic
+        );
+        println!(
+            "  turns holding a tactic it may not play now {}; tactic draws while ahead in tactics played {}, with its leader played and the other unseen {}",
+            self.stuck_tactic_turns, self.tactic_draws_locked, self.tactic_draws_leader_risk
+        );
+        let list = |m: &std::collections::BTreeMap<String, usize>| {
+            m.iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        println!("  tactics played by hard: {}", list(&self.hard_tactics));
+        println!(
+            "  tactics played by the other: {}",
+            list(&self.other_tactics)
+        );
+    }
+}
+
+/// Plays `contender` against the sparring partner on seeds `seeds`, each from both
+/// seats as the harness does, and prints each game it loses (with `won`, every game)
+/// turn by turn: the other player's turns in a line each, and before each of
+/// `contender`'s turns the nine flags, both hands and the decks; then how it ended.
+/// Ends with the automatic checks' counts over lost and won games.
+fn losses(seeds: std::ops::Range<u64>, contender: Contender, won: bool) {
+    let mut lost_patterns = Patterns::default();
+    let mut won_patterns = Patterns::default();
+    let (mut wins, mut games) = (0, 0);
+    for seed in seeds {
+        for hard in Player::BOTH {
+            let mut seats = [Contender::Sparring; 2];
+            seats[hard.index()] = contender;
+            let mut log = String::new();
+            let mut pat = Patterns::default();
+            let mut turn_of: Option<Player> = None;
+            let mut line = String::new();
+            let mut turns = [0usize; 2];
+            let start = Instant::now();
+            let end = play_watched(seed, seats, 3000, |game, seat, cmd| {
+                if turn_of != Some(seat) {
+                    if !line.is_empty() {
+                        log.push_str(&line);
+                        log.push('\n');
+                        line.clear();
+                    }
+                    turn_of = Some(seat);
+                    turns[seat.index()] += 1;
+                    if seat == hard {
+                        log.push_str(&format!(
+                            "-- troop deck {}, tactic deck {}; tactics played H {} S {}\n",
+                            game.troop_deck_len(),
+                            game.tactic_deck_len(),
+                            game.tactics_played(hard),
+                            game.tactics_played(hard.opponent())
+                        ));
+                        log.push_str(&board_text(game, hard));
+                        log.push_str(&format!(
+                            "   hand H: {}   | S: {}\n",
+                            hand_text(game, hard),
+                            hand_text(game, hard.opponent())
+                        ));
+                    }
+                    let who = if seat == hard { 'H' } else { 'S' };
+                    line = format!("T{} {who}:", turns[seat.index()]);
+                }
+                if let Some(d) = describe(game, seat, cmd) {
+                    line.push(' ');
+                    line.push_str(&d);
+                }
+                // The automatic checks.
+                if seat == hard && !matches!(cmd, Command::SortHand { .. }) {
+                    let before = game.provable_flags(hard.opponent());
+                    let mut after = game.clone();
+                    if after.apply(cmd).is_ok() {
+                        let target = match cmd {
+                            Command::PlayCard {
+                                target: Target::Flag { flag },
+                                ..
+                            } => Some(flag),
+                            _ => None,
+                        };
+                        for f in after.provable_flags(hard.opponent()) {
+                            if before.contains(&f) {
+                                continue;
+                            }
+                            if Some(f) == target {
+                                pat.self_kill += 1;
+                                line.push_str(&format!(" <KILLS-OWN-F{}>", f + 1));
+                            } else {
+                                pat.released += 1;
+                                line.push_str(&format!(" <RELEASES-F{}>", f + 1));
+                            }
+                        }
+                    }
+                    if game.phase() == Phase::Play
+                        && game.leader_played(hard)
+                        && game
+                            .hand(hard)
+                            .iter()
+                            .any(|c| c.tactic().is_some_and(Tactic::is_leader))
+                        && !matches!(cmd, Command::ClaimFlag { .. })
+                    {
+                        pat.dead_leader_turns += 1;
+                    }
+                    if cmd == Command::Pass && game.hand(hard).iter().any(|c| c.tactic().is_some())
+                    {
+                        pat.pass_with_tactic += 1;
+                    }
+                    if cmd == Command::Pass {
+                        pat.passes += 1;
+                    }
+                    let locked = game.tactics_played(hard) > game.tactics_played(hard.opponent());
+                    if game.phase() == Phase::Play
+                        && !matches!(cmd, Command::ClaimFlag { .. })
+                        && game.hand(hard).iter().any(|c| {
+                            c.tactic().is_some_and(|t| {
+                                locked || (t.is_leader() && game.leader_played(hard))
+                            })
+                        })
+                    {
+                        pat.stuck_tactic_turns += 1;
+                    }
+                    if cmd == (Command::DrawAndEndTurn { deck: Deck::Tactic }) {
+                        if locked {
+                            pat.tactic_draws_locked += 1;
+                            line.push_str(" <DRAWS-LOCKED>");
+                        } else if game.leader_played(hard) && unseen_leader(game, hard) {
+                            pat.tactic_draws_leader_risk += 1;
+                            line.push_str(" <DRAWS-LEADER-RISK>");
+                        }
+                    }
+                }
+                if let Command::PlayCard { card, target } = cmd {
+                    let tactic = card.tactic().map(|t| short(Card::Tactic(t)));
+                    if seat == hard {
+                        pat.plays += 1;
+                        if game.troop_deck_len() == 0 {
+                            pat.plays_deck_empty += 1;
+                        }
+                        if let Target::Flag { flag } = target
+                            && card.fits_troop_slot()
+                            && game.check_claim(flag, hard.opponent()).is_ok()
+                        {
+                            pat.onto_lost += 1;
+                            line.push_str(" <LOST-FLAG>");
+                        }
+                        let guile = game.hand(hard).iter().any(|c| {
+                            matches!(c, Card::Tactic(Tactic::Deserter | Tactic::Traitor))
+                                && game.legal_commands().contains(&Command::PlayCard {
+                                    card: *c,
+                                    target: Target::Field,
+                                })
+                        });
+                        if guile
+                            && !matches!(card, Card::Tactic(Tactic::Deserter | Tactic::Traitor))
+                            && !game.provable_flags(hard.opponent()).is_empty()
+                        {
+                            pat.tactic_held_vs_provable += 1;
+                            line.push_str(" <HELD-GUILE>");
+                        }
+                        if let Some(t) = tactic {
+                            *pat.hard_tactics.entry(t).or_default() += 1;
+                        }
+                    } else if let Some(t) = tactic {
+                        *pat.other_tactics.entry(t).or_default() += 1;
+                    }
+                }
+                if seat == hard
+                    && let Command::DrawAndEndTurn { deck } = cmd
+                {
+                    pat.draws[usize::from(deck == Deck::Tactic)] += 1;
+                }
+            });
+            if !line.is_empty() {
+                log.push_str(&line);
+                log.push('\n');
+            }
+            games += 1;
+            pat.games = 1;
+            pat.end_deck = end.troop_deck_len();
+            let left = end
+                .hand(hard)
+                .iter()
+                .filter(|c| c.tactic().is_some())
+                .count();
+            pat.tactics_left = left;
+            pat.tactics_left_games = usize::from(left > 0);
+            let outcome = match end.phase() {
+                Phase::GameOver { winner, by } => {
+                    pat.breakthroughs = usize::from(by == Victory::Breakthrough);
+                    let flags: Vec<String> = end
+                        .flags()
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, f)| f.owner == Some(winner))
+                        .map(|(i, _)| format!("F{}", i + 1))
+                        .collect();
+                    let who = if winner == hard { "WON" } else { "LOST" };
+                    format!("{who} by {by:?} ({})", flags.join(" "))
+                }
+                Phase::Stalemate => "STALEMATE".to_string(),
+                _ => "UNFINISHED".to_string(),
+            };
+            let lost = end.winner() != Some(hard);
+            if lost {
+                lost_patterns.add(&pat);
+            } else {
+                wins += 1;
+                won_patterns.add(&pat);
+            }
+            eprintln!(
+                "seed {seed} {} as {hard:?}: {outcome} ({:.1} s)",
+                contender.name(),
+                start.elapsed().as_secs_f64()
+            );
+            if lost || won {
+                println!(
+                    "===== seed {seed}, {} as {hard:?} (H) against sparring (S): {outcome}, troop deck {} =====",
+                    contender.name(),
+                    end.troop_deck_len()
+                );
+                print!("{log}");
+                println!("-- the end:");
+                print!("{}", board_text(&end, hard));
+                println!(
+                    "   hand H: {}   | S: {}\n",
+                    hand_text(&end, hard),
+                    hand_text(&end, hard.opponent())
+                );
+            }
+        }
+    }
+    println!("{} won {wins} of {games}", contender.name());
+    lost_patterns.show("lost games");
+    won_patterns.show("won games");
+}
+
+impl Patterns {
+    fn add(&mut self, p: &Patterns) {
+        self.onto_lost += p.onto_lost;
+        self.tactic_held_vs_provable += p.tactic_held_vs_provable;
+        self.tactics_left_games += p.tactics_left_games;
+        self.tactics_left += p.tactics_left;
+        self.self_kill += p.self_kill;
+        self.released += p.released;
+        self.dead_leader_turns += p.dead_leader_turns;
+        self.passes += p.passes;
+        self.stuck_tactic_turns += p.stuck_tactic_turns;
+        self.tactic_draws_locked += p.tactic_draws_locked;
+        self.tactic_draws_leader_risk += p.tactic_draws_leader_risk;
+        self.pass_with_tactic += p.pass_with_tactic;
+        self.plays += p.plays;
+        self.plays_deck_empty += p.plays_deck_empty;
+        self.draws[0] += p.draws[0];
+        self.draws[1] += p.draws[1];
+        self.end_deck += p.end_deck;
+        self.games += p.games;
+        self.breakthroughs += p.breakthroughs;
+        for (k, v) in &p.hard_tactics {
+            *self.hard_tactics.entry(k.clone()).or_default() += v;
+        }
+        for (k, v) in &p.other_tactics {
+            *self.other_tactics.entry(k.clone()).or_default() += v;
+        }
+    }
+}
+
+/// Replays seed `seed` with `contender` (`hard` by default) at `seat` against the
+/// sparring partner up to the contender's turn `turn` (numbered as `losses` prints them),
+/// and shows the hard level's search of its play there: every candidate with its ranking
+/// value, rollouts and mean score, the chosen one first among those in the last round.
+fn explain(seed: u64, seat: Player, turn: usize, contender: Contender) {
+    let mut seats = [Contender::Sparring; 2];
+    seats[seat.index()] = contender;
+    let mut game = Game::new(seed, Settings::default());
+    let mut random = RandomPlayer::new(seed ^ 0xABCD);
+    let mut turns = 0;
+    let mut last: Option<Player> = None;
+    for _ in 0..3000 {
+        if game.is_over() {
+            println!("the game ended before turn {turn}");
+            return;
+        }
+        let now = game.current();
+        if now == seat && last != Some(seat) {
+            turns += 1;
+        }
+        last = Some(now);
+        let claims = game
+            .legal_commands()
+            .iter()
+            .any(|c| matches!(c, Command::ClaimFlag { .. }));
+        if now == seat && turns == turn && game.phase() == Phase::Play && !claims {
+            break;
+        }
+        let Some(cmd) = seats[now.index()].choose(&game, seed, &mut random) else {
+            return;
+        };
+        if game.apply(cmd).is_err() {
+            return;
+        }
+    }
+    println!(
+        "seed {seed}, {} as {seat:?}, turn {turn}: troop deck {}, tactic deck {}",
+        contender.name(),
+        game.troop_deck_len(),
+        game.tactic_deck_len()
+    );
+    print!("{}", board_text(&game, seat));
+    println!(
+        "   hand H: {}   | S: {}",
+        hand_text(&game, seat),
+        hand_text(&game, seat.opponent())
+    );
+    // The seed the harness's contender uses for this decision (`Contender::choose`).
+    let salt = seat.index() as u64 * 0x5851_F42D_4C95_7F2D;
+    let move_seed = battle_line::bot::move_seed(seed ^ salt, game.log().len());
+    let mut thinker = battle_line::bot::Thinker::new(&game, Level::Hard, move_seed);
+    let mut before = thinker.snapshot();
+    let chosen = loop {
+        let snap = thinker.snapshot();
+        match thinker.step(1) {
+            battle_line::bot::Thought::Done(c) => break c,
+            battle_line::bot::Thought::Thinking { .. } => before = snap,
+        }
+    };
+    println!(
+        "hard plays {}",
+        chosen.map_or("nothing".to_string(), |c| describe(&game, seat, c)
+            .unwrap_or_default())
+    );
+    let Ok(json) = serde_json::to_value(&before) else {
+        return;
+    };
+    let Some(run) = json.pointer("/work/Searching") else {
+        println!("(decided without a search)");
+        return;
+    };
+    let bits = |v: &serde_json::Value| v.as_u64().map_or(f64::NAN, f64::from_bits);
+    let alive: Vec<u64> = run["alive"]
+        .as_array()
+        .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
+        .unwrap_or_default();
+    let Some(candidates) = run["candidates"].as_array() else {
+        return;
+    };
+    let mut rows: Vec<(f64, String)> = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let commands: Vec<Command> =
+                serde_json::from_value(c["commands"].clone()).unwrap_or_default();
+            let what: Vec<String> = commands
+                .iter()
+                .filter_map(|&cmd| describe(&game, seat, cmd))
+                .collect();
+            let tries = c["tries"].as_u64().unwrap_or(0);
+            let mean = if tries == 0 {
+                f64::NAN
+            } else {
+                bits(&c["total"]) / tries as f64
+            };
+            let last = if alive.contains(&(i as u64)) {
+                "*"
+            } else {
+                " "
+            };
+            (
+                tries as f64 * 10.0 + mean,
+                format!(
+                    "  {last} {:<26} prior {:.3}  rollouts {tries:>4}  mean {mean:.3}",
+                    what.join(" "),
+                    bits(&c["prior"])
+                ),
+            )
+        })
+        .collect();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (_, row) in rows {
+        println!("{row}");
     }
 }

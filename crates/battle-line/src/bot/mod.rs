@@ -13,6 +13,7 @@
 //! elsewhere in between ([`Snapshot`]). [`Thinker::move_now`] answers at once with the
 //! best move found so far.
 
+mod corrections;
 mod cut_calibration;
 mod easy;
 mod eval;
@@ -558,6 +559,16 @@ pub enum Contender {
     /// ([`CutCalibration::for_deck`], `hard-cal-deck`, `CutScore::OddsCalibratedByDeck`;
     /// issue 23, twentieth round).
     HardCalDeck,
+    /// The hard level whose end-of-turn draw of a tactic becomes a troop draw when the
+    /// tactic could not be played: the tactic limit locks it, or its own leader is played
+    /// and the card is the other leader with a chance of at least a quarter
+    /// (`hard-live-draws`, `bot/corrections.rs`; read from games hard lost).
+    HardLiveDraws,
+    /// The hard level whose search keeps at most three candidates of one tactic kind
+    /// (leaders, the other morale cards, the other tactics) among its 8, the ranking's
+    /// cost of a kind that fills them raised until moves of other kinds take their places
+    /// (`hard-spread`, `bot/corrections.rs`; read from games hard lost).
+    HardSpread,
 }
 
 /// The extra rollouts (percent of the last round's) the harness names for `HardClose`.
@@ -757,6 +768,8 @@ impl Contender {
             Contender::HardDraws => "hard-draws",
             Contender::HardCal => "hard-cal",
             Contender::HardCalDeck => "hard-cal-deck",
+            Contender::HardLiveDraws => "hard-live-draws",
+            Contender::HardSpread => "hard-spread",
             Contender::HardTacticDraws(0) => "hard-tactic-draws-0",
             Contender::HardTacticDraws(_) => "hard-tactic-draws-100",
             Contender::HardReplies(replies) => {
@@ -877,6 +890,8 @@ impl Contender {
             "hard-draws" => Some(Contender::HardDraws),
             "hard-cal" => Some(Contender::HardCal),
             "hard-cal-deck" => Some(Contender::HardCalDeck),
+            "hard-live-draws" => Some(Contender::HardLiveDraws),
+            "hard-spread" => Some(Contender::HardSpread),
             "hard-ways" => Some(Contender::HardWays),
             "hard-ways-900" => Some(Contender::HardWays900),
             other if other.starts_with("hard-replies-") => {
@@ -1003,6 +1018,13 @@ impl Contender {
                     CutScore::OddsCalibratedByDeck
                 };
                 choose_with(game, Config { cut, ..hard }, seed)
+            }
+            Contender::HardLiveDraws => {
+                choose(game, Level::Hard, seed).map(|cmd| corrections::live_draw(game, cmd))
+            }
+            Contender::HardSpread => {
+                let hard = Level::Hard.config().expect("hard searches");
+                choose_with(game, corrections::spread_config(game, seed, hard), seed)
             }
             Contender::HardModel(beta) => {
                 let hard = Level::Hard.config().expect("hard searches");
@@ -1381,6 +1403,8 @@ mod tests {
             "hard-draws",
             "hard-cal",
             "hard-cal-deck",
+            "hard-live-draws",
+            "hard-spread",
             "hard-tactic-draws-0",
             "hard-tactic-draws-100",
             "hard-replies-worst-2",
