@@ -37,7 +37,10 @@
 //! the hard level whose cut rollouts are scored by the odds evaluation with the
 //! correction fitted to games' results (`CUT_CALIBRATION`, `battle-line-bench
 //! calibrate-cut`), `hard-cal-deck` the same with the correction fitted at the cut
-//! position's troop deck size (`CutCalibration::for_deck`).
+//! position's troop deck size (`CutCalibration::for_deck`); `hard-live-draws` the hard
+//! level drawing a troop where the tactic it would draw could not be played, and
+//! `hard-spread` the hard level searching at most three candidates of one tactic kind
+//! (`bot/corrections.rs`, read from the games it loses: `battle-line-bench losses`).
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,
