@@ -66,8 +66,8 @@
 
 use battle_line::bot::{
     Bot, CACHE_DEALS, CUT_CALIBRATION, Contender, CutCalibration, CutSample, Level, REPLY_RANKS,
-    RandomPlayer, Ranking, VOTE_BEST, calibrate, choose, choose_ranked, cut_samples, play_watched,
-    reply_ranks, time_tables,
+    RandomPlayer, Ranking, VOTE_BEST, calibrate, choose, choose_ranked, cut_samples,
+    dead_leader_share, play_watched, reply_ranks, time_tables,
 };
 use battle_line::{
     Card, Color, Command, Deck, Destination, Game, Phase, Player, Settings, Tactic, Target, Troop,
@@ -852,20 +852,6 @@ fn describe(game: &Game, seat: Player, cmd: Command) -> Option<String> {
     })
 }
 
-/// Whether a leader is nowhere `seat` can see it: not on the table, not discarded, not
-/// in its hand (so it may be in the tactic deck).
-fn unseen_leader(game: &Game, seat: Player) -> bool {
-    [Tactic::Alexander, Tactic::Darius].iter().any(|&t| {
-        let card = Card::Tactic(t);
-        !game.hand(seat).contains(&card)
-            && !game.tactic_discard().contains(&t)
-            && !game
-                .flags()
-                .iter()
-                .any(|f| f.p0_slots.contains(&card) || f.p1_slots.contains(&card))
-    })
-}
-
 /// A hand in short cards, sorted.
 fn hand_text(game: &Game, p: Player) -> String {
     let mut hand = game.hand(p).to_vec();
@@ -1111,7 +1097,7 @@ fn losses(seeds: std::ops::Range<u64>, contender: Contender, won: bool) {
                         if locked {
                             pat.tactic_draws_locked += 1;
                             line.push_str(" <DRAWS-LOCKED>");
-                        } else if game.leader_played(hard) && unseen_leader(game, hard) {
+                        } else if dead_leader_share(game, hard) > 0.0 {
                             pat.tactic_draws_leader_risk += 1;
                             line.push_str(" <DRAWS-LEADER-RISK>");
                         }

@@ -51,7 +51,7 @@ fn unseen_tactics(game: &Game, seat: Player) -> Vec<Tactic> {
 
 /// The chance that a tactic `seat` draws now is a leader it may no longer play (its own
 /// leader is played), every unseen tactic being equally likely.
-pub(crate) fn dead_leader_share(game: &Game, seat: Player) -> f64 {
+pub fn dead_leader_share(game: &Game, seat: Player) -> f64 {
     if !game.leader_played(seat) {
         return 0.0;
     }

@@ -28,6 +28,7 @@ mod search;
 mod sparring;
 mod ways;
 
+pub use corrections::dead_leader_share;
 pub use cut_calibration::{CUT_CALIBRATION, CutCalibration, CutSample, cut_samples};
 pub use easy::Bot;
 pub use hand_model::{Calibration, calibrate};
