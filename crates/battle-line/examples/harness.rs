@@ -40,7 +40,11 @@
 //! position's troop deck size (`CutCalibration::for_deck`); `hard-live-draws` the hard
 //! level drawing a troop where the tactic it would draw could not be played, and
 //! `hard-spread` the hard level searching at most three candidates of one tactic kind
-//! (`bot/corrections.rs`, read from the games it loses: `battle-line-bench losses`).
+//! (`bot/corrections.rs`, read from the games it loses: `battle-line-bench losses`);
+//! `hard-close-partner` the hard level's search whose last two candidates, when within
+//! one standard error of each other, are decided by the sparring partner's valuation;
+//! `hard-partner-cut` the hard level whose cut rollouts are scored by the partner's
+//! flag chances, at hard's 900 rollouts.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

@@ -62,6 +62,11 @@ pub(crate) struct Tree {
     /// in the same new deals, before the better is chosen (more rollouts only where the
     /// choice is within its noise).
     pub close_extra: usize,
+    /// With `halving`: when the last round leaves two candidates within one standard
+    /// error of each other (as for `close_extra`, after its extra rollouts if any), the
+    /// one the sparring partner's valuation ([`super::Sparring::rank`]) rates higher is
+    /// played: a second, independent opinion where the rollouts cannot tell them apart.
+    pub close_partner: bool,
     /// With `Some(hand)`, the first reply node below each root candidate takes its plays
     /// from the partner's worths tabled once for that candidate ([`ReplyModel`], built in
     /// the first deal that reaches the node from its public parts, the root's unplayed
@@ -130,6 +135,8 @@ struct Ismcts {
     reply_values: Vec<ReplyValues>,
     /// Rollouts added by `Tree::close_extra`.
     extra_rollouts: usize,
+    /// Choices left to the partner's valuation by `Tree::close_partner`.
+    partner_breaks: usize,
     /// The tabled reply model of each candidate's first reply node, with
     /// `Tree::reply_model`, and the outlooks they share.
     reply_models: Vec<Option<ReplyModel>>,
@@ -213,6 +220,7 @@ fn start(game: &Game, config: Config, tree: Tree, seed: u64) -> Option<Ismcts> {
         nodes,
         reply_values,
         extra_rollouts: 0,
+        partner_breaks: 0,
         reply_models,
         outlooks: Outlooks::default(),
         root_unplayed,
@@ -242,7 +250,9 @@ impl Ismcts {
         let mut deal_base = 0;
         while alive.len() > 1 && rounds_left > 0 {
             let per = (self.config.rollouts / rounds_left / alive.len()).max(1);
-            let last_two = rounds_left == 1 && alive.len() == 2 && self.tree.close_extra > 0;
+            let last_two = rounds_left == 1
+                && alive.len() == 2
+                && (self.tree.close_extra > 0 || self.tree.close_partner);
             // The paired differences of the last two candidates' scores, deal by deal.
             let mut diffs: Vec<f64> = Vec::new();
             for d in 0..per {
@@ -258,7 +268,8 @@ impl Ismcts {
                     diffs.push(scores[0] - scores[1]);
                 }
             }
-            if last_two && within_noise(&diffs) {
+            let close = last_two && within_noise(&diffs);
+            if close && self.tree.close_extra > 0 {
                 let extra = (per * self.tree.close_extra / 100).max(1);
                 self.extra_rollouts += extra * alive.len();
                 for d in 0..extra {
@@ -268,6 +279,10 @@ impl Ismcts {
                     }
                 }
                 deal_base += extra;
+            }
+            if close && self.tree.close_partner {
+                self.partner_breaks += 1;
+                return self.partner_choice(&alive, seed);
             }
             let nodes = &self.nodes;
             alive.sort_by(|&a, &b| nodes[b].mean().total_cmp(&nodes[a].mean()));
@@ -283,6 +298,28 @@ impl Ismcts {
         alive
             .first()
             .and_then(|&c| self.candidates[c - 1].first().copied())
+    }
+
+    /// Of the root children `alive`, the first command of the one the sparring
+    /// partner's valuation rates highest from the seat's knowledge (in the deal of the
+    /// search's seed, as the ranking's; equal values, or a candidate it does not list:
+    /// the better mean).
+    fn partner_choice(&self, alive: &[usize], seed: u64) -> Option<Command> {
+        let world = self.know.sample(&mut Rng::new(seed));
+        let valued = super::Sparring::new().rank(&self.know, &world);
+        let value = |c: usize| {
+            valued
+                .iter()
+                .find(|(_, commands)| *commands == self.candidates[c - 1])
+                .map_or(f64::NEG_INFINITY, |(v, _)| *v)
+        };
+        let nodes = &self.nodes;
+        let best = alive.iter().copied().max_by(|&a, &b| {
+            value(a)
+                .total_cmp(&value(b))
+                .then(nodes[a].mean().total_cmp(&nodes[b].mean()))
+        })?;
+        self.candidates[best - 1].first().copied()
     }
 
     /// One iteration through root child `pick` in the deal `rng` draws first: a walk
@@ -926,6 +963,7 @@ mod tests {
             halving,
             reply_valuations: 0,
             close_extra: 0,
+            close_partner: false,
             reply_model: None,
         }
     }
@@ -1049,6 +1087,7 @@ mod tests {
             let seed = 90 + i as u64;
             let plain = Tree {
                 close_extra: 0,
+                close_partner: false,
                 ..small_tree(0, true)
             };
             let hard_move = super::super::choose_with(&game, hard, seed);
@@ -1075,6 +1114,59 @@ mod tests {
         }
         assert!(searched >= 3, "only {searched} searches");
         assert!(extra >= 1, "no close choice in {searched} searches");
+    }
+
+    #[test]
+    fn a_close_last_choice_goes_to_the_partners_valuation_and_any_other_is_hards() {
+        let hard = short_hard();
+        let plain = small_tree(0, true);
+        let partner = Tree {
+            close_partner: true,
+            ..plain
+        };
+        let (mut searched, mut broken) = (0, 0);
+        for (i, game) in positions(45, 6).into_iter().enumerate() {
+            let seed = 90 + i as u64;
+            let Some((search, best)) = grown(&game, hard, partner, seed) else {
+                continue;
+            };
+            searched += 1;
+            let best = best.expect("a move");
+            assert!(game.legal_commands().contains(&best), "position {i}");
+            let hard_move = super::super::choose_with(&game, hard, seed);
+            if search.partner_breaks == 0 {
+                assert_eq!(
+                    Some(best),
+                    hard_move,
+                    "position {i}: not close, hard's move"
+                );
+                continue;
+            }
+            broken += 1;
+            // The two left were the two best by mean after the last round; the move is
+            // the one of them the partner values higher.
+            let world = search.know.sample(&mut Rng::new(seed));
+            let valued = super::super::Sparring::new().rank(&search.know, &world);
+            let mut root: Vec<usize> = search.nodes[0].children.clone();
+            root.sort_by(|&a, &b| search.nodes[b].visits.cmp(&search.nodes[a].visits));
+            let value = |c: usize| {
+                valued
+                    .iter()
+                    .find(|(_, commands)| *commands == search.candidates[c - 1])
+                    .map_or(f64::NEG_INFINITY, |(v, _)| *v)
+            };
+            let (a, b) = (root[0], root[1]);
+            let preferred = if value(b) > value(a) { b } else { a };
+            if value(a) != value(b) {
+                assert_eq!(
+                    search.candidates[preferred - 1].first().copied(),
+                    Some(best),
+                    "position {i}"
+                );
+            }
+        }
+        assert!(searched >= 3, "only {searched} searches");
+        assert!(broken >= 1, "no close choice in {searched} searches");
     }
 
     #[test]

@@ -552,6 +552,15 @@ pub enum Contender {
     /// round's rollouts more each, in the same new deals (`hard-close-50`,
     /// `hard-close-100`): more rollouts only where the choice is within its noise.
     HardClose(u8),
+    /// The hard level's search whose last two candidates, when within one standard
+    /// error of each other as for `HardClose`, are decided by the sparring partner's
+    /// valuation (`hard-close-partner`; issue 23, twenty-first round).
+    HardClosePartner,
+    /// The hard level whose cut rollouts are scored by the sparring partner's flag
+    /// chances (`CutScore::Partner`, better calibrated than the odds evaluation's) at
+    /// hard's own 900 rollouts, about five times hard's time (`hard-partner-cut`; issue
+    /// 23, twenty-first round: a candidate for the expert level's budget).
+    HardPartnerCut,
     /// The hard level whose cut rollouts are scored by the odds evaluation corrected by
     /// [`CUT_CALIBRATION`] (`hard-cal`, `CutScore::OddsCalibrated`; issue 23, nineteenth
     /// round).
@@ -603,6 +612,7 @@ fn is_tree(plies: u8, exploration: u8, halving: bool) -> ismcts::Tree {
         halving,
         reply_valuations: 0,
         close_extra: 0,
+        close_partner: false,
         reply_model: None,
     }
 }
@@ -842,6 +852,8 @@ impl Contender {
                 percent,
                 "hard-close",
             ),
+            Contender::HardClosePartner => "hard-close-partner",
+            Contender::HardPartnerCut => "hard-partner-cut",
             Contender::HardWays => "hard-ways",
             Contender::HardWays900 => "hard-ways-900",
             Contender::HardCut { plies, score, ways } => {
@@ -910,6 +922,8 @@ impl Contender {
                         Replies::Odds(n)
                     }))
             }
+            "hard-close-partner" => Some(Contender::HardClosePartner),
+            "hard-partner-cut" => Some(Contender::HardPartnerCut),
             other if other.starts_with("hard-close-") => {
                 let n: u8 = other["hard-close-".len()..].parse().ok()?;
                 CLOSE_EXTRAS.contains(&n).then_some(Contender::HardClose(n))
@@ -1045,6 +1059,22 @@ impl Contender {
                 seed,
                 ismcts::Tree {
                     close_extra: usize::from(percent),
+                    ..is_tree(0, 25, true)
+                },
+            ),
+            Contender::HardPartnerCut => choose_with(
+                game,
+                Config {
+                    rollouts: HARD_ROLLOUTS,
+                    ..low_config(hard_full_config(), HARD_LOW_CARDS, CutScore::Partner, true)
+                },
+                seed,
+            ),
+            Contender::HardClosePartner => search_tree(
+                game,
+                seed,
+                ismcts::Tree {
+                    close_partner: true,
                     ..is_tree(0, 25, true)
                 },
             ),
@@ -1438,6 +1468,8 @@ mod tests {
             "hard-close-25",
             "hard-close-50",
             "hard-close-100",
+            "hard-close-partner",
+            "hard-partner-cut",
             "hard-ways",
             "hard-ways-900",
             "hard-cut-4",
