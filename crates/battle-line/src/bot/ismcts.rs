@@ -63,9 +63,10 @@ pub(crate) struct Tree {
     /// choice is within its noise).
     pub close_extra: usize,
     /// With `halving`: when the last round leaves two candidates within one standard
-    /// error of each other (as for `close_extra`, after its extra rollouts if any), the
-    /// one the sparring partner's valuation ([`super::Sparring::rank`]) rates higher is
-    /// played: a second, independent opinion where the rollouts cannot tell them apart.
+    /// error of each other (judged as for `close_extra`, on that round's deals; any
+    /// extra rollouts are walked first but do not change the judgment), the one the
+    /// sparring partner's valuation ([`super::Sparring::rank`]) rates higher is played:
+    /// a second, independent opinion where the rollouts cannot tell them apart.
     pub close_partner: bool,
     /// With `Some(hand)`, the first reply node below each root candidate takes its plays
     /// from the partner's worths tabled once for that candidate ([`ReplyModel`], built in
