@@ -558,8 +558,8 @@ pub enum Contender {
     HardClosePartner,
     /// The hard level whose cut rollouts are scored by the sparring partner's flag
     /// chances (`CutScore::Partner`, better calibrated than the odds evaluation's) at
-    /// hard's own 900 rollouts, about five times hard's time (`hard-partner-cut`; issue
-    /// 23, twenty-first round: a candidate for the expert level's budget).
+    /// hard's own 900 rollouts, about 3.3 times hard's time in games (`hard-partner-cut`;
+    /// issue 23, twenty-first round: a candidate for the expert level's budget).
     HardPartnerCut,
     /// The hard level whose cut rollouts are scored by the odds evaluation corrected by
     /// [`CUT_CALIBRATION`] (`hard-cal`, `CutScore::OddsCalibrated`; issue 23, nineteenth
@@ -1025,12 +1025,13 @@ impl Contender {
                 choose_with(game, config, seed)
             }
             Contender::HardReplies(replies) => choose_with(game, replies_config(replies), seed),
-            Contender::HardCal | Contender::HardCalDeck => {
+            Contender::HardCal | Contender::HardCalDeck | Contender::HardPartnerCut => {
+                // The hard level with another score of its cut rollouts.
                 let hard = Level::Hard.config().expect("hard searches");
-                let cut = if self == Contender::HardCal {
-                    CutScore::OddsCalibrated
-                } else {
-                    CutScore::OddsCalibratedByDeck
+                let cut = match self {
+                    Contender::HardCal => CutScore::OddsCalibrated,
+                    Contender::HardCalDeck => CutScore::OddsCalibratedByDeck,
+                    _ => CutScore::Partner,
                 };
                 choose_with(game, Config { cut, ..hard }, seed)
             }
@@ -1061,14 +1062,6 @@ impl Contender {
                     close_extra: usize::from(percent),
                     ..is_tree(0, 25, true)
                 },
-            ),
-            Contender::HardPartnerCut => choose_with(
-                game,
-                Config {
-                    rollouts: HARD_ROLLOUTS,
-                    ..low_config(hard_full_config(), HARD_LOW_CARDS, CutScore::Partner, true)
-                },
-                seed,
             ),
             Contender::HardClosePartner => search_tree(
                 game,
