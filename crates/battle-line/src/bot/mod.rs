@@ -289,6 +289,50 @@ impl Thinker {
         self.thought()
     }
 
+    /// Rollouts left in the search's current round, which may be played apart and in
+    /// any order: [`Thinker::rollout_values`] in other workers, then
+    /// [`Thinker::absorb`] here. 0 while the moves are being ranked (a
+    /// [`Thinker::step`] does that) or once the search is decided.
+    pub fn round_left(&self) -> usize {
+        match &self.state {
+            State::Searching(s) => s.run().round_left(),
+            State::Done(_) => 0,
+        }
+    }
+
+    /// The values of rollouts `from..from + count` of the [`Thinker::round_left`] ones,
+    /// as [`Thinker::step`] would play them (fewer past the round's end); the thinker
+    /// is not changed. A thinker resumed from the same snapshot anywhere gives the same
+    /// values.
+    pub fn rollout_values(&self, from: usize, count: usize) -> Vec<f64> {
+        match &self.state {
+            State::Searching(s) => s.rollout_values(from, count),
+            State::Done(_) => Vec::new(),
+        }
+    }
+
+    /// Records the values of the next rollouts, in order (pieces of
+    /// [`Thinker::rollout_values`] put back together): the thinker then stands where
+    /// `step` would have left it, whatever worker played which piece, so the move is
+    /// the one [`choose`] makes. More values than [`Thinker::round_left`], or one that
+    /// is not a number, are refused and nothing changes.
+    pub fn absorb(&mut self, values: &[f64]) -> Result<Thought, ResumeError> {
+        if values.is_empty() {
+            return Ok(self.thought());
+        }
+        let state = std::mem::replace(&mut self.state, State::Done(None));
+        let (state, result) = match state {
+            State::Searching(s) => match s.absorb(values) {
+                Ok(Progress::Searching(s)) => (State::Searching(s), Ok(())),
+                Ok(Progress::Decided(c)) => (State::Done(c), Ok(())),
+                Err(s) => (State::Searching(s), Err(ResumeError::Inconsistent)),
+            },
+            done => (done, Err(ResumeError::Inconsistent)),
+        };
+        self.state = state;
+        result.map(|()| self.thought())
+    }
+
     /// Where the search stands, without doing any work.
     pub fn thought(&self) -> Thought {
         match &self.state {
@@ -336,6 +380,14 @@ impl Snapshot {
         match &self.work {
             Work::Searching(run) => Some(run.progress()),
             Work::Done(_) => None,
+        }
+    }
+
+    /// The rollouts left in the search's current round ([`Thinker::round_left`]).
+    pub fn round_left(&self) -> usize {
+        match &self.work {
+            Work::Searching(run) => run.round_left(),
+            Work::Done(_) => 0,
         }
     }
 }
@@ -1303,6 +1355,92 @@ mod tests {
             };
             assert_eq!(resumed, whole);
         }
+    }
+
+    /// What `level` chooses when every round's rollouts are cut into `pieces` pieces,
+    /// each played by a thinker resumed from the snapshot (last piece first, as a slow
+    /// worker's answer may come last) and put back together in order. Counts the
+    /// rollouts played apart.
+    fn choose_in_pieces(
+        game: &Game,
+        level: Level,
+        seed: u64,
+        pieces: usize,
+    ) -> (Option<Command>, usize) {
+        let mut thinker = Thinker::new(game, level, seed);
+        let mut apart = 0;
+        loop {
+            let left = thinker.round_left();
+            if left == 0 {
+                if let Thought::Done(c) = thinker.step(50) {
+                    return (c, apart);
+                }
+                continue;
+            }
+            let size = left.min(500).div_ceil(pieces);
+            let snapshot = thinker.snapshot();
+            let mut values: Vec<Vec<f64>> = (0..pieces)
+                .rev()
+                .map(|p| {
+                    let elsewhere = Thinker::resume(game, snapshot.clone()).expect("resumes");
+                    elsewhere.rollout_values(p * size, size)
+                })
+                .collect();
+            values.reverse();
+            let values = values.concat();
+            apart += values.len();
+            assert_eq!(
+                values.len(),
+                left.min(pieces * size),
+                "the pieces cover the slice"
+            );
+            if let Thought::Done(c) = thinker.absorb(&values).expect("in order, in the round") {
+                return (c, apart);
+            }
+        }
+    }
+
+    #[test]
+    fn rollouts_played_apart_and_put_back_in_order_choose_the_move_played_in_one_place() {
+        for (i, game) in searched_positions(4, 3).into_iter().enumerate() {
+            for (level, pieces) in [(Level::Hard, 2), (Level::Hard, 3), (Level::Expert, 4)] {
+                let seed = 40 + i as u64;
+                let (chosen, apart) = choose_in_pieces(&game, level, seed, pieces);
+                assert_eq!(
+                    chosen,
+                    choose(&game, level, seed),
+                    "position {i}, {level:?}"
+                );
+                assert!(apart > 1000, "{level:?} played {apart} rollouts apart");
+            }
+        }
+    }
+
+    #[test]
+    fn values_past_the_round_or_not_numbers_are_refused_and_change_nothing() {
+        let game = &searched_positions(4, 1)[0];
+        let mut thinker = Thinker::new(game, Level::Hard, 3);
+        assert_eq!(thinker.round_left(), 0, "the moves are ranked first");
+        while thinker.round_left() == 0 {
+            thinker.step(1);
+        }
+        let left = thinker.round_left();
+        assert_eq!(thinker.snapshot().round_left(), left);
+        let before = thinker.snapshot();
+        let too_many = vec![0.5; left + 1];
+        assert_eq!(thinker.absorb(&too_many), Err(ResumeError::Inconsistent));
+        assert_eq!(
+            thinker.absorb(&[0.5, f64::NAN]),
+            Err(ResumeError::Inconsistent)
+        );
+        assert_eq!(thinker.snapshot(), before, "nothing recorded");
+        assert_eq!(
+            thinker.rollout_values(left, 10),
+            Vec::<f64>::new(),
+            "past the round"
+        );
+        let last = thinker.rollout_values(left - 1, 10);
+        assert_eq!(last.len(), 1, "a piece stops at the round's end");
     }
 
     /// Positions at the end of a turn where both decks can be drawn from.

@@ -349,6 +349,18 @@ impl Run {
     pub fn progress(&self) -> (usize, usize) {
         (self.done, self.total)
     }
+
+    /// Rollouts left in the current round of the schedule (0 while moves are still
+    /// being ranked, or once one candidate is left). Each depends only on its candidate
+    /// and its deal, never on another's value, so they can be played apart (in other
+    /// workers) and their values handed back in order ([`Search::absorb`]).
+    pub fn round_left(&self) -> usize {
+        let n = self.alive.len();
+        if !self.unranked.is_empty() || n <= 1 {
+            return 0;
+        }
+        (self.per * n).saturating_sub(self.deal * n + self.pos)
+    }
 }
 
 /// A search in progress.
@@ -693,21 +705,60 @@ impl Search {
                 break;
             }
             let index = self.run.alive[self.run.pos];
-            let deal = self.run.deal_base + self.run.deal;
-            let v = self.rollout(index, deal);
-            let c = &mut self.run.candidates[index];
-            c.total += v;
-            c.tries += 1;
-            self.run.done += 1;
-            self.run.pos += 1;
-            if self.run.pos == self.run.alive.len() {
-                self.run.pos = 0;
-                self.run.deal += 1;
-                if self.run.deal == self.run.per {
-                    self.end_round();
-                }
+            let v = self.rollout(index, self.run.deal_base + self.run.deal);
+            self.record(v);
+        }
+        self.settled()
+    }
+
+    /// The values of the rollouts `from..from + count` of those left in the current
+    /// round ([`Run::round_left`]), in the order [`Search::step`] plays them; fewer when
+    /// the round ends first. Nothing is recorded: [`Search::absorb`] does that.
+    pub fn rollout_values(&self, from: usize, count: usize) -> Vec<f64> {
+        let left = self.run.round_left();
+        let n = self.run.alive.len();
+        let start = self.run.deal * n + self.run.pos;
+        (from.min(left)..from.saturating_add(count).min(left))
+            .map(|k| {
+                let k = start + k;
+                self.rollout(self.run.alive[k % n], self.run.deal_base + k / n)
+            })
+            .collect()
+    }
+
+    /// Records `values`, the next rollouts' values in the order [`Search::step`] plays
+    /// them (from [`Search::rollout_values`], wherever it ran): the search then stands
+    /// exactly where `step` would have left it. Refused, with nothing recorded, when
+    /// there are more values than the round has rollouts left or one is not a number.
+    pub fn absorb(mut self: Box<Self>, values: &[f64]) -> Result<Progress, Box<Search>> {
+        if values.len() > self.run.round_left() || values.iter().any(|v| !v.is_finite()) {
+            return Err(self);
+        }
+        for &v in values {
+            self.record(v);
+        }
+        Ok(self.settled())
+    }
+
+    /// Adds the next rollout's value to its candidate and moves the schedule on.
+    fn record(&mut self, v: f64) {
+        let index = self.run.alive[self.run.pos];
+        let c = &mut self.run.candidates[index];
+        c.total += v;
+        c.tries += 1;
+        self.run.done += 1;
+        self.run.pos += 1;
+        if self.run.pos == self.run.alive.len() {
+            self.run.pos = 0;
+            self.run.deal += 1;
+            if self.run.deal == self.run.per {
+                self.end_round();
             }
         }
+    }
+
+    /// `Decided` once the schedule is complete, otherwise still searching.
+    fn settled(self: Box<Self>) -> Progress {
         if self.run.unranked.is_empty() && self.run.alive.len() <= 1 {
             let best = self.run.alive.first().copied().unwrap_or(0);
             let chosen = self
