@@ -877,6 +877,12 @@ pub(crate) struct Facts {
     worth: Vec<Option<u32>>,
     /// The revivers among the duel's cards, by catalogue index.
     revivers: Vec<usize>,
+    /// By catalogue index, for a reviver: the cards it can bring back (`revives`), the
+    /// one whose revival draws most first (no bound before any), so that the first of
+    /// them in the graveyard is the best ([`Tally::chain_draws`]); and those of them
+    /// that are revivers.
+    best_first: Vec<Vec<usize>>,
+    revives_revivers: Vec<Vec<usize>>,
     /// By card id, for the duel's first cards: its code and its place in the catalogue
     /// (`u16::MAX`: none), so that the cut need not look the code up ([`Facts::index`]).
     /// A position of the search holds these same cards first, and after them only the
@@ -990,6 +996,20 @@ impl Facts {
             })
             .collect();
         let revivers = (0..n).filter(|&i| is_reviver(i)).collect();
+        let best_first = revives
+            .iter()
+            .map(|(_, can)| {
+                let mut can = can.clone();
+                let w = |j: &usize| worth.get(*j).copied().flatten();
+                // `None` (no bound) the largest, then by what it draws.
+                can.sort_by_key(|j| std::cmp::Reverse(w(j).map_or(u64::MAX, u64::from)));
+                can
+            })
+            .collect();
+        let revives_revivers = revives
+            .iter()
+            .map(|(_, can)| can.iter().copied().filter(|&j| is_reviver(j)).collect())
+            .collect();
         let revivals_counted = all.iter().all(|&(i, _)| {
             let (count, can) = &revives[i];
             !profile(i).returns_itself
@@ -1015,6 +1035,8 @@ impl Facts {
             adds,
             worth,
             revivers,
+            best_first,
+            revives_revivers,
             places,
             rule,
             revivals_counted,
@@ -1147,6 +1169,8 @@ struct Scratch {
     chains: Vec<usize>,
     /// [`Tally::there`].
     there: Vec<bool>,
+    /// By card id: its `slot` entry, for your cards (`u32::MAX`: none read).
+    by_id: Vec<u32>,
     /// The deck's cards from the top: each one's `slot` entry (`u32::MAX`: a card with
     /// none, which the cut does not read).
     in_deck: Vec<u32>,
@@ -1161,6 +1185,7 @@ impl Scratch {
             chains: Vec::new(),
             there: Vec::new(),
             in_deck: Vec::new(),
+            by_id: Vec::new(),
         }
     }
 }
@@ -1191,9 +1216,6 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
     if !t.fits {
         return false;
     }
-    if revivals_short(d, t, facts, &rule, hand) {
-        return true;
-    }
     let Scratch {
         slot,
         classes,
@@ -1201,6 +1223,7 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         chains,
         there,
         in_deck,
+        by_id,
     } = s;
     // Your cards grouped by kind and zone (what the cut reads does not tell copies in
     // one zone apart), and whether each group may still act.
@@ -1212,6 +1235,11 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
     // and those that can get there (used within reach).
     there.clear();
     there.resize(t.cards.len(), false);
+    by_id.clear();
+    by_id.resize(d.cards.len(), u32::MAX);
+    // The revivers' copies outside the graveyard and banishment, not spent for the turn
+    // ([`revivals_short`]).
+    let mut revivers_out = 0usize;
     let mut active: Movers = 0;
     let deck = &d.player(you).deck;
     // A card that needs more in the deck than it holds now never acts this turn, wherever
@@ -1231,6 +1259,12 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
             continue;
         };
         let alive = matches!(zone, Zone::Hand | Zone::Field | Zone::Extra);
+        if !matches!(zone, Zone::Grave | Zone::Banished)
+            && facts.is_reviver(i)
+            && !spent(d, c.code, card)
+        {
+            revivers_out += 1;
+        }
         if *s == u16::MAX {
             *s = classes.len() as u16;
             let spent = spent(d, c.code, card) || dead_now(card);
@@ -1251,9 +1285,15 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
                 spent,
             });
         }
+        if let Some(b) = by_id.get_mut(id) {
+            *b = u32::from(*s);
+        }
         if alive {
             outside.push((CardId(id as u16), *s));
         }
+    }
+    if revivals_short(d, t, facts, &rule, hand, revivers_out) {
+        return true;
     }
     // The classes that may act, until the movers they bring stop growing (whether a
     // class can get to the hand or the field depends on those only).
@@ -1271,6 +1311,12 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
             break;
         }
     }
+    // A piece no move can bring to the hand is out of reach whatever the draws: every
+    // answer below is this one or implied by it, so it comes first, before the draws'
+    // count. Otherwise, where the draws have no bound, the answer is no.
+    if out_of_reach_unbounded(d, t, facts, &rule, hand, active) {
+        return true;
+    }
     let fetchable = |k: &Class<'_>| k.zone == Zone::Deck && k.card.searches & active != 0;
     // Whether a card that may act can shuffle the deck, reveal from it or draw without a
     // bound, or a search or revival it begins has no bound. A card in the graveyard or
@@ -1281,7 +1327,82 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         .iter()
         .any(|k| unbound(k) && k.alive && (k.zone != Zone::Deck || fetchable(k)))
     {
-        return out_of_reach_unbounded(d, t, facts, &rule, hand, active);
+        return false;
+    }
+    // With the deck's top `drawn` within the draws' reach, a missing piece is out of
+    // reach when each copy is: no move brings it to the hand, or it lies in the deck
+    // below them with nothing to search it. So the cut answers yes exactly while the
+    // draws reach no deeper than `deepest`: the largest, among the missing pieces, of
+    // the depth of the copy nearest the top (a copy out of reach counts as infinitely
+    // deep, one in reach by other means as above the top).
+    let deepest: i64 = rule
+        .missing(d, hand)
+        .map(|j| {
+            rule.copies(d, j)
+                .map(|id| {
+                    let Some(c) = d.instance(id) else {
+                        return i64::MAX;
+                    };
+                    let (Some(zone), Some(card)) = (
+                        zone_of(c.location),
+                        facts.index(t, id.index(), c).and_then(|i| t.cards.get(i)),
+                    ) else {
+                        return i64::MAX;
+                    };
+                    if !t.reaches(card, zone, active, t.hand) {
+                        return i64::MAX;
+                    }
+                    if zone == Zone::Deck && card.searches & active == 0 {
+                        return deck
+                            .iter()
+                            .rev()
+                            .position(|&x| x == id)
+                            .and_then(|depth| i64::try_from(depth).ok())
+                            .unwrap_or(i64::MAX);
+                    }
+                    -1
+                })
+                .min()
+                .unwrap_or(i64::MAX)
+        })
+        .max()
+        .unwrap_or(-1);
+    let cut_at = |drawn: usize| i64::try_from(drawn).is_ok_and(|drawn| drawn <= deepest);
+    // The same, piece by piece, as it was read before: what debug builds check it
+    // against.
+    #[cfg(debug_assertions)]
+    let cut_each_piece = |drawn: usize| {
+        rule.missing(d, hand).any(|j| {
+            rule.copies(d, j).all(|id| {
+                let Some(c) = d.instance(id) else {
+                    return true;
+                };
+                let (Some(zone), Some(card)) = (
+                    zone_of(c.location),
+                    facts.index(t, id.index(), c).and_then(|i| t.cards.get(i)),
+                ) else {
+                    return true;
+                };
+                if !t.reaches(card, zone, active, t.hand) {
+                    return true;
+                }
+                if zone == Zone::Deck && card.searches & active == 0 {
+                    let depth = deck
+                        .iter()
+                        .rev()
+                        .position(|&x| x == id)
+                        .unwrap_or(usize::MAX);
+                    return depth >= drawn;
+                }
+                false
+            })
+        })
+    };
+    if !cut_at(0) {
+        // Every missing piece has a copy that can come without the draws.
+        #[cfg(debug_assertions)]
+        assert!(!cut_each_piece(0));
+        return false;
     }
     // The cards used within the draws' reach: every copy outside the deck, the deck's
     // top `drawn` and what a search can fetch. Each copy's draws left and searches,
@@ -1292,6 +1413,7 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         chains,
         there,
         unbounded: false,
+        changed: true,
     };
     for &(id, s) in outside.iter() {
         if let (Some(c), Some(k)) = (d.instance(id), classes.get(usize::from(s))) {
@@ -1308,11 +1430,13 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         slot.get(i * ZONES.len() + zone as usize).copied()
     };
     in_deck.clear();
-    in_deck.extend(
-        deck.iter()
-            .rev()
-            .map(|&id| slot_of(id).map_or(u32::MAX, u32::from)),
-    );
+    in_deck.extend(deck.iter().rev().map(|&id| {
+        // Read in the pass above, for your cards.
+        match by_id.get(id.index()) {
+            Some(&s) if s != u32::MAX => s,
+            _ => slot_of(id).map_or(u32::MAX, u32::from),
+        }
+    }));
     let card_at = |id: CardId, s: u32| {
         let c = d.instance(id)?;
         let k = classes.get(usize::from(u16::try_from(s).ok()?))?;
@@ -1326,32 +1450,46 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         }
     }
     let mut drawn = 0usize;
+    let mut chain_draws = None;
     loop {
         if tally.unbounded {
-            return out_of_reach_unbounded(d, t, facts, &rule, hand, active);
+            return false;
         }
-        let Some(chains) = tally.chain_draws(facts) else {
-            return out_of_reach_unbounded(d, t, facts, &rule, hand, active);
+        // Read again only when the chains or what they can bring back changed.
+        if tally.changed || chain_draws.is_none() {
+            chain_draws = Some(tally.chain_draws(facts));
+            tally.changed = false;
+        }
+        #[cfg(debug_assertions)]
+        assert_eq!(chain_draws, Some(tally.chain_draws_each(facts)));
+        let Some(Some(chains)) = chain_draws else {
+            return false;
         };
         let reach_now = (tally.total.saturating_add(chains) as usize).min(deck.len());
         if reach_now <= drawn {
             break;
         }
-        for (depth, (&id, &s)) in deck
-            .iter()
-            .rev()
-            .zip(in_deck.iter())
-            .enumerate()
-            .take(reach_now)
-            .skip(drawn)
-        {
-            let Some((c, k)) = card_at(id, s) else {
-                continue;
-            };
+        if !cut_at(reach_now) {
+            // The reach only grows.
+            #[cfg(debug_assertions)]
+            assert!(!cut_each_piece(reach_now));
+            return false;
+        }
+        let fresh = in_deck.get(drawn..reach_now).unwrap_or_default();
+        for (depth, &s) in (drawn..).zip(fresh) {
             // Drawn, it finds under it at most what is under it now (no shuffle happens
             // while the draws have a bound): one that needs more there does nothing. One
             // that a search can take sooner was counted above.
-            let under = deck.get(..deck.len() - 1 - depth).unwrap_or_default();
+            let Some((under, &id)) = deck
+                .len()
+                .checked_sub(depth + 1)
+                .and_then(|at| Some((deck.get(..at)?, deck.get(at)?)))
+            else {
+                continue;
+            };
+            let Some((c, k)) = card_at(id, s) else {
+                continue;
+            };
             if !fetchable(k) && dead_over(d, facts, k.card, under, true) {
                 continue;
             }
@@ -1359,31 +1497,9 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
         }
         drawn = reach_now;
     }
-    rule.missing(d, hand).any(|j| {
-        rule.copies(d, j).all(|id| {
-            let Some(c) = d.instance(id) else {
-                return true;
-            };
-            let (Some(zone), Some(card)) = (
-                zone_of(c.location),
-                facts.index(t, id.index(), c).and_then(|i| t.cards.get(i)),
-            ) else {
-                return true;
-            };
-            if !t.reaches(card, zone, active, t.hand) {
-                return true;
-            }
-            if zone == Zone::Deck && card.searches & active == 0 {
-                let depth = deck
-                    .iter()
-                    .rev()
-                    .position(|&x| x == id)
-                    .unwrap_or(usize::MAX);
-                return depth >= drawn;
-            }
-            false
-        })
-    })
+    #[cfg(debug_assertions)]
+    assert_eq!(cut_at(drawn), cut_each_piece(drawn));
+    cut_at(drawn)
 }
 
 /// For the Exodia goal: more missing pieces lie in the graveyard and banishment, every
@@ -1396,8 +1512,16 @@ fn out_of_reach_with(d: &Duel, facts: &Facts, s: &mut Scratch) -> bool {
 /// reviver brings back one card: [`Facts::revivals_counted`]), and the last link brings
 /// back at most its count of pieces. So a chain brings back at most the largest count
 /// of a reviver that can take one of those pieces, and there are at most as many
-/// chains as those copies.
-fn revivals_short(d: &Duel, t: &Tables, facts: &Facts, rule: &Rule<'_>, hand: &[CardId]) -> bool {
+/// chains as those copies (`chains`, counted in [`out_of_reach_with`]'s pass over the
+/// cards).
+fn revivals_short(
+    d: &Duel,
+    t: &Tables,
+    facts: &Facts,
+    rule: &Rule<'_>,
+    hand: &[CardId],
+    chains: usize,
+) -> bool {
     if !facts.revivals_counted {
         return false;
     }
@@ -1425,20 +1549,6 @@ fn revivals_short(d: &Duel, t: &Tables, facts: &Facts, rule: &Rule<'_>, hand: &[
     if gone == 0 {
         return false;
     }
-    let you = Player::You;
-    let chains = d
-        .cards
-        .iter()
-        .enumerate()
-        .filter(|(id, c)| {
-            (c.owner == you || c.controller == you)
-                && zone_of(c.location).is_some_and(|z| !matches!(z, Zone::Grave | Zone::Banished))
-                && facts.index(t, *id, c).is_some_and(|i| {
-                    facts.is_reviver(i)
-                        && t.cards.get(i).is_some_and(|card| !spent(d, c.code, card))
-                })
-        })
-        .count();
     u64::from(gone) > (chains as u64).saturating_mul(u64::from(most))
 }
 
@@ -1452,12 +1562,17 @@ struct Tally<'s> {
     there: &'s mut [bool],
     /// One of them can shuffle, reveal or draw without a bound.
     unbounded: bool,
+    /// `chains` or `there` changed since [`Tally::chain_draws`] last read them.
+    changed: bool,
 }
 
 impl Tally<'_> {
     fn mark_there(&mut self, i: usize) {
-        if let Some(there) = self.there.get_mut(i) {
+        if let Some(there) = self.there.get_mut(i)
+            && !*there
+        {
             *there = true;
+            self.changed = true;
         }
     }
 
@@ -1496,6 +1611,7 @@ impl Tally<'_> {
         }
         if facts.is_reviver(k.index) {
             self.chains.push(k.index);
+            self.changed = true;
         }
     }
 
@@ -1506,21 +1622,30 @@ impl Tally<'_> {
         if self.chains.is_empty() {
             return Some(0);
         }
+        // The most one use brings back draws: that of the first card there in the
+        // reviver's best-first order (`None` before any bound, so the first is the most).
         let worth = |i: usize| {
-            let (n, can) = facts.revives.get(i)?;
-            let best = can
-                .iter()
-                .filter(|&&j| self.is_there(j))
-                .map(|&j| facts.worth(j))
-                .fold(Some(0), most);
+            let (n, _) = facts.revives.get(i)?;
+            let best = facts
+                .best_first
+                .get(i)
+                .and_then(|can| can.iter().find(|&&j| self.is_there(j)))
+                .map_or(Some(0), |&j| most(Some(0), facts.worth(j)));
             best.and_then(|b| times(*n, b))
         };
         let mut longest = None;
         let mut sum = 0u32;
-        for &i in self.chains.iter() {
-            let goes_on = facts.revives.get(i).is_some_and(|(_, can)| {
-                can.iter().any(|&j| self.is_there(j) && facts.is_reviver(j))
-            });
+        for (n, &i) in self.chains.iter().enumerate() {
+            // The copies of one reviver begin chains worth the same: each kind once.
+            if self.chains.iter().take(n).any(|&x| x == i) {
+                continue;
+            }
+            let copies = self.chains.iter().skip(n).filter(|&&x| x == i).count();
+            let copies = u32::try_from(copies).unwrap_or(u32::MAX);
+            let goes_on = facts
+                .revives_revivers
+                .get(i)
+                .is_some_and(|can| can.iter().any(|&j| self.is_there(j)));
             let each = if goes_on {
                 *longest.get_or_insert_with(|| {
                     facts
@@ -1533,7 +1658,36 @@ impl Tally<'_> {
             } else {
                 worth(i)
             };
-            sum = sum.saturating_add(each?);
+            sum = sum.saturating_add(each?.saturating_mul(copies));
+        }
+        Some(sum)
+    }
+
+    /// [`Tally::chain_draws`] chain by chain, over every card each reviver can bring
+    /// back, as it was read before: what debug builds check it against.
+    #[cfg(debug_assertions)]
+    fn chain_draws_each(&self, facts: &Facts) -> Option<u32> {
+        let worth = |i: usize| {
+            let (n, can) = facts.revives.get(i)?;
+            let best = can
+                .iter()
+                .filter(|&&j| self.is_there(j))
+                .map(|&j| facts.worth(j))
+                .fold(Some(0), most);
+            best.and_then(|b| times(*n, b))
+        };
+        let longest = facts
+            .revivers
+            .iter()
+            .filter(|&&i| self.is_there(i))
+            .map(|&i| worth(i))
+            .fold(Some(0), most);
+        let mut sum = 0u32;
+        for &i in self.chains.iter() {
+            let goes_on = facts.revives.get(i).is_some_and(|(_, can)| {
+                can.iter().any(|&j| self.is_there(j) && facts.is_reviver(j))
+            });
+            sum = sum.saturating_add(if goes_on { longest } else { worth(i) }?);
         }
         Some(sum)
     }
