@@ -280,115 +280,9 @@ fn play_positions(count: usize) -> Vec<Game> {
     out
 }
 
-/// Posts `task` to the workers (`spread`: to any of them) and gives a future of its
-/// answer: the jobs of a batch are all posted before any is awaited.
-fn post<T: web::worker::Task + 'static>(
-    task: &T,
-    spread: bool,
-) -> impl std::future::Future<Output = T::Output> + use<T> {
-    let answer = std::rc::Rc::new(std::cell::RefCell::new(None));
-    let mut resolve = None;
-    let promise = js_sys::Promise::new(&mut |r, _| resolve = Some(r));
-    let resolve = resolve.expect("the promise's resolver");
-    let slot = answer.clone();
-    let options = web::worker::Options {
-        spread,
-        ..Default::default()
-    };
-    let job = web::worker::run_with(task, options, move |a| {
-        *slot.borrow_mut() = Some(a);
-        resolve
-            .call0(&wasm_bindgen::JsValue::NULL)
-            .expect("resolves");
-    });
-    async move {
-        wasm_bindgen_futures::JsFuture::from(promise)
-            .await
-            .expect("answered");
-        drop(job);
-        let done = answer.borrow_mut().take().expect("an answer");
-        done.expect("the job runs").value
-    }
-}
-
-/// `level`'s decision in `game` as the page reaches it: shares in the worker while the
-/// moves are ranked, then each round's rollouts in pieces over every worker the page
-/// runs, put back together in order.
-async fn think_through_the_workers(game: &Game, level: Level, seed: u64) -> Option<Command> {
-    use web::battle_line::jobs::{self, ComputerRollouts, ComputerThink, SHARE};
-    let mut task = ComputerThink {
-        game: game.clone(),
-        level,
-        seed,
-        snapshot: None,
-        work: SHARE,
-    };
-    loop {
-        let cut = jobs::pieces(
-            task.snapshot.as_ref().map_or(0, |s| s.round_left()),
-            web::worker::lanes(),
-        );
-        let snapshot = match (&task.snapshot, cut.is_empty()) {
-            (Some(snapshot), false) => {
-                let posted: Vec<_> = cut
-                    .iter()
-                    .map(|&(from, count)| {
-                        let piece = ComputerRollouts {
-                            game: game.clone(),
-                            snapshot: snapshot.clone(),
-                            from,
-                            count,
-                        };
-                        post(&piece, true)
-                    })
-                    .collect();
-                let mut values = Vec::new();
-                for answer in posted {
-                    values.push(answer.await);
-                }
-                jobs::absorb(game, snapshot.clone(), &values).expect("recorded")
-            }
-            _ => post(&task, false).await,
-        };
-        if snapshot.progress().is_none() {
-            task.snapshot = Some(snapshot);
-            return task.move_now();
-        }
-        task.snapshot = Some(snapshot);
-    }
-}
-
-/// Percentiles of decision times, for the bench's lines.
-fn summary(mut times: Vec<f64>) -> String {
-    times.sort_by(f64::total_cmp);
-    let mean = times.iter().sum::<f64>() / times.len() as f64;
-    let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
-    let max = times[times.len() - 1];
-    format!(
-        "{} decisions, mean {mean:.2} ms, p99 {p99:.1} ms, max {max:.1} ms",
-        times.len()
-    )
-}
-
-#[wasm_bindgen_test]
-async fn the_workers_playing_a_rounds_rollouts_in_pieces_choose_the_move_of_one_search() {
-    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
-    let lanes = web::worker::lanes();
-    let game = play_positions(60)
-        .into_iter()
-        .find(|g| g.log().len() >= 70)
-        .expect("a late position");
-    let seed = move_seed(5, game.log().len());
-    let whole = bot::choose(&game, Level::Hard, seed);
-    let pieces = think_through_the_workers(&game, Level::Hard, seed).await;
-    assert_eq!(pieces, whole, "hard on {lanes} workers");
-    assert!(game.legal_commands().contains(&whole.expect("a move")));
-}
-
 /// Measures each level's decision time in this browser (the search the worker runs,
 /// timed here) and prints mean, p99 and max (figures for the README; run it with
-/// `--release` and `--nocapture`). Times are reported, not asserted. Hard and expert
-/// are also timed as the page runs them, through its workers, and must choose the same.
+/// `--release` and `--nocapture`). Times are reported, not asserted.
 #[wasm_bindgen_test]
 async fn computer_decision_times_in_the_browser() {
     // Unoptimized builds are many times slower: there, one late position and the two
@@ -416,29 +310,14 @@ async fn computer_decision_times_in_the_browser() {
             // Let the browser breathe between decisions.
             sleep(0).await;
         }
-        console_log!("battle line {}: {}", level.code(), summary(times));
-    }
-    let lanes = web::worker::lanes();
-    for &level in levels
-        .iter()
-        .filter(|l| matches!(l, Level::Hard | Level::Expert))
-    {
-        let mut times = Vec::new();
-        for (i, game) in positions.iter().enumerate() {
-            let seed = move_seed(i as u64, game.log().len());
-            let start = now();
-            let command = think_through_the_workers(game, level, seed).await;
-            times.push(now() - start);
-            assert_eq!(
-                command,
-                bot::choose(game, level, seed),
-                "{level:?}, position {i}"
-            );
-        }
+        times.sort_by(f64::total_cmp);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
+        let max = times[times.len() - 1];
         console_log!(
-            "battle line {} through {lanes} workers: {}",
+            "battle line {}: {} decisions, mean {mean:.2} ms, p99 {p99:.1} ms, max {max:.1} ms",
             level.code(),
-            summary(times)
+            times.len()
         );
     }
 }

@@ -9,7 +9,7 @@ use yew::Callback;
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 
-use super::jobs::{self, ComputerRollouts, ComputerThink};
+use super::jobs::ComputerThink;
 use crate::worker;
 
 /// Least time between two computer commands, so the human can follow its turn.
@@ -25,15 +25,11 @@ fn now_ms() -> f64 {
 }
 
 /// One computer turn being thought out: the latest share's task (with the search's
-/// snapshot so far) and the jobs running the next share, or the pieces of a round's
-/// rollouts spread over the workers. Dropping it drops the jobs, and with them their
-/// answers.
+/// snapshot so far) and the job running the next share. Dropping it drops the job,
+/// and with it its answer.
 struct Turn {
     task: ComputerThink,
-    jobs: Vec<worker::Job>,
-    /// The pieces' answers so far, in the pieces' order, and the longest one's time.
-    pieces: Vec<Option<Vec<u64>>>,
-    slowest_ms: f64,
+    job: Option<worker::Job>,
     started: f64,
     /// Tells this turn from a later one (a delayed answer must not reach the next).
     id: u64,
@@ -77,9 +73,7 @@ impl Thinking {
         self.1.set(id);
         *self.0.borrow_mut() = Some(Turn {
             task,
-            jobs: Vec::new(),
-            pieces: Vec::new(),
-            slowest_ms: 0.0,
+            job: None,
             started: now_ms(),
             id,
             decided: None,
@@ -113,103 +107,32 @@ impl Thinking {
         on_move.emit(command);
     }
 
-    /// Sends the next share of the search to the worker, or, once the moves are ranked
-    /// and several workers run, the next batch of the round's rollouts in pieces, one
-    /// per worker (the move is the same either way: the pieces are put back in order).
+    /// Sends the next share of the search to the worker.
     fn send(&self) {
-        let Some((task, id)) = self.0.borrow().as_ref().map(|t| (t.task.clone(), t.id)) else {
+        let Some(task) = self.0.borrow().as_ref().map(|t| t.task.clone()) else {
             return;
         };
-        let left = task.snapshot.as_ref().map_or(0, |s| s.round_left());
-        let cut = jobs::pieces(left, worker::lanes());
-        let jobs_sent: Vec<worker::Job> = match task.snapshot.as_ref().filter(|_| !cut.is_empty()) {
-            Some(snapshot) => cut
-                .iter()
-                .enumerate()
-                .map(|(piece, &(from, count))| {
-                    let rollouts = ComputerRollouts {
-                        game: task.game.clone(),
-                        snapshot: snapshot.clone(),
-                        from,
-                        count,
-                    };
-                    let options = worker::Options {
-                        spread: true,
-                        ..Default::default()
-                    };
-                    let this = self.clone();
-                    worker::run_with(&rollouts, options, move |answer| {
-                        this.heard_piece(id, piece, answer)
-                    })
-                })
-                .collect(),
-            None => {
-                let this = self.clone();
-                vec![worker::run(&task, move |answer| {
-                    this.heard(answer.map(|done| (done.value, done.ms)))
-                })]
-            }
-        };
+        let this = self.clone();
+        let job = worker::run(&task, move |answer| this.heard(answer));
         if let Some(turn) = self.0.borrow_mut().as_mut() {
-            // No pieces (a share) when the round had none left to cut.
-            turn.pieces = vec![None; cut.len()];
-            turn.slowest_ms = 0.0;
-            turn.jobs = jobs_sent;
+            turn.job = Some(job);
         }
     }
 
-    /// A piece of the round's rollouts: kept until every piece is in, then recorded in
-    /// order and heard as a share's answer.
-    fn heard_piece(
-        &self,
-        id: u64,
-        piece: usize,
-        answer: Result<worker::Done<Vec<u64>>, worker::JobError>,
-    ) {
-        let whole = {
-            let mut slot = self.0.borrow_mut();
-            let Some(turn) = slot.as_mut().filter(|t| t.id == id) else {
-                return;
-            };
-            match answer {
-                Ok(done) => {
-                    turn.slowest_ms = turn.slowest_ms.max(done.ms);
-                    if let Some(p) = turn.pieces.get_mut(piece) {
-                        *p = Some(done.value);
-                    }
-                    let values: Option<Vec<Vec<u64>>> = turn.pieces.iter().cloned().collect();
-                    let Some(values) = values else {
-                        return;
-                    };
-                    let snapshot = turn.task.snapshot.clone();
-                    snapshot
-                        .ok_or_else(|| "no search to record into".to_string())
-                        .and_then(|s| jobs::absorb(&turn.task.game, s, &values))
-                        .map(|s| (s, turn.slowest_ms))
-                        .map_err(worker::JobError::Refused)
-                }
-                Err(e) => Err(e),
-            }
-        };
-        self.heard(whole);
-    }
-
-    /// A share's answer (the search's snapshot and how long the share took): send the
-    /// next one, or play the decision (or, past the cap or should the worker fail, the
-    /// best move so far).
-    fn heard(&self, answer: Result<(battle_line::bot::Snapshot, f64), worker::JobError>) {
+    /// A share's answer: send the next one, or play the decision (or, past the cap or
+    /// should the worker fail, the best move so far).
+    fn heard(&self, answer: Result<worker::Done<battle_line::bot::Snapshot>, worker::JobError>) {
         let mut slot = self.0.borrow_mut();
         let Some(turn) = slot.as_mut() else {
             return;
         };
-        let finished = std::mem::take(&mut turn.jobs);
-        turn.pieces.clear();
+        turn.job = None;
         let elapsed = now_ms() - turn.started;
         let going_on = match answer {
-            Ok((snapshot, ms)) => {
-                let progress = snapshot.progress();
-                turn.task.snapshot = Some(snapshot);
-                progress.filter(|_| elapsed + ms < MAX_THINK_MS)
+            Ok(done) => {
+                let progress = done.value.progress();
+                turn.task.snapshot = Some(done.value);
+                progress.filter(|_| elapsed + done.ms < MAX_THINK_MS)
             }
             // Both sides are this crate, so only a bug gets here: the best move so far.
             Err(_) => None,
@@ -217,7 +140,6 @@ impl Thinking {
         if let Some(progress) = going_on {
             let on_progress = turn.on_progress.clone();
             drop(slot);
-            drop(finished);
             on_progress.emit(progress);
             self.send();
             return;
@@ -226,7 +148,6 @@ impl Thinking {
         turn.decided = Some(command);
         let (id, wait) = (turn.id, (BOT_DELAY_MS - elapsed).max(0.0));
         drop(slot);
-        drop(finished);
         let this = self.clone();
         spawn_local(async move {
             sleep(Duration::from_millis(wait as u64)).await;
