@@ -393,8 +393,12 @@ pub fn landing(command: Command, current: Player) -> Option<Place> {
 /// A stable id for a card in the DOM (`data-card-id`): `red-7`, `companion-cavalry`.
 pub fn card_id(card: Card) -> String {
     match card {
-        Card::Troop(t) => format!("{}-{}", format!("{:?}", t.color).to_lowercase(), t.value),
-        Card::Tactic(t) => t.to_string().to_lowercase().replace(' ', "-"),
+        Card::Troop(t) => format!(
+            "{}-{}",
+            format!("{:?}", t.color).to_ascii_lowercase(),
+            t.value
+        ),
+        Card::Tactic(t) => t.to_string().to_ascii_lowercase().replace(' ', "-"),
     }
 }
 
