@@ -280,9 +280,128 @@ fn play_positions(count: usize) -> Vec<Game> {
     out
 }
 
+/// Posts `task` to the workers (`spread`: to any of them) and gives a future of its
+/// answer: the jobs of a batch are all posted before any is awaited.
+fn post<T: web::worker::Task + 'static>(
+    task: &T,
+    spread: bool,
+) -> impl std::future::Future<Output = T::Output> + use<T> {
+    let answer = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let mut resolve = None;
+    let promise = js_sys::Promise::new(&mut |r, _| resolve = Some(r));
+    let resolve = resolve.expect("the promise's resolver");
+    let slot = answer.clone();
+    let options = web::worker::Options {
+        spread,
+        ..Default::default()
+    };
+    let job = web::worker::run_with(task, options, move |a| {
+        *slot.borrow_mut() = Some(a);
+        resolve
+            .call0(&wasm_bindgen::JsValue::NULL)
+            .expect("resolves");
+    });
+    async move {
+        wasm_bindgen_futures::JsFuture::from(promise)
+            .await
+            .expect("answered");
+        drop(job);
+        let done = answer.borrow_mut().take().expect("an answer");
+        let done = done.expect("the job runs");
+        assert!(done.in_worker, "the job ran in a worker");
+        done.value
+    }
+}
+
+/// `level`'s decision in `game` as the page reaches it (`computer.rs`): shares in the
+/// worker while the moves are ranked, then each round's rollouts cut into `lanes`
+/// pieces (`ComputerThink::pieces`), all posted at once to any of the page's workers,
+/// their values put back in order and recorded by the next share. Also answers how
+/// many batches were played in pieces.
+async fn think_through_the_workers(
+    game: &Game,
+    level: Level,
+    seed: u64,
+    lanes: usize,
+) -> (Option<Command>, usize) {
+    use web::battle_line::jobs::{ComputerThink, Thought};
+    let mut task = ComputerThink::new(game.clone(), level, seed, None);
+    let mut batches = 0;
+    loop {
+        let cut = task.pieces(lanes);
+        if !cut.is_empty() {
+            let posted: Vec<_> = cut
+                .iter()
+                .map(|&range| {
+                    let piece = ComputerThink {
+                        piece: Some(range),
+                        ..task.clone()
+                    };
+                    post(&piece, true)
+                })
+                .collect();
+            let mut values = Vec::new();
+            for (answer, &(_, count)) in posted.into_iter().zip(&cut) {
+                match answer.await {
+                    Thought::Values(v) => {
+                        assert_eq!(v.split_ascii_whitespace().count(), count);
+                        values.push(v);
+                    }
+                    Thought::Snapshot(_) => panic!("a piece answers values"),
+                }
+            }
+            task.values = values.join(" ");
+            task.work = 0;
+            batches += 1;
+        }
+        let Thought::Snapshot(snapshot) = post(&task, false).await else {
+            panic!("a share answers a snapshot");
+        };
+        let decided = snapshot.progress().is_none();
+        task = ComputerThink::new(game.clone(), level, seed, Some(snapshot));
+        if decided {
+            return (task.move_now(), batches);
+        }
+    }
+}
+
+/// Percentiles of decision times, for the bench's lines.
+fn summary(mut times: Vec<f64>) -> String {
+    times.sort_by(f64::total_cmp);
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
+    let max = times[times.len() - 1];
+    format!(
+        "{} decisions, mean {mean:.2} ms, p99 {p99:.1} ms, max {max:.1} ms",
+        times.len()
+    )
+}
+
+#[wasm_bindgen_test]
+async fn the_workers_playing_a_rounds_rollouts_in_pieces_choose_the_move_of_one_search() {
+    let game = play_positions(60)
+        .into_iter()
+        .find(|g| g.log().len() >= 70)
+        .expect("a late position");
+    let seed = move_seed(5, game.log().len());
+    let whole = bot::choose(&game, Level::Hard, seed);
+    assert!(game.legal_commands().contains(&whole.expect("a move")));
+    // As many pieces as the page's workers (at least two), and three: more pieces than
+    // workers wait for a free one.
+    let lanes = web::worker::lanes();
+    for cut in [lanes.max(2), 3] {
+        let (pieces, batches) = think_through_the_workers(&game, Level::Hard, seed, cut).await;
+        console_log!("hard, {cut} pieces a batch on {lanes} workers: {batches} batches");
+        assert!(batches > 0, "the rounds were played in pieces");
+        assert_eq!(pieces, whole, "hard in {cut} pieces on {lanes} workers");
+    }
+    assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
+}
+
 /// Measures each level's decision time in this browser (the search the worker runs,
 /// timed here) and prints mean, p99 and max (figures for the README; run it with
-/// `--release` and `--nocapture`). Times are reported, not asserted.
+/// `--release` and `--nocapture`). Times are reported, not asserted. Hard and expert
+/// are also timed as the page runs them, through its workers, and must choose the same.
 #[wasm_bindgen_test]
 async fn computer_decision_times_in_the_browser() {
     // Unoptimized builds are many times slower: there, one late position and the two
@@ -310,14 +429,29 @@ async fn computer_decision_times_in_the_browser() {
             // Let the browser breathe between decisions.
             sleep(0).await;
         }
-        times.sort_by(f64::total_cmp);
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
-        let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
-        let max = times[times.len() - 1];
+        console_log!("battle line {}: {}", level.code(), summary(times));
+    }
+    let lanes = web::worker::lanes();
+    for &level in levels
+        .iter()
+        .filter(|l| matches!(l, Level::Hard | Level::Expert))
+    {
+        let mut times = Vec::new();
+        for (i, game) in positions.iter().enumerate() {
+            let seed = move_seed(i as u64, game.log().len());
+            let start = now();
+            let (command, _) = think_through_the_workers(game, level, seed, lanes).await;
+            times.push(now() - start);
+            assert_eq!(
+                command,
+                bot::choose(game, level, seed),
+                "{level:?}, position {i}"
+            );
+        }
         console_log!(
-            "battle line {}: {} decisions, mean {mean:.2} ms, p99 {p99:.1} ms, max {max:.1} ms",
+            "battle line {} through {lanes} workers: {}",
             level.code(),
-            times.len()
+            summary(times)
         );
     }
 }

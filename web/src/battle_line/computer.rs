@@ -9,7 +9,7 @@ use yew::Callback;
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 
-use super::jobs::ComputerThink;
+use super::jobs::{ComputerThink, SHARE, Thought};
 use crate::worker;
 
 /// Least time between two computer commands, so the human can follow its turn.
@@ -25,11 +25,16 @@ fn now_ms() -> f64 {
 }
 
 /// One computer turn being thought out: the latest share's task (with the search's
-/// snapshot so far) and the job running the next share. Dropping it drops the job,
-/// and with it its answer.
+/// snapshot so far) and the jobs running the next share, or the pieces of a round's
+/// rollouts spread over the workers. Dropping it drops the jobs, and with them their
+/// answers.
 struct Turn {
     task: ComputerThink,
-    job: Option<worker::Job>,
+    jobs: Vec<worker::Job>,
+    /// The pieces' answers so far (empty until in: a piece has at least one value), in
+    /// the pieces' order, and the longest one's time.
+    pieces: Vec<String>,
+    slowest_ms: f64,
     started: f64,
     /// Tells this turn from a later one (a delayed answer must not reach the next).
     id: u64,
@@ -73,7 +78,9 @@ impl Thinking {
         self.1.set(id);
         *self.0.borrow_mut() = Some(Turn {
             task,
-            job: None,
+            jobs: Vec::new(),
+            pieces: Vec::new(),
+            slowest_ms: 0.0,
             started: now_ms(),
             id,
             decided: None,
@@ -107,39 +114,110 @@ impl Thinking {
         on_move.emit(command);
     }
 
-    /// Sends the next share of the search to the worker.
+    /// Sends the next share of the search to the worker, or, once the moves are ranked
+    /// and several workers run, the next batch of the round's rollouts in pieces, one
+    /// per worker (the share after them records their values in order, so the move is
+    /// the same either way).
     fn send(&self) {
-        let Some(task) = self.0.borrow().as_ref().map(|t| t.task.clone()) else {
+        let Some((mut task, id)) = self.0.borrow().as_ref().map(|t| (t.task.clone(), t.id)) else {
             return;
         };
-        let this = self.clone();
-        let job = worker::run(&task, move |answer| this.heard(answer));
+        let cut = if task.values.is_empty() {
+            task.pieces(worker::lanes())
+        } else {
+            Vec::new()
+        };
+        let spread = !cut.is_empty();
+        // One call for shares and pieces alike: each call site of `run_with` is a copy of
+        // its code in the bundle.
+        let jobs: Vec<worker::Job> = (cut.iter().copied().map(Some))
+            .chain((!spread).then_some(None))
+            .enumerate()
+            .map(|(piece, range)| {
+                task.piece = range;
+                let this = self.clone();
+                let options = worker::Options {
+                    spread,
+                    ..Default::default()
+                };
+                worker::run_with(&task, options, move |answer| this.heard(id, piece, answer))
+            })
+            .collect();
         if let Some(turn) = self.0.borrow_mut().as_mut() {
-            turn.job = Some(job);
+            turn.pieces = vec![String::new(); cut.len()];
+            turn.jobs = jobs;
         }
     }
 
-    /// A share's answer: send the next one, or play the decision (or, past the cap or
-    /// should the worker fail, the best move so far).
-    fn heard(&self, answer: Result<worker::Done<battle_line::bot::Snapshot>, worker::JobError>) {
+    /// An answer of turn `id`'s job (`piece`: which piece of a batch, if it is one).
+    /// A piece is kept until every piece is in, then their values go to the worker
+    /// with the next share. A share's snapshot: send the next one, or play the decision
+    /// (or, past the cap or should the worker fail, the best move so far).
+    fn heard(
+        &self,
+        id: u64,
+        piece: usize,
+        answer: Result<worker::Done<Thought>, worker::JobError>,
+    ) {
         let mut slot = self.0.borrow_mut();
-        let Some(turn) = slot.as_mut() else {
+        let Some(turn) = slot.as_mut().filter(|t| t.id == id) else {
             return;
         };
-        turn.job = None;
         let elapsed = now_ms() - turn.started;
         let going_on = match answer {
-            Ok(done) => {
-                let progress = done.value.progress();
-                turn.task.snapshot = Some(done.value);
-                progress.filter(|_| elapsed + done.ms < MAX_THINK_MS)
+            Ok(worker::Done {
+                value: Thought::Values(values),
+                ms,
+                ..
+            }) => {
+                turn.slowest_ms = turn.slowest_ms.max(ms);
+                if let Some(p) = turn.pieces.get_mut(piece) {
+                    *p = values;
+                }
+                if turn.pieces.iter().any(String::is_empty) {
+                    return;
+                }
+                // Every piece is in: the next share records them, in order, and no more.
+                turn.task.values = turn.pieces.join(" ");
+                turn.task.work = 0;
+                let finished = std::mem::take(&mut turn.jobs);
+                drop(slot);
+                drop(finished);
+                self.send();
+                return;
+            }
+            Ok(worker::Done {
+                value: Thought::Snapshot(snapshot),
+                ms,
+                ..
+            }) => {
+                let progress = snapshot.progress();
+                let next = ms.max(std::mem::take(&mut turn.slowest_ms));
+                turn.task.snapshot = Some(snapshot);
+                turn.task.values.clear();
+                turn.task.work = SHARE;
+                progress.filter(|_| elapsed + next < MAX_THINK_MS)
+            }
+            // A worker died during a round played in pieces, and the page's own copy of the
+            // jobs, which ran its job instead, plays no pieces (see `ComputerThink`): the
+            // page carries on from the last snapshot in shares, to the same move.
+            Err(_)
+                if worker::runner() == worker::Runner::Page
+                    && !(turn.pieces.is_empty() && turn.task.values.is_empty()) =>
+            {
+                turn.pieces.clear();
+                turn.task.values.clear();
+                turn.task.work = SHARE;
+                turn.task.snapshot.as_ref().and_then(|s| s.progress())
             }
             // Both sides are this crate, so only a bug gets here: the best move so far.
             Err(_) => None,
         };
+        let finished = std::mem::take(&mut turn.jobs);
         if let Some(progress) = going_on {
             let on_progress = turn.on_progress.clone();
             drop(slot);
+            drop(finished);
             on_progress.emit(progress);
             self.send();
             return;
@@ -148,6 +226,7 @@ impl Thinking {
         turn.decided = Some(command);
         let (id, wait) = (turn.id, (BOT_DELAY_MS - elapsed).max(0.0));
         drop(slot);
+        drop(finished);
         let this = self.clone();
         spawn_local(async move {
             sleep(Duration::from_millis(wait as u64)).await;

@@ -16,7 +16,7 @@ use super::board::{Board, GuileField, Piles, Table, seat_name};
 use super::card::card_static;
 use super::computer::Thinking;
 use super::hand::{Hand, OpponentHand};
-use super::jobs::{ComputerThink, SHARE};
+use super::jobs::ComputerThink;
 use super::state::{
     self, Action, BattleSave, BattleState, KEY_LEVEL, KEY_SAVE, Mode, Notice, Place, SAVE_VERSION,
 };
@@ -142,13 +142,8 @@ pub fn battle_line_page() -> Html {
                 let dispatcher = state.dispatcher();
                 // Seeded from the game and the move number: a reload replays the same
                 // choices.
-                let task = ComputerThink {
-                    game: game.clone(),
-                    level,
-                    seed: move_seed(game.seed(), game.log().len()),
-                    snapshot: None,
-                    work: SHARE,
-                };
+                let seed = move_seed(game.seed(), game.log().len());
+                let task = ComputerThink::new(game.clone(), level, seed, None);
                 thinking.set(Some((0, 0)));
                 let on_progress = {
                     let thinking = thinking.clone();
