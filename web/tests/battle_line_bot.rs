@@ -220,7 +220,7 @@ async fn a_game_against_the_expert_answers_while_it_thinks_and_moves_now() {
     );
     m.click("[data-testid=btn-lang]").await;
     assert_eq!(web::worker::runner(), web::worker::Runner::Worker);
-    // The expert's search (1,800 playouts, longer still in this unoptimized build) is
+    // The expert's search (3,600 playouts, longer still in this unoptimized build) is
     // still going: nothing is played until it is told to move.
     assert!(m.has("[data-testid=bl-move-now]"), "still thinking");
     assert_eq!(saved_game().log().len(), before);

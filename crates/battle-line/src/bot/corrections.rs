@@ -321,7 +321,7 @@ mod tests {
     fn the_spread_search_keeps_at_most_three_candidates_of_a_tactic_kind() {
         // Positions of the partner against itself where the player to move holds a
         // tactic: hard's own candidates there, and the spread ones.
-        let hard = crate::bot::Level::Hard.config().expect("hard searches");
+        let hard = crate::bot::hard_8_900();
         let (mut flooded, mut checked) = (0, 0);
         for seed in 0..12u64 {
             let mut game = Game::new(seed, Settings::default());

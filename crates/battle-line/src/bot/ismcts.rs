@@ -869,7 +869,7 @@ pub fn reply_ranks(
     deals: usize,
     clock: super::Clock,
 ) -> ReplyRanks {
-    let hard = super::Level::Hard.config().expect("hard searches");
+    let hard = crate::bot::hard_8_900();
     let playout = hard.playout;
     let every = Config {
         width: usize::MAX,
@@ -994,7 +994,7 @@ mod tests {
     fn short_hard() -> Config {
         Config {
             rollouts: 120,
-            ..Level::Hard.config().expect("hard searches")
+            ..crate::bot::hard_8_900()
         }
     }
 
@@ -1299,7 +1299,7 @@ mod tests {
         let game = &positions(43, 3)[2];
         let me = game.current();
         let know = Knowledge::of(game, me.opponent());
-        let hard = Level::Hard.config().expect("hard searches");
+        let hard = crate::bot::hard_8_900();
         let mut cache = ReplyValues::default();
         let first = know.sample(&mut deal_rng(3, 0));
         cache.learn(&first);
@@ -1360,7 +1360,7 @@ mod tests {
 
     #[test]
     fn sampled_deals_rank_a_play_only_where_its_card_is_held_and_the_same_way_from_a_seed() {
-        let hard = Level::Hard.config().expect("hard searches");
+        let hard = crate::bot::hard_8_900();
         let mut looked = 0;
         crate::bot::play_watched(
             4,
