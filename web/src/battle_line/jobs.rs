@@ -222,10 +222,16 @@ mod tests {
     /// Thinks as the page does on `lanes` workers: shares through the dispatch, and
     /// once in a round of rollouts (on several workers) each batch cut into pieces,
     /// each run as a job of its own (last piece first), their values recorded in order
-    /// by the next share. Returns the decision and the batches played in pieces.
-    fn think(game: &Game, level: Level, seed: u64, lanes: usize) -> (Option<Command>, usize) {
+    /// by the next share. Returns the decision, the shares sent and the batches played
+    /// in pieces.
+    fn think(
+        game: &Game,
+        level: Level,
+        seed: u64,
+        lanes: usize,
+    ) -> (Option<Command>, usize, usize) {
         let mut task = ComputerThink::new(game.clone(), level, seed, None);
-        let mut batches = 0;
+        let (mut shares, mut batches) = (0, 0);
         loop {
             let pieces = task.pieces(lanes);
             if !pieces.is_empty() {
@@ -252,13 +258,14 @@ mod tests {
                 task.work = 0;
             }
             let snapshot = snapshot_of(through_the_worker(&task));
+            shares += 1;
             task = ComputerThink::new(game.clone(), level, seed, Some(snapshot));
             if task
                 .snapshot
                 .as_ref()
                 .is_some_and(|s| s.progress().is_none())
             {
-                return (task.move_now(), batches);
+                return (task.move_now(), shares, batches);
             }
         }
     }
@@ -268,9 +275,12 @@ mod tests {
         let game = Game::new(7, Settings::default());
         for level in [Level::Easy, Level::Normal, Level::Hard] {
             let seed = move_seed(7, 0);
-            let (command, _) = think(&game, level, seed, 1);
+            let (command, shares, _) = think(&game, level, seed, 1);
             assert_eq!(command, bot::choose(&game, level, seed), "{level:?}");
             assert!(command.is_some_and(|c| game.legal_commands().contains(&c)));
+            if level == Level::Hard {
+                assert!(shares > 2, "hard's search is shared out: {shares} shares");
+            }
         }
     }
 
@@ -280,7 +290,7 @@ mod tests {
         let game = Game::new(7, Settings::default());
         let seed = move_seed(7, 0);
         for (level, lanes) in [(Level::Hard, 2), (Level::Hard, 4), (Level::Expert, 3)] {
-            let (command, batches) = think(&game, level, seed, lanes);
+            let (command, _, batches) = think(&game, level, seed, lanes);
             assert_eq!(
                 command,
                 bot::choose(&game, level, seed),
