@@ -1286,8 +1286,8 @@ fn explain(seed: u64, seat: Player, turn: usize, contender: Contender) {
         hand_text(&game, seat.opponent())
     );
     // The seed the harness's contender uses for this decision (`Contender::choose`).
-    let salt = seat.index() as u64 * 0x5851_F42D_4C95_7F2D;
-    let move_seed = battle_line::bot::move_seed(seed ^ salt, game.log().len());
+    debug_assert_eq!(game.current(), seat);
+    let move_seed = battle_line::bot::seat_move_seed(&game, seed);
     let mut thinker = battle_line::bot::Thinker::new(&game, Level::Hard, move_seed);
     let mut before = thinker.snapshot();
     let chosen = loop {

@@ -1067,13 +1067,20 @@ impl Contender {
     }
 }
 
+/// The seed of the decision of the player to move in `game` (of a game seeded with
+/// `game_seed`) in the harness: [`move_seed`] salted by the seat, so that two searchers
+/// in one game do not share their deals.
+pub fn seat_move_seed(game: &Game, game_seed: u64) -> u64 {
+    let salt = game.current().index() as u64 * 0x5851_F42D_4C95_7F2D;
+    move_seed(game_seed ^ salt, game.log().len())
+}
+
 impl Contender {
     /// The command this contender picks in `game` (of a game seeded with `game_seed`):
-    /// a level's decision uses [`move_seed`] salted by its seat; `random` is the random
-    /// player's stream for the game.
+    /// a level's decision uses [`seat_move_seed`]; `random` is the random player's
+    /// stream for the game.
     pub fn choose(self, game: &Game, game_seed: u64, random: &mut RandomPlayer) -> Option<Command> {
-        let salt = game.current().index() as u64 * 0x5851_F42D_4C95_7F2D;
-        let seed = move_seed(game_seed ^ salt, game.log().len());
+        let seed = seat_move_seed(game, game_seed);
         match self {
             Contender::Level(level) => choose(game, level, seed),
             Contender::Random => random.choose(game),
@@ -1561,8 +1568,7 @@ mod tests {
         let mut random = RandomPlayer::new(0);
         for (i, game) in searched_positions(21, 3).iter().enumerate() {
             let seed = 40 + i as u64;
-            let salt = game.current().index() as u64 * 0x5851_F42D_4C95_7F2D;
-            let base = choose_with(game, hard_8_900(), move_seed(seed ^ salt, game.log().len()));
+            let base = choose_with(game, hard_8_900(), seat_move_seed(game, seed));
             assert!(game.legal_commands().contains(&base.expect("a move")));
             assert_eq!(base, low.choose(game, seed, &mut random), "position {i}");
         }
