@@ -461,6 +461,42 @@ async fn the_winnable_indicator_remembered_on_says_a_lost_opening_can_no_longer_
 }
 
 #[wasm_bindgen_test]
+async fn a_first_hint_on_a_hand_it_cannot_decide_answers_undecided_within_a_second() {
+    reset_storage();
+    let app = mount(&format!(
+        "#/simulator/{HINT_SLOW_DECK}?seed={HINT_SLOW_SEED}"
+    ))
+    .await;
+    app.click("[data-testid=btn-hint]").await;
+    assert!(
+        app.wait_for("[data-testid=hint-result]", 120).await,
+        "the hint answers"
+    );
+    assert_eq!(
+        app.attr("[data-testid=hint-result]", "data-result"),
+        "undecided"
+    );
+    // "(budget 16,000 positions, 0.5 s)": the time the search took where it ran. Here
+    // the budget runs out first; on a slower device the deadline (HINT_DEADLINE_MS,
+    // whose stops `jobs::tests` checks natively) would.
+    let text = app.text("[data-testid=hint-result]");
+    let seconds: f64 = text
+        .trim_end_matches([')', ' ', 's'])
+        .rsplit(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a time in {text:?}"));
+    assert!(
+        seconds < 1.0,
+        "a first hint answers within a second: {text}"
+    );
+    assert!(
+        app.has("[data-testid=btn-hint-deeper]"),
+        "it offers a longer search, which has no deadline"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_running_hint_can_be_cancelled() {
     reset_storage();
     let app = mount(&format!(

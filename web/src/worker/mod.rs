@@ -164,9 +164,17 @@ impl Reply {
     }
 }
 
+/// The job running in this thread (`RUNNING`): its id, when it started and when it last
+/// reported progress ([`now`]'s milliseconds).
+#[derive(Debug, Clone, Copy)]
+struct JobClock {
+    id: u32,
+    start: f64,
+    last: f64,
+}
+
 thread_local! {
-    /// The job running in this thread and when it last reported progress.
-    static RUNNING: RefCell<Option<(u32, f64)>> = const { RefCell::new(None) };
+    static RUNNING: RefCell<Option<JobClock>> = const { RefCell::new(None) };
 }
 
 /// How often a running job's progress reaches the page at most, in milliseconds.
@@ -182,11 +190,11 @@ pub fn progress(done: f64) {
     }
     let Some(id) = RUNNING.with(|r| {
         let mut running = r.borrow_mut();
-        let (id, last) = running.as_mut()?;
+        let running = running.as_mut()?;
         let t = now();
-        (t - *last >= PROGRESS_MS).then(|| {
-            *last = t;
-            *id
+        (t - running.last >= PROGRESS_MS).then(|| {
+            running.last = t;
+            running.id
         })
     }) else {
         return;
@@ -199,6 +207,16 @@ pub fn progress(done: f64) {
         // A lost report only leaves the progress bar where it was.
         let _ = post.call1(&global, &message);
     }
+}
+
+/// Milliseconds since the running job started, where it runs (in the worker, or on the
+/// page as the fallback); `None` outside a job and in native builds, which have no clock
+/// of the page's (so a task's native tests never depend on time).
+pub fn elapsed_ms() -> Option<f64> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
+    RUNNING.with(|r| r.borrow().map(|running| now() - running.start))
 }
 
 /// A progress report posted by a running job: `[id, done]` (a reply has five items).
@@ -252,7 +270,13 @@ fn run_request(request: &JsValue) -> Reply {
     let in_worker = web_sys::window().is_none();
     match Request::from_js(request) {
         Some(req) => {
-            RUNNING.with(|r| *r.borrow_mut() = Some((req.id, start)));
+            RUNNING.with(|r| {
+                *r.borrow_mut() = Some(JobClock {
+                    id: req.id,
+                    start,
+                    last: start,
+                })
+            });
             let result = dispatch(&req.kind, &req.body);
             RUNNING.with(|r| *r.borrow_mut() = None);
             Reply {
