@@ -327,18 +327,21 @@ async fn the_hint_wins_an_opening_hand_step_by_step_and_proves_a_short_line_shor
     );
 }
 
-#[wasm_bindgen_test]
-async fn the_hint_proves_that_a_hopeless_opening_hand_cannot_win() {
+/// A fresh duel of `deck` from `seed` whose opening hand got the hint's first answer.
+async fn first_hint(deck: &str, seed: u64) -> Mounted {
     reset_storage();
-    let app = mount(&format!(
-        "#/simulator/{HINT_LOST_DECK}?seed={HINT_LOST_SEED}"
-    ))
-    .await;
+    let app = mount(&format!("#/simulator/{deck}?seed={seed}")).await;
     app.click("[data-testid=btn-hint]").await;
     assert!(
         app.wait_for("[data-testid=hint-result]", 120).await,
         "the hint answers"
     );
+    app
+}
+
+#[wasm_bindgen_test]
+async fn the_hint_proves_that_a_hopeless_opening_hand_cannot_win() {
+    let app = first_hint(HINT_LOST_DECK, HINT_LOST_SEED).await;
     assert_eq!(
         app.attr("[data-testid=hint-result]", "data-result"),
         "no-win"
@@ -462,16 +465,7 @@ async fn the_winnable_indicator_remembered_on_says_a_lost_opening_can_no_longer_
 
 #[wasm_bindgen_test]
 async fn a_first_hint_on_a_hand_it_cannot_decide_answers_undecided_within_a_second() {
-    reset_storage();
-    let app = mount(&format!(
-        "#/simulator/{HINT_SLOW_DECK}?seed={HINT_SLOW_SEED}"
-    ))
-    .await;
-    app.click("[data-testid=btn-hint]").await;
-    assert!(
-        app.wait_for("[data-testid=hint-result]", 120).await,
-        "the hint answers"
-    );
+    let app = first_hint(HINT_SLOW_DECK, HINT_SLOW_SEED).await;
     assert_eq!(
         app.attr("[data-testid=hint-result]", "data-result"),
         "undecided"
