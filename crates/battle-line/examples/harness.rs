@@ -44,8 +44,9 @@
 //! `hard-close-partner` the hard level's search whose last two candidates, when within
 //! one standard error of each other, are decided by the sparring partner's valuation;
 //! `hard-partner-cut` the hard level whose cut rollouts are scored by the partner's
-//! flag chances, at hard's 900 rollouts; `hard-wide-16`, `-20`, `-24` the hard level
-//! searching its best 16, 20 or 24 candidates instead of 10, with its 1,800 rollouts.
+//! flag chances, at hard's 900 rollouts; `hard-wide-16`, `-24`, `-40` the hard level
+//! searching its best 16, 24 or 40 candidates instead of 10, with its 1,800 rollouts
+//! (`expert-wide-…`: expert's, with its 3,600).
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

@@ -642,16 +642,16 @@ pub enum Contender {
     /// cost of a kind that fills them raised until moves of other kinds take their places
     /// (`hard-spread`, `bot/corrections.rs`; read from games hard lost).
     HardSpread,
-    /// The hard level's search over its best `width` candidates instead of 10, with the
-    /// same 1,800 rollouts (`hard-wide-16`, `-20`, `-24`; issue 23, twenty-second round):
-    /// a search of 24 candidates with eight times hard's rollouts chose a move outside
-    /// hard's 10 in about 30% of the partner's positions, and chose it again with
-    /// another seed.
-    HardWide(u8),
+    /// A searching level's search over its best `width` candidates instead of 10, with
+    /// its own rollouts (hard's 1,800: `hard-wide-16`, `-24`, `-40`; expert's 3,600:
+    /// `expert-wide-16`, `-24`, `-40`; issue 23, twenty-second round): a search of 24
+    /// candidates with eight times hard's rollouts chose a move outside hard's 10 in
+    /// about 30% of the partner's positions, and chose it again with another seed.
+    Wide(Level, u8),
 }
 
-/// The candidates the harness names for `HardWide`.
-const WIDE_WIDTHS: [u8; 3] = [16, 20, 24];
+/// The candidates the harness names for `Wide`.
+const WIDE_WIDTHS: [u8; 3] = [16, 24, 40];
 
 /// The extra rollouts (percent of the last round's) the harness names for `HardClose`.
 const CLOSE_EXTRAS: [u8; 3] = [25, 50, 100];
@@ -927,8 +927,14 @@ impl Contender {
             ),
             Contender::HardClosePartner => "hard-close-partner",
             Contender::HardPartnerCut => "hard-partner-cut",
-            Contender::HardWide(width) => sized_name(
-                &["hard-wide-16", "hard-wide-20", "hard-wide-24"],
+            Contender::Wide(Level::Expert, width) => sized_name(
+                &["expert-wide-16", "expert-wide-24", "expert-wide-40"],
+                &WIDE_WIDTHS,
+                width,
+                "expert-wide",
+            ),
+            Contender::Wide(_, width) => sized_name(
+                &["hard-wide-16", "hard-wide-24", "hard-wide-40"],
                 &WIDE_WIDTHS,
                 width,
                 "hard-wide",
@@ -1003,9 +1009,13 @@ impl Contender {
             }
             "hard-close-partner" => Some(Contender::HardClosePartner),
             "hard-partner-cut" => Some(Contender::HardPartnerCut),
-            other if other.starts_with("hard-wide-") => {
-                let n: u8 = other["hard-wide-".len()..].parse().ok()?;
-                WIDE_WIDTHS.contains(&n).then_some(Contender::HardWide(n))
+            other if other.starts_with("hard-wide-") || other.starts_with("expert-wide-") => {
+                let (level, n) = other.split_once("-wide-")?;
+                let level = Level::from_code(level)?;
+                let n: u8 = n.parse().ok()?;
+                WIDE_WIDTHS
+                    .contains(&n)
+                    .then_some(Contender::Wide(level, n))
             }
             other if other.starts_with("hard-close-") => {
                 let n: u8 = other["hard-close-".len()..].parse().ok()?;
@@ -1128,14 +1138,16 @@ impl Contender {
             Contender::HardLiveDraws => {
                 choose_with(game, hard_8_900(), seed).map(|cmd| corrections::live_draw(game, cmd))
             }
-            Contender::HardWide(width) => {
-                let hard = Level::Hard.config().expect("hard searches");
-                let config = Config {
-                    width: usize::from(width),
-                    ..hard
-                };
-                choose_with(game, config, seed)
-            }
+            Contender::Wide(level, width) => match level.config() {
+                Some(searched) => {
+                    let config = Config {
+                        width: usize::from(width),
+                        ..searched
+                    };
+                    choose_with(game, config, seed)
+                }
+                None => choose(game, level, seed),
+            },
             Contender::HardSpread => {
                 let hard = hard_8_900();
                 choose_with(game, corrections::spread_config(game, seed, hard), seed)
@@ -1674,8 +1686,11 @@ mod tests {
             "hard-close-partner",
             "hard-partner-cut",
             "hard-wide-16",
-            "hard-wide-20",
             "hard-wide-24",
+            "hard-wide-40",
+            "expert-wide-16",
+            "expert-wide-24",
+            "expert-wide-40",
             "hard-ways",
             "hard-ways-900",
             "hard-cut-4",
@@ -1722,6 +1737,7 @@ mod tests {
         assert_eq!(Contender::from_name("hard-low"), None);
         assert_eq!(Contender::from_name("hard-model-30"), None);
         assert_eq!(Contender::from_name("hard-wide-18"), None);
+        assert_eq!(Contender::from_name("easy-wide-16"), None);
         assert_eq!(Contender::from_name("hard-wide-"), None);
         assert_eq!(Contender::from_name("hard-model-"), None);
         assert_eq!(Contender::from_name("hard-model"), None);
