@@ -43,6 +43,14 @@
 //! with `CSV`, the samples to that file. `… calibrate-cut-csv CSV...` prints the same
 //! figures for the samples of such files, without playing.
 //!
+//! `… battle-line-bench wide FROM N EVERY` plays the sparring partner against itself on
+//! seeds `FROM..FROM+N` and, at every `EVERY`-th position of the play phase that has
+//! more candidates than hard searches, compares the choices of hard, of 24 candidates
+//! with hard's rollouts, of 10 candidates with eight times its rollouts, and of a
+//! reference with both (two seeds) (`bot::wide_choices`): where the reference's choice
+//! falls in the one-ply ranking hard takes its 10 candidates from, and how often each
+//! search chooses the reference's move.
+//!
 //! `… battle-line-bench losses FROM N [CONTENDER [won]]` plays `CONTENDER` (`hard` by
 //! default) against the sparring partner on seeds `FROM..FROM+N`, each seed from both
 //! seats as the harness does (`play_watched`), and prints every game it loses (with
@@ -66,8 +74,8 @@
 
 use battle_line::bot::{
     Bot, CACHE_DEALS, CUT_CALIBRATION, Contender, CutCalibration, CutSample, Level, REPLY_RANKS,
-    RandomPlayer, Ranking, VOTE_BEST, calibrate, choose, choose_ranked, cut_samples,
-    dead_leader_share, play_watched, reply_ranks, time_tables,
+    RandomPlayer, Ranking, Sparring, VOTE_BEST, calibrate, choose, choose_ranked, cut_samples,
+    dead_leader_share, play_watched, reply_ranks, time_tables, wide_choices,
 };
 use battle_line::{
     Card, Color, Command, Deck, Destination, Game, Phase, Player, Settings, Tactic, Target, Troop,
@@ -113,6 +121,15 @@ fn main() {
         for (i, g) in fixed_positions(n).iter().enumerate() {
             println!("{i}: {:?}", choose(g, Level::Hard, i as u64));
         }
+        return;
+    }
+    if let [mode, from, n, every] = args.as_slice()
+        && mode == "wide"
+    {
+        let from: u64 = from.parse().expect("a first seed");
+        let n: u64 = n.parse().expect("a count of seeds");
+        let every: usize = every.parse().expect("a step between positions");
+        wide(from..from + n, every.max(1));
         return;
     }
     if let [mode, from, n, rest @ ..] = args.as_slice()
@@ -995,6 +1012,70 @@ impl Patterns {
 /// turn by turn: the other player's turns in a line each, and before each of
 /// `contender`'s turns the nine flags, both hands and the decks; then how it ended.
 /// Ends with the automatic checks' counts over lost and won games.
+/// Where wider and longer searches' choices fall among hard's candidates
+/// (`bot::wide_choices`), at every `every`-th position of the play phase of the sparring
+/// partner's games against itself on `seeds`: a line per position with more candidates
+/// than hard searches, then the totals.
+fn wide(seeds: std::ops::Range<u64>, every: usize) {
+    const NAMES: [&str; 4] = [
+        "hard (10, 1,800)",
+        "24 candidates, 1,800",
+        "10 candidates, 14,400",
+        "the reference again, another seed",
+    ];
+    let partner = Sparring::new();
+    let (mut positions, mut outside, mut outside_both) = (0, 0, 0);
+    let mut agree = [0; 4];
+    let mut k = 0u64;
+    let t = Instant::now();
+    for seed in seeds {
+        let mut g = Game::new(seed, Settings::default());
+        let mut plays = 0;
+        while !g.is_over() && g.log().len() < 3000 {
+            if g.phase() == Phase::Play {
+                plays += 1;
+                // Each position looked at gets its own seed.
+                k += u64::from(plays % every == 0);
+                if plays % every == 0
+                    && let Some(w) = wide_choices(&g, k)
+                {
+                    positions += 1;
+                    let far = |i: usize| w.ranks[i].is_none_or(|r| r >= 10);
+                    outside += usize::from(far(3));
+                    outside_both += usize::from(far(3) && far(4));
+                    for (i, a) in agree.iter_mut().enumerate() {
+                        *a += usize::from(w.choices[[0, 1, 2, 4][i]] == w.choices[3]);
+                    }
+                    println!(
+                        "seed {seed}, command {}: places {:?}",
+                        g.log().len(),
+                        w.ranks
+                    );
+                }
+            }
+            let Some(c) = partner.choose(&g) else { break };
+            if g.apply(c).is_err() {
+                break;
+            }
+        }
+    }
+    let share = |n: usize| 100.0 * n as f64 / positions.max(1) as f64;
+    println!(
+        "{positions} positions: the reference (24 candidates, 14,400 rollouts) chose a move \
+         outside hard's 10 in {outside} ({:.0}%), with both seeds in {outside_both} ({:.0}%); \
+         {:.1} s",
+        share(outside),
+        share(outside_both),
+        t.elapsed().as_secs_f64()
+    );
+    for (name, a) in NAMES.iter().zip(agree) {
+        println!(
+            "  {name} chose the reference's move in {a} ({:.0}%)",
+            share(a)
+        );
+    }
+}
+
 fn losses(seeds: std::ops::Range<u64>, contender: Contender, won: bool) {
     let mut lost_patterns = Patterns::default();
     let mut won_patterns = Patterns::default();

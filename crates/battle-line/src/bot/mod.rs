@@ -1096,6 +1096,52 @@ impl Contender {
     }
 }
 
+/// Where the choices of wider and longer searches fall among hard's candidates, at one
+/// position (`battle-line-bench wide`; issue 23, twenty-second round).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WideChoices {
+    /// The choices of, in order: hard (10 candidates, 1,800 rollouts); 24 candidates
+    /// with hard's rollouts; 10 candidates with eight times hard's rollouts (14,400); the
+    /// reference, 24 candidates with 14,400 rollouts; the reference with another seed.
+    pub choices: [Option<Command>; 5],
+    /// Each choice's place in the one-ply ranking of every move (0: the best-ranked;
+    /// hard searches places 0-9).
+    pub ranks: [Option<usize>; 5],
+}
+
+/// The searches' choices [`WideChoices`] compares, where the position has more
+/// candidates than hard searches (`None` otherwise, or where hard decides at once).
+pub fn wide_choices(game: &Game, seed: u64) -> Option<WideChoices> {
+    let hard = Level::Hard.config()?;
+    let with = |width: usize, rollouts: usize| Config {
+        width,
+        rollouts,
+        ..hard
+    };
+    let ranked = match Search::start(game, seed, with(usize::MAX, hard.rollouts)) {
+        Progress::Searching(s) => s.into_ranked().candidates,
+        Progress::Decided(_) => return None,
+    };
+    if ranked.len() <= hard.width {
+        return None;
+    }
+    let long = 8 * hard.rollouts;
+    let searches = [
+        (hard, seed),
+        (with(24, hard.rollouts), seed),
+        (with(hard.width, long), seed),
+        (with(24, long), seed),
+        (with(24, long), seed ^ 0x55),
+    ];
+    let choices = searches.map(|(config, seed)| choose_with(game, config, seed));
+    let ranks = choices.map(|c| {
+        ranked
+            .iter()
+            .position(|(commands, _)| Some(commands[0]) == c)
+    });
+    Some(WideChoices { choices, ranks })
+}
+
 /// The seed of the decision of the player to move in `game` (of a game seeded with
 /// `game_seed`) in the harness: [`move_seed`] salted by the seat, so that two searchers
 /// in one game do not share their deals.
