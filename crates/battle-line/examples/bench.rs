@@ -1007,11 +1007,6 @@ impl Patterns {
     }
 }
 
-/// Plays `contender` against the sparring partner on seeds `seeds`, each from both
-/// seats as the harness does, and prints each game it loses (with `won`, every game)
-/// turn by turn: the other player's turns in a line each, and before each of
-/// `contender`'s turns the nine flags, both hands and the decks; then how it ended.
-/// Ends with the automatic checks' counts over lost and won games.
 /// Where wider and longer searches' choices fall among hard's candidates
 /// (`bot::wide_choices`), at every `every`-th position of the play phase of the sparring
 /// partner's games against itself on `seeds`: a line per position with more candidates
@@ -1076,6 +1071,11 @@ fn wide(seeds: std::ops::Range<u64>, every: usize) {
     }
 }
 
+/// Plays `contender` against the sparring partner on seeds `seeds`, each from both
+/// seats as the harness does, and prints each game it loses (with `won`, every game)
+/// turn by turn: the other player's turns in a line each, and before each of
+/// `contender`'s turns the nine flags, both hands and the decks; then how it ended.
+/// Ends with the automatic checks' counts over lost and won games.
 fn losses(seeds: std::ops::Range<u64>, contender: Contender, won: bool) {
     let mut lost_patterns = Patterns::default();
     let mut won_patterns = Patterns::default();
