@@ -40,8 +40,10 @@
 //! result, and prints the log-loss and a table by bins of the plain combinations of the
 //! odds evaluation's and the partner's flag chances (`CutScore::Odds`, `Partner`) and of
 //! corrections (`CutCalibration`) fitted on the even seeds and checked on the odd ones;
-//! with `CSV`, the samples to that file. `… calibrate-cut-csv CSV...` prints the same
-//! figures for the samples of such files, without playing.
+//! with `CSV`, the samples to that file, each row with the numbers of `cut_features`
+//! after the flag chances (for fits of richer cut scores outside the bench, such as
+//! `CutBlend`'s). `… calibrate-cut-csv CSV...` prints the same figures for the samples
+//! of such files, without playing.
 //!
 //! `… battle-line-bench wide FROM N EVERY` plays the sparring partner against itself on
 //! seeds `FROM..FROM+N` and, at every `EVERY`-th position of the play phase that has
@@ -73,9 +75,10 @@
 //! outlooks shared by the 8, as a tree below one root builds them.
 
 use battle_line::bot::{
-    Bot, CACHE_DEALS, CUT_CALIBRATION, Contender, CutCalibration, CutSample, Level, REPLY_RANKS,
-    RandomPlayer, Ranking, Sparring, VOTE_BEST, calibrate, choose, choose_ranked, cut_samples,
-    dead_leader_share, play_watched, reply_ranks, time_tables, wide_choices,
+    Bot, CACHE_DEALS, CUT_CALIBRATION, CUT_FEATURE_NAMES, Contender, CutCalibration, CutSample,
+    Level, REPLY_RANKS, RandomPlayer, Ranking, Sparring, VOTE_BEST, calibrate, choose,
+    choose_ranked, cut_samples, dead_leader_share, play_watched, reply_ranks, time_tables,
+    wide_choices,
 };
 use battle_line::{
     Card, Color, Command, Deck, Destination, Game, Phase, Player, Settings, Tactic, Target, Troop,
@@ -654,6 +657,9 @@ fn calibrate_cut(seeds: std::ops::Range<u64>, a: Contender, b: Contender, csv: O
                 text += &format!(",{k}{i}");
             }
         }
+        for name in CUT_FEATURE_NAMES {
+            text += &format!(",{name}");
+        }
         text.push('\n');
         for s in &samples {
             text += &format!(
@@ -664,7 +670,7 @@ fn calibrate_cut(seeds: std::ops::Range<u64>, a: Contender, b: Contender, csv: O
                 u8::from(s.to_move),
                 s.result
             );
-            for p in s.odds.iter().chain(&s.partner) {
+            for p in s.odds.iter().chain(&s.partner).chain(&s.features) {
                 text += &format!(",{p:.6}");
             }
             text.push('\n');
@@ -683,7 +689,7 @@ fn read_cut_samples(path: &str) -> Vec<CutSample> {
             .split(',')
             .map(|x| x.parse().expect("a number"))
             .collect();
-        assert_eq!(f.len(), 23, "a row of calibrate-cut's CSV");
+        assert!(f.len() >= 23, "a row of calibrate-cut's CSV");
         let flags = |at: usize| -> [f64; 9] { std::array::from_fn(|i| f[at + i]) };
         out.push(CutSample {
             seed: f[0] as u64,
@@ -693,6 +699,7 @@ fn read_cut_samples(path: &str) -> Vec<CutSample> {
             result: f[4],
             odds: flags(5),
             partner: flags(14),
+            features: std::array::from_fn(|i| f.get(23 + i).copied().unwrap_or(0.0)),
         });
     }
     out

@@ -29,7 +29,10 @@ mod sparring;
 mod ways;
 
 pub use corrections::dead_leader_share;
-pub use cut_calibration::{CUT_CALIBRATION, CutCalibration, CutSample, cut_samples};
+pub use cut_calibration::{
+    CUT_CALIBRATION, CUT_FEATURE_NAMES, CUT_FEATURES, CutBlend, CutCalibration, CutSample,
+    cut_features, cut_samples,
+};
 pub use easy::Bot;
 pub use hand_model::{Calibration, calibrate};
 pub use ismcts::{CACHE_DEALS, REPLY_RANKS, ReplyRanks, SampledRanks, VOTE_BEST, reply_ranks};
@@ -632,6 +635,10 @@ pub enum Contender {
     /// ([`CutCalibration::for_deck`], `hard-cal-deck`, `CutScore::OddsCalibratedByDeck`;
     /// issue 23, twentieth round).
     HardCalDeck,
+    /// The hard level (its search as it plays) whose cut rollouts are scored by the
+    /// calibrated odds chance and the partner's chance blended ([`CutBlend`],
+    /// `CutScore::Blend`; `hard-blend`; issue 23, twenty-third round).
+    HardBlend,
     /// The hard level whose end-of-turn draw of a tactic becomes a troop draw when the
     /// tactic could not be played: the tactic limit locks it, or its own leader is played
     /// and the card is the other leader with a chance of at least a quarter
@@ -751,9 +758,10 @@ fn cut_config(base: Config, plies: u8, score: CutScore, ways: bool) -> Config {
         depth: 2 * usize::from(plies),
         cut: score,
         rollouts: match score {
-            CutScore::Odds | CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck => {
-                base.rollouts
-            }
+            CutScore::Odds
+            | CutScore::OddsCalibrated
+            | CutScore::OddsCalibratedByDeck
+            | CutScore::Blend => base.rollouts,
             CutScore::Partner => CUT_PARTNER_ROLLOUTS,
         },
         playout: if ways { ways_playout() } else { base.playout },
@@ -802,7 +810,9 @@ fn variant_name(
     let row = match score {
         CutScore::Partner => 0,
         CutScore::Odds => 2,
-        CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck => return family,
+        CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck | CutScore::Blend => {
+            return family;
+        }
     } + usize::from(ways);
     sized_name(&names[row], sizes, n, family)
 }
@@ -852,6 +862,7 @@ impl Contender {
             Contender::HardDraws => "hard-draws",
             Contender::HardCal => "hard-cal",
             Contender::HardCalDeck => "hard-cal-deck",
+            Contender::HardBlend => "hard-blend",
             Contender::HardLiveDraws => "hard-live-draws",
             Contender::HardSpread => "hard-spread",
             Contender::HardTacticDraws(0) => "hard-tactic-draws-0",
@@ -988,6 +999,7 @@ impl Contender {
             "hard-draws" => Some(Contender::HardDraws),
             "hard-cal" => Some(Contender::HardCal),
             "hard-cal-deck" => Some(Contender::HardCalDeck),
+            "hard-blend" => Some(Contender::HardBlend),
             "hard-live-draws" => Some(Contender::HardLiveDraws),
             "hard-spread" => Some(Contender::HardSpread),
             "hard-ways" => Some(Contender::HardWays),
@@ -1181,6 +1193,17 @@ impl Contender {
                 };
                 choose_with(game, Config { cut, ..hard }, seed)
             }
+            Contender::HardBlend => match Level::Hard.config() {
+                Some(hard) => choose_with(
+                    game,
+                    Config {
+                        cut: CutScore::Blend,
+                        ..hard
+                    },
+                    seed,
+                ),
+                None => None,
+            },
             Contender::HardLiveDraws => {
                 choose_with(game, hard_8_900(), seed).map(|cmd| corrections::live_draw(game, cmd))
             }
@@ -1695,6 +1718,7 @@ mod tests {
             "hard-draws",
             "hard-cal",
             "hard-cal-deck",
+            "hard-blend",
             "hard-live-draws",
             "hard-spread",
             "hard-tactic-draws-0",

@@ -74,6 +74,9 @@ pub enum CutScore {
     /// The same with the correction fitted at the troop deck's size
     /// ([`super::CutCalibration::for_deck`]).
     OddsCalibratedByDeck,
+    /// The calibrated odds chance and the sparring partner's chance blended by weights
+    /// fitted to games' results ([`super::CutBlend`]).
+    Blend,
 }
 
 /// The one-ply evaluation that picks a searching level's candidates.
@@ -893,9 +896,13 @@ pub(crate) fn cut_score(config: &Config, game: &Game, me: Player) -> f64 {
     match config.cut {
         CutScore::Odds => value(game, me, config.params),
         CutScore::Partner => super::sparring::game_chance(game, me),
-        CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck => match game.phase() {
+        CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck | CutScore::Blend => match game
+            .phase()
+        {
             Phase::GameOver { winner, .. } => f64::from(u8::from(winner == me)),
             Phase::Stalemate => 0.5,
+            _ if config.cut == CutScore::Blend => super::CutBlend::for_deck(game.troop_deck_len())
+                .game_chance(game, me, config.params),
             _ => {
                 let correction = if config.cut == CutScore::OddsCalibratedByDeck {
                     super::CutCalibration::for_deck(game.troop_deck_len())
