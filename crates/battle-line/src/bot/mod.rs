@@ -1882,15 +1882,22 @@ mod tests {
 
     #[test]
     fn a_cut_rollouts_score_is_a_chance_and_exact_once_the_game_is_over() {
+        let hard = Level::Hard.config().expect("hard searches");
+        let scores = [
+            CutScore::Odds,
+            CutScore::Partner,
+            CutScore::OddsCalibrated,
+            CutScore::OddsCalibratedByDeck,
+            CutScore::Blend,
+        ];
+        let score = |cut, game: &Game, me| search::cut_score(&Config { cut, ..hard }, game, me);
         let mut scored = 0;
         for seed in [21, 22] {
             for game in searched_positions(seed, 6) {
                 for me in Player::BOTH {
-                    for (name, v) in [
-                        ("partner", sparring::game_chance(&game, me)),
-                        ("odds", search::value(&game, me, eval::Params::default())),
-                    ] {
-                        assert!((0.0..=1.0).contains(&v), "{name}: {v}");
+                    for cut in scores {
+                        let v = score(cut, &game, me);
+                        assert!((0.0..=1.0).contains(&v), "{cut:?}: {v}");
                     }
                     scored += 1;
                 }
@@ -1902,6 +1909,10 @@ mod tests {
             let winner = game.winner().expect("a winner");
             assert_eq!(sparring::game_chance(&game, winner), 1.0);
             assert_eq!(sparring::game_chance(&game, winner.opponent()), 0.0);
+            for cut in scores {
+                assert_eq!(score(cut, &game, winner), 1.0, "{cut:?}");
+                assert_eq!(score(cut, &game, winner.opponent()), 0.0, "{cut:?}");
+            }
         }
     }
 
