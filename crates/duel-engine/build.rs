@@ -2,9 +2,10 @@
 //!
 //! The files are read with the crate's own types (the modules below are its sources),
 //! so they are checked exactly as the crate defines them: an unknown field or a bad
-//! value fails the build with serde's message. The values are stored with borsh (a
-//! plain binary form: fields in order, enum variants by index) for `src/data.rs` to
-//! decode at start-up, without the JSON parser and serde's per-type visitors.
+//! value fails the build with serde's message. The values are stored in borsh's binary
+//! form (fields in order, enum variants by index), written by `src/data/codec.rs`, for
+//! `src/data.rs` to decode at start-up, without the JSON parser and serde's per-type
+//! visitors.
 
 // The modules are compiled here for their data types only.
 #![allow(dead_code)]
@@ -15,30 +16,20 @@ use std::{env, fs};
 
 #[path = "src/card.rs"]
 mod card;
+#[path = "src/data/codec.rs"]
+mod codec;
 #[path = "src/deck.rs"]
 mod deck;
 #[path = "src/effect.rs"]
 mod effect;
 
 /// Stand-ins for the items of the crate that the data modules name besides each other.
-/// `Position` must match `state::Position`, variants in the same order (borsh stores
-/// the index; the data tests compare the decoded cards with the JSON).
+/// `Position` must match `state::Position`, variants in the same order (the codec
+/// stores the index; the data tests compare the decoded cards with the JSON).
 mod state {
-    use borsh::{BorshDeserialize, BorshSerialize};
     use serde::{Deserialize, Serialize};
 
-    #[derive(
-        Debug,
-        Clone,
-        Copy,
-        PartialEq,
-        Eq,
-        Hash,
-        Serialize,
-        Deserialize,
-        BorshSerialize,
-        BorshDeserialize,
-    )]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Position {
         Attack,
@@ -91,6 +82,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         "src/card.rs",
         "src/deck.rs",
         "src/effect.rs",
+        "src/data/codec.rs",
     ] {
         println!("cargo::rerun-if-changed={path}");
     }
@@ -105,7 +97,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let decks = deck::parse_decks(&read("data/decks.json")?)
         .map_err(|e| format!("data/decks.json: {e}"))?;
 
-    fs::write(Path::new(&out).join("cards.bin"), borsh::to_vec(&cards)?)?;
+    fs::write(Path::new(&out).join("cards.bin"), codec::to_vec(&cards))?;
     // The passcodes alone, in the same order: what `card::card` searches (a few hundred
     // bytes to search, where the definitions are a few hundred bytes each).
     let codes: Vec<String> = cards.iter().map(|c| c.code.to_string()).collect();
@@ -164,6 +156,6 @@ fn main() -> Result<(), Box<dyn Error>> {
         Path::new(&out).join("burners.rs"),
         format!("&[{}]", burners.join(", ")),
     )?;
-    fs::write(Path::new(&out).join("decks.bin"), borsh::to_vec(&decks)?)?;
+    fs::write(Path::new(&out).join("decks.bin"), codec::to_vec(&decks))?;
     Ok(())
 }

@@ -1,6 +1,5 @@
 //! Card facts and the catalogue of every card the simulator knows, loaded from `data/cards.json`.
 
-use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 use crate::effect::{EffectDef, RuleDef};
@@ -11,7 +10,7 @@ pub type Code = u32;
 /// What kind of card this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum CardType {
     Monster,
     Spell,
@@ -21,7 +20,7 @@ pub enum CardType {
 /// The frame of a card, which is also how the UI colours it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Frame {
     Normal,
     Effect,
@@ -35,7 +34,7 @@ pub enum Frame {
 /// The property of a spell or trap card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum SpellType {
     Normal,
     QuickPlay,
@@ -47,7 +46,7 @@ pub enum SpellType {
 /// Monster stats; present exactly for monsters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct MonsterStats {
     pub attribute: String,
     pub race: String,
@@ -64,7 +63,7 @@ pub struct MonsterStats {
 /// The materials of a Synchro monster besides its one Tuner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct SynchroMaterials {
     pub non_tuners_min: u8,
     /// `None`: "1 or more".
@@ -75,7 +74,7 @@ pub struct SynchroMaterials {
 /// One card: facts plus behaviour (effects and rules), all data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct CardDef {
     pub code: Code,
     pub name_en: String,
@@ -102,7 +101,7 @@ pub struct CardDef {
     /// table of their own ([`by_passcode`] reads it), not into the catalogue every page
     /// decodes: in [`catalog`] this is empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[borsh(skip)]
+    #[cfg_attr(test, borsh(skip))]
     pub aliases: Vec<Code>,
 }
 

@@ -1,17 +1,18 @@
 //! The card and deck data, compiled in from `data/*.json` by `build.rs`.
 //!
 //! The build script parses the JSON files with the crate's own types (unknown fields
-//! refused) and stores the values with borsh; they are decoded here on first use. The
-//! browser bundle so carries neither the JSON text nor serde's visitors for the card
-//! language, which were most of its serde code. The JSON files stay the one source of
-//! the data; the tests check that the decoded values equal what the files say.
+//! refused) and stores the values in borsh's binary form ([`codec`]); they are decoded
+//! here on first use. The browser bundle so carries neither the JSON text nor serde's
+//! visitors for the card language, which were most of its serde code. The JSON files
+//! stay the one source of the data; the tests check that the decoded values equal what
+//! the files say.
 
 use std::sync::OnceLock;
 
-use borsh::BorshDeserialize;
-
 use crate::card::{CardDef, Code};
 use crate::deck::DeckFile;
+
+mod codec;
 
 static CATALOG: OnceLock<Vec<CardDef>> = OnceLock::new();
 const CARDS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cards.bin"));
@@ -21,8 +22,14 @@ static DECKS: OnceLock<DeckFile> = OnceLock::new();
 /// Decodes what `build.rs` stored with the same types. It cannot fail short of a
 /// broken build (the tests decode it), and the panic does not format the error, which
 /// would pull the error's formatting into the bundle.
-fn decode<T: BorshDeserialize>(bytes: &[u8], what: &str) -> T {
-    borsh::from_slice(bytes).unwrap_or_else(|_| panic!("{what} compiled in by build.rs decodes"))
+fn decode<T: codec::Decode>(bytes: &[u8], what: &str) -> T {
+    codec::from_slice(bytes).unwrap_or_else(|_| panic!("{what} compiled in by build.rs decodes"))
+}
+
+/// The catalogue decoded afresh, for the start-up benchmark (`examples/bench.rs`).
+#[doc(hidden)]
+pub fn decode_catalog() -> Vec<CardDef> {
+    decode(CARDS, "data/cards.json")
 }
 
 /// Every card, sorted by passcode (`build.rs` sorts them).

@@ -1,6 +1,5 @@
 //! Preset decks (data/decks.json) and the scarecrow opponent's deck.
 
-use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 use crate::card::Code;
@@ -8,7 +7,7 @@ use crate::card::Code;
 /// A preset deck the player can pick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct DeckDef {
     pub id: String,
     pub name_ja: String,
@@ -60,7 +59,7 @@ pub(crate) fn expand(list: &[(Code, u8)]) -> Vec<Code> {
 /// The contents of a deck file such as `data/decks.json` (unknown fields are refused).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct DeckFile {
     /// The scarecrow opponent's 40 cards: vanilla monsters, so anything that reaches
     /// their graveyard (Hand Destruction) is a plain, effect-less card.

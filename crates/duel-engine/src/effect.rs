@@ -7,7 +7,6 @@
 //! Steps remember what they chose or moved in registers ([`Reg`]) that later steps,
 //! values ([`Amount`]) and delayed End Phase effects read.
 
-use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 use crate::card::{CardType, Code, Frame, SpellType};
@@ -16,7 +15,7 @@ use crate::state::Position;
 /// Who a step or condition is about, seen from the card's controller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Who {
     You,
     Opponent,
@@ -25,7 +24,7 @@ pub enum Who {
 /// How an effect is started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum EffectKind {
     /// Activating a spell or trap card itself.
     Activation,
@@ -39,7 +38,7 @@ pub enum EffectKind {
 /// Which once-per-turn limit an effect has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum OncePerTurn {
     /// "Once per turn": per copy of the card.
     Card,
@@ -50,7 +49,7 @@ pub enum OncePerTurn {
 /// How a monster was summoned (the "summon kind" of a game event).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum SummonKind {
     /// A Normal Summon (a Tribute Summon is one too).
     Normal,
@@ -75,7 +74,7 @@ impl SummonKind {
 /// What starts a trigger effect.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum TriggerOn {
     /// This card was sent from the field to the graveyard (a discard or a mill from the
     /// deck does not count).
@@ -93,7 +92,7 @@ pub enum TriggerOn {
 /// "When ..." or "If ...": only an optional "when" trigger can miss its timing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Timing {
     /// Activated only if its event was the last thing that happened.
     When,
@@ -104,7 +103,7 @@ pub enum Timing {
 /// The event side of a trigger effect.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct TriggerDef {
     pub on: TriggerOn,
     /// "You can": the player is asked. Otherwise it is mandatory.
@@ -117,7 +116,7 @@ pub struct TriggerDef {
 /// An activated effect of a card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct EffectDef {
     pub kind: EffectKind,
     /// What starts it, for trigger effects.
@@ -176,7 +175,7 @@ impl EffectDef {
 /// One choice of a modal effect.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct Mode {
     pub label_ja: String,
     pub label_en: String,
@@ -188,7 +187,7 @@ pub struct Mode {
 /// A named register of an effect's locals where chosen or moved cards are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Reg {
     A,
     B,
@@ -207,7 +206,8 @@ impl Reg {
 /// A number an effect uses: a constant, or computed from the cards in a register.
 /// Written as a plain number, or as `{"count": "a"}`, `{"level": "a"}`,
 /// `{"half_atk": "a"}` in the data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, BorshSerialize, BorshDeserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Amount {
     Fixed(u32),
     /// How many cards the register holds (e.g. "draw that many").
@@ -298,7 +298,7 @@ impl<'de> Deserialize<'de> for Amount {
 /// Whether the activating card itself counts in a hand-size condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum SelfInHand {
     /// The card being activated counts (it is still in the hand when checked).
     #[default]
@@ -312,7 +312,7 @@ pub enum SelfInHand {
 /// A card filter. Every field that is set must match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
 #[serde(deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub struct Filter {
     #[serde(default, rename = "type")]
     pub card_type: Option<CardType>,
@@ -363,7 +363,7 @@ pub struct Filter {
 /// Where a step picks cards from. Zones are the effect controller's unless they say so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Source {
     Hand,
     Deck,
@@ -393,7 +393,7 @@ pub enum Source {
 /// Where a step moves cards to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Dest {
     Hand,
     /// Discarded (from the hand, as a discard).
@@ -413,7 +413,8 @@ pub enum Dest {
 }
 
 /// How many cards a selection may take at most: a number, or `"all"` in the data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, BorshSerialize, BorshDeserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Max {
     N(u8),
     All,
@@ -457,7 +458,7 @@ impl<'de> Deserialize<'de> for Max {
 /// What a prompt asks the player for, so the UI can title it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Purpose {
     Discard,
     SendToGraveyard,
@@ -473,7 +474,7 @@ pub enum Purpose {
 /// The position a Special Summon uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum SummonPosition {
     /// Face-up Attack or face-up Defense, as the player chooses (the default, ruling 0.3).
     #[default]
@@ -485,7 +486,7 @@ pub enum SummonPosition {
 /// A lasting restriction an effect puts on the duel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Restriction {
     /// The controller cannot Special Summon for the rest of this turn (an oath).
     NoSpecialSummon,
@@ -501,7 +502,7 @@ pub enum Restriction {
 /// A rule a whole selection must satisfy (not each card alone).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Constraint {
     /// The number of chosen cards, N, must be the Level of some card matching `filter`
     /// in `zone` (Treasure Panda: banish N to summon a Level N Normal Monster).
@@ -514,7 +515,7 @@ pub enum Constraint {
 /// A condition that must hold to activate an effect (or to go on resolving it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Condition {
     /// `who` has at least `n` cards in the deck (so `n` draws can happen).
     DeckAtLeast { who: Who, n: u8 },
@@ -578,7 +579,7 @@ pub enum Condition {
 /// One step of an effect. Implemented once each in the engine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Step {
     /// `who` draws `n` cards. Drawing from an empty deck loses the duel.
     Draw {
@@ -726,7 +727,7 @@ pub enum Step {
 /// A rule that applies without activation while the card is in the given place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum RuleDef {
     /// Holding this card and all `pieces` in hand wins the duel.
     WinWithAllInHand { pieces: Vec<Code> },

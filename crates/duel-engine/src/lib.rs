@@ -36,6 +36,8 @@ pub mod view;
 
 pub use card::{CardDef, CardType, Code, Frame, SpellType, card, catalog};
 pub use command::{Command, Response};
+#[doc(hidden)]
+pub use data::decode_catalog;
 #[cfg(feature = "custom-decks")]
 pub use deal::{CUSTOM_DECK_ID, Custom, Opening};
 pub use deck::{DeckDef, deck, decks};

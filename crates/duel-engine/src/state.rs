@@ -2,7 +2,6 @@
 
 use std::rc::Rc;
 
-use borsh::{BorshDeserialize, BorshSerialize};
 use seeded_rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -85,7 +84,7 @@ pub enum Face {
 /// Battle position of a monster on the field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[derive(BorshSerialize, BorshDeserialize)]
+#[cfg_attr(test, derive(borsh::BorshSerialize))]
 pub enum Position {
     Attack,
     Defense,
