@@ -98,10 +98,10 @@ impl CutCalibration {
     /// line between (`CutScore::OddsCalibratedByDeck`, the harness's `hard-cal-deck`).
     pub fn for_deck(deck: usize) -> CutCalibration {
         let (hi, lo) = (CUT_CALIBRATION_DECK_20, CUT_CALIBRATION_DECK_10);
-        let t = ((20.0 - deck as f64) / 10.0).clamp(0.0, 1.0);
+        let between = |a: f64, b: f64| between_fits(deck, a, b);
         CutCalibration {
-            flag_sharpness: hi.flag_sharpness + t * (lo.flag_sharpness - hi.flag_sharpness),
-            game_temperature: hi.game_temperature + t * (lo.game_temperature - hi.game_temperature),
+            flag_sharpness: between(hi.flag_sharpness, lo.flag_sharpness),
+            game_temperature: between(hi.game_temperature, lo.game_temperature),
         }
     }
 }
@@ -112,7 +112,11 @@ impl CutCalibration {
 /// Fitted by least log-loss (issue 23, twenty-third round) on the samples of
 /// `battle-line-bench calibrate-cut 0 1200 sparring sparring` and `… playout-ways
 /// sparring` together (even seeds, 9,352 samples; odd seeds held out: log-loss 0.5554
-/// for the calibrated odds alone, 0.5450 for the partner's alone, 0.5372 blended).
+/// for the calibrated odds alone, 0.5450 for the partner's alone, 0.5372 blended), by a
+/// logistic regression on the two logits computed from the CSV files' flag chances,
+/// outside the bench, at each deck size apart; its constant term (0.06 and -0.02) is
+/// left out, so the blend reads both seats alike. Not kept for a level: it played no
+/// better than hard (README, twenty-third round).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CutBlend {
     pub odds: f64,
@@ -134,10 +138,9 @@ impl CutBlend {
     /// straight line between (as [`CutCalibration::for_deck`]).
     pub fn for_deck(deck: usize) -> CutBlend {
         let (hi, lo) = (CUT_BLEND_DECK_20, CUT_BLEND_DECK_10);
-        let t = ((20.0 - deck as f64) / 10.0).clamp(0.0, 1.0);
         CutBlend {
-            odds: hi.odds + t * (lo.odds - hi.odds),
-            partner: hi.partner + t * (lo.partner - hi.partner),
+            odds: between_fits(deck, hi.odds, lo.odds),
+            partner: between_fits(deck, hi.partner, lo.partner),
         }
     }
 
@@ -154,6 +157,14 @@ impl CutBlend {
 fn logit(p: f64) -> f64 {
     let p = p.clamp(1e-4, 1.0 - 1e-4);
     (p / (1.0 - p)).ln()
+}
+
+/// A number fitted where the troop deck first held at most 20 cards (`at_20`) and at
+/// most 10 (`at_10`), for a deck of `deck` cards: each fit at its size and beyond, a
+/// straight line between.
+fn between_fits(deck: usize, at_20: f64, at_10: f64) -> f64 {
+    let t = ((20.0 - deck as f64) / 10.0).clamp(0.0, 1.0);
+    at_20 + t * (at_10 - at_20)
 }
 
 /// What the cut score sees at one recorded position, from one seat, and how the game
