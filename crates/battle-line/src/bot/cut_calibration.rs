@@ -222,7 +222,8 @@ pub const CUT_FEATURE_NAMES: [&str; CUT_FEATURES] = [
 /// adjacent flags for each side, the hands (tactics, troops and their values, a leader),
 /// the open slots each side must still fill, the tactics each side played, who moves,
 /// the troop deck, and the flags each side is all but sure of. `p` is the seat's flag
-/// chances by the odds evaluation.
+/// chances by the odds evaluation. Both hands are read as they are: the whole position,
+/// as a rollout's sampled deal or a recorded game holds it, not what `me` may see.
 pub fn cut_features(game: &Game, me: Player, p: &[f64; 9]) -> [f64; CUT_FEATURES] {
     let other = me.opponent();
     let g = CUT_CALIBRATION.game_chance(p).clamp(1e-4, 1.0 - 1e-4);
