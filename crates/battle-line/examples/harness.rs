@@ -197,7 +197,8 @@ fn contenders(list: &str) -> Vec<Contender> {
     list.split(',')
         .map(|s| {
             Contender::from_name(s).unwrap_or_else(|| {
-                eprintln!("unknown player {s}");
+                let known: Vec<&str> = Contender::all().iter().map(|c| c.name()).collect();
+                eprintln!("unknown player {s}; the players are: {}", known.join(" "));
                 std::process::exit(2)
             })
         })

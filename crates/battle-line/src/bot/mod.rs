@@ -984,127 +984,63 @@ impl Contender {
     }
 
     /// The contender named `name` (a level's code, `random`, `sparring`, `playout`, or
-    /// a searching level with a ranking named: `hard-odds`, `expert-partner`, ...).
+    /// a searching level with a ranking named: `hard-odds`, `expert-partner`, ...): the
+    /// one of [`Contender::all`] whose [`Contender::name`] it is.
     pub fn from_name(name: &str) -> Option<Contender> {
-        match name {
-            "random" => Some(Contender::Random),
-            "sparring" => Some(Contender::Sparring),
-            "hard-odds" => Some(Contender::Ranked(Level::Hard, Ranking::Odds)),
-            "hard-partner" => Some(Contender::Ranked(Level::Hard, Ranking::Partner)),
-            "expert-odds" => Some(Contender::Ranked(Level::Expert, Ranking::Odds)),
-            "expert-partner" => Some(Contender::Ranked(Level::Expert, Ranking::Partner)),
-            "playout" => Some(Contender::Playout),
-            "playout-ways" => Some(Contender::PlayoutWays),
-            "hard-full" => Some(Contender::HardFull),
-            "hard-draws" => Some(Contender::HardDraws),
-            "hard-cal" => Some(Contender::HardCal),
-            "hard-cal-deck" => Some(Contender::HardCalDeck),
-            "hard-blend" => Some(Contender::HardBlend),
-            "hard-live-draws" => Some(Contender::HardLiveDraws),
-            "hard-spread" => Some(Contender::HardSpread),
-            "hard-ways" => Some(Contender::HardWays),
-            "hard-ways-900" => Some(Contender::HardWays900),
-            other if other.starts_with("hard-replies-") => {
-                let rest = &other["hard-replies-".len()..];
-                let (worst, rest) = match rest.strip_prefix("worst-") {
-                    Some(rest) => (true, rest),
-                    None => (false, rest.strip_prefix("odds-")?),
-                };
-                let n: u8 = rest.parse().ok()?;
-                REPLY_COUNTS
-                    .contains(&n)
-                    .then_some(Contender::HardReplies(if worst {
-                        Replies::Worst(n)
-                    } else {
-                        Replies::Odds(n)
-                    }))
-            }
-            "hard-close-partner" => Some(Contender::HardClosePartner),
-            "hard-partner-cut" => Some(Contender::HardPartnerCut),
-            other if other.starts_with("hard-wide-") || other.starts_with("expert-wide-") => {
-                let (level, n) = other.split_once("-wide-")?;
-                let level = Level::from_code(level)?;
-                let n: u8 = n.parse().ok()?;
-                WIDE_WIDTHS
-                    .contains(&n)
-                    .then_some(Contender::Wide(level, n))
-            }
-            other if other.starts_with("hard-close-") => {
-                let n: u8 = other["hard-close-".len()..].parse().ok()?;
-                CLOSE_EXTRAS.contains(&n).then_some(Contender::HardClose(n))
-            }
-            "hard-is-sh-2-c25-partner-table" => Some(Contender::HardIsPartnerModel { hand: false }),
-            "hard-is-sh-2-c25-partner-model" => Some(Contender::HardIsPartnerModel { hand: true }),
-            other if other.starts_with("hard-is-sh-2-c25-partner-replies-") => {
-                let n: u8 = other["hard-is-sh-2-c25-partner-replies-".len()..]
-                    .parse()
-                    .ok()?;
-                PARTNER_REPLY_DEALS
-                    .contains(&n)
-                    .then_some(Contender::HardIsPartnerReplies(n))
-            }
-            other if other.starts_with("hard-is-") => {
-                let rest = &other["hard-is-".len()..];
-                let (halving, rest) = match rest.strip_prefix("sh-") {
-                    Some(rest) => (true, rest),
-                    None => (false, rest),
-                };
-                let (plies, exploration) = rest.split_once("-c")?;
-                let plies: u8 = plies.parse().ok()?;
-                let exploration: u8 = exploration.parse().ok()?;
-                let named = Contender::HardIs {
+        Contender::all().into_iter().find(|c| c.name() == name)
+    }
+
+    /// Every contender the harness names, each once: the levels, the partner and the
+    /// random player, and every variant tried for hard (each family at the sizes its
+    /// constants list).
+    pub fn all() -> Vec<Contender> {
+        let mut all: Vec<Contender> = Level::ALL.map(Contender::Level).to_vec();
+        all.extend([
+            Contender::Random,
+            Contender::Sparring,
+            Contender::Playout,
+            Contender::PlayoutWays,
+            Contender::HardFull,
+            Contender::HardDraws,
+            Contender::HardCal,
+            Contender::HardCalDeck,
+            Contender::HardBlend,
+            Contender::HardLiveDraws,
+            Contender::HardSpread,
+            Contender::HardWays,
+            Contender::HardWays900,
+            Contender::HardClosePartner,
+            Contender::HardPartnerCut,
+            Contender::HardIsPartnerModel { hand: false },
+            Contender::HardIsPartnerModel { hand: true },
+        ]);
+        for level in [Level::Hard, Level::Expert] {
+            all.extend([Ranking::Odds, Ranking::Partner].map(|r| Contender::Ranked(level, r)));
+            all.extend(WIDE_WIDTHS.map(|w| Contender::Wide(level, w)));
+        }
+        all.extend(TACTIC_DRAWS.map(Contender::HardTacticDraws));
+        for n in REPLY_COUNTS {
+            all.extend([Replies::Worst(n), Replies::Odds(n)].map(Contender::HardReplies));
+        }
+        all.extend(MODEL_BETAS.map(Contender::HardModel));
+        for halving in [false, true] {
+            for plies in IS_PLIES {
+                all.extend(IS_EXPLORATIONS.map(|exploration| Contender::HardIs {
                     plies,
                     exploration,
                     halving,
-                };
-                // Only the names the harness lists, spelled as listed.
-                (named.name() == other).then_some(named)
-            }
-            other if other.starts_with("hard-model-") => {
-                let beta: u8 = other["hard-model-".len()..].parse().ok()?;
-                MODEL_BETAS
-                    .contains(&beta)
-                    .then_some(Contender::HardModel(beta))
-            }
-            other if other.starts_with("hard-tactic-draws-") => {
-                let n: u8 = other["hard-tactic-draws-".len()..].parse().ok()?;
-                TACTIC_DRAWS
-                    .contains(&n)
-                    .then_some(Contender::HardTacticDraws(n))
-            }
-            other => {
-                // hard-cut-[odds-][ways-]<plies> or hard-low-[odds-][ways-]<cards>
-                let (low, rest) = if let Some(rest) = other.strip_prefix("hard-cut-") {
-                    (false, rest)
-                } else if let Some(rest) = other.strip_prefix("hard-low-") {
-                    (true, rest)
-                } else {
-                    return Level::from_code(other).map(Contender::Level);
-                };
-                let (score, rest) = match rest.strip_prefix("odds-") {
-                    Some(rest) => (CutScore::Odds, rest),
-                    None => (CutScore::Partner, rest),
-                };
-                let (ways, rest) = match rest.strip_prefix("ways-") {
-                    Some(rest) => (true, rest),
-                    None => (false, rest),
-                };
-                let n: u8 = rest.parse().ok()?;
-                if low {
-                    LOW_CARDS.contains(&n).then_some(Contender::HardLow {
-                        cards: n,
-                        score,
-                        ways,
-                    })
-                } else {
-                    CUT_PLIES.contains(&n).then_some(Contender::HardCut {
-                        plies: n,
-                        score,
-                        ways,
-                    })
-                }
+                }));
             }
         }
+        all.extend(PARTNER_REPLY_DEALS.map(Contender::HardIsPartnerReplies));
+        all.extend(CLOSE_EXTRAS.map(Contender::HardClose));
+        for score in [CutScore::Partner, CutScore::Odds] {
+            for ways in [false, true] {
+                all.extend(CUT_PLIES.map(|plies| Contender::HardCut { plies, score, ways }));
+                all.extend(LOW_CARDS.map(|cards| Contender::HardLow { cards, score, ways }));
+            }
+        }
+        all
     }
 }
 
@@ -1705,7 +1641,7 @@ mod tests {
 
     #[test]
     fn contenders_are_named_and_found_by_name() {
-        for name in [
+        let names = [
             "easy",
             "normal",
             "hard",
@@ -1785,10 +1721,20 @@ mod tests {
             "hard-partner",
             "expert-odds",
             "expert-partner",
-        ] {
+        ];
+        for name in names {
             let c = Contender::from_name(name).expect(name);
             assert_eq!(c.name(), name);
         }
+        // Every contender has a name of its own, which finds it.
+        let all = Contender::all();
+        for c in &all {
+            assert_eq!(Contender::from_name(c.name()), Some(*c), "{c:?}");
+        }
+        let mut names_of_all: Vec<&str> = all.iter().map(|c| c.name()).collect();
+        names_of_all.sort_unstable();
+        names_of_all.dedup();
+        assert_eq!(names_of_all.len(), all.len(), "a name given twice");
         assert_eq!(Contender::from_name("hard-uniform"), None);
         assert_eq!(Contender::from_name("hard-tactic-draws-30"), None);
         assert_eq!(Contender::from_name("hard-replies-worst-5"), None);
