@@ -8,7 +8,9 @@
 //! troop deck first holds at most a given number of cards (each flag's chance from
 //! both seats, by the odds evaluation and by the sparring partner) with the game's
 //! result; [`CutCalibration`] is the two-number correction fitted to them
-//! (`battle-line-bench calibrate-cut`, README *What was tried for hard*).
+//! (`battle-line-bench calibrate-cut`, README *What was tried for hard*). The samples
+//! also carry [`cut_features`], richer numbers of the position, and [`CutBlend`] is the
+//! odds chance and the partner's blended (twenty-third round; neither played better).
 
 use super::Contender;
 use super::eval::{Params, Seat, game_chance};

@@ -896,22 +896,27 @@ pub(crate) fn cut_score(config: &Config, game: &Game, me: Player) -> f64 {
     match config.cut {
         CutScore::Odds => value(game, me, config.params),
         CutScore::Partner => super::sparring::game_chance(game, me),
-        CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck | CutScore::Blend => match game
-            .phase()
-        {
-            Phase::GameOver { winner, .. } => f64::from(u8::from(winner == me)),
-            Phase::Stalemate => 0.5,
-            _ if config.cut == CutScore::Blend => super::CutBlend::for_deck(game.troop_deck_len())
-                .game_chance(game, me, config.params),
-            _ => {
-                let correction = if config.cut == CutScore::OddsCalibratedByDeck {
-                    super::CutCalibration::for_deck(game.troop_deck_len())
-                } else {
-                    super::CUT_CALIBRATION
-                };
-                correction.game_chance(&Seat::new(game, me, config.params).flag_chances())
+        CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck | CutScore::Blend => {
+            match game.phase() {
+                Phase::GameOver { winner, .. } => f64::from(u8::from(winner == me)),
+                Phase::Stalemate => 0.5,
+                _ => {
+                    let deck = game.troop_deck_len();
+                    let odds = |correction: super::CutCalibration| {
+                        correction.game_chance(&Seat::new(game, me, config.params).flag_chances())
+                    };
+                    match config.cut {
+                        CutScore::Blend => {
+                            super::CutBlend::for_deck(deck).game_chance(game, me, config.params)
+                        }
+                        CutScore::OddsCalibratedByDeck => {
+                            odds(super::CutCalibration::for_deck(deck))
+                        }
+                        _ => odds(super::CUT_CALIBRATION),
+                    }
+                }
             }
-        },
+        }
     }
 }
 
