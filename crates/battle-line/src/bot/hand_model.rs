@@ -59,9 +59,7 @@ pub(crate) fn hand_weights(game: &Game, me: Player, beta: f64) -> [f64; 60] {
 }
 
 /// A troop's place in [`hand_weights`].
-pub(crate) fn slot(t: Troop) -> usize {
-    (t.color.index() * 10 + usize::from(t.value).saturating_sub(1)).min(59)
-}
+pub(crate) use super::knowledge::troop_slot as slot;
 
 /// The troops `other` put on a flag at its last [`TURNS`] turns (at most one a turn,
 /// the latest turn first): how many turns back (0 for the last), the log index of the

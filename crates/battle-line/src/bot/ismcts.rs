@@ -1091,7 +1091,7 @@ mod tests {
                 close_partner: false,
                 ..small_tree(0, true)
             };
-            let hard_move = super::super::choose_with(&game, hard, seed);
+            let hard_move = super::super::contenders::choose_with(&game, hard, seed);
             assert_eq!(choose(&game, seed, hard, plain), hard_move, "position {i}");
             let close = Tree {
                 close_extra: 100,
@@ -1134,7 +1134,7 @@ mod tests {
             searched += 1;
             let best = best.expect("a move");
             assert!(game.legal_commands().contains(&best), "position {i}");
-            let hard_move = super::super::choose_with(&game, hard, seed);
+            let hard_move = super::super::contenders::choose_with(&game, hard, seed);
             if search.partner_breaks == 0 {
                 assert_eq!(
                     Some(best),

@@ -31,8 +31,9 @@ pub(crate) struct Knowledge {
     /// The cards whose place is unknown: the other hand and the unknown deck cards.
     unseen_troops: Vec<Troop>,
     unseen_tactics: Vec<Tactic>,
-    /// The weight of each troop (by `hand_model::slot`) for being in the other hand,
+    /// The weight of each troop (by [`troop_slot`]) for being in the other hand,
     /// from a model of that hand (`hand_model.rs`); `None`: every unseen troop alike.
+    #[cfg(feature = "contenders")]
     hand_weights: Option<Box<[f64; 60]>>,
 }
 
@@ -162,6 +163,7 @@ impl Knowledge {
             known_other,
             unseen_troops,
             unseen_tactics,
+            #[cfg(feature = "contenders")]
             hand_weights: None,
         }
     }
@@ -169,6 +171,7 @@ impl Knowledge {
     /// This knowledge whose deals take the other hand's unknown troops by the weights
     /// of [`super::hand_model::hand_weights`] (read from `game` as this seat may know
     /// it, with sharpness `beta`) instead of uniformly.
+    #[cfg(feature = "contenders")]
     pub fn with_hand_model(self, game: &Game, beta: f64) -> Knowledge {
         let weights = super::hand_model::hand_weights(game, self.me, beta);
         Knowledge {
@@ -177,32 +180,13 @@ impl Knowledge {
         }
     }
 
-    /// The troops whose place this seat does not know (the other hand and the unknown
-    /// deck cards).
-    pub fn unseen(&self) -> TroopSet {
-        self.unseen_troops.iter().copied().collect()
-    }
-
-    /// Troops this seat knows the other player holds (drawn from its returned cards).
-    pub fn known_other_troops(&self) -> TroopSet {
-        self.known_other.iter().filter_map(|c| c.troop()).collect()
-    }
-
-    /// How many troops the other hand holds that this seat does not know.
-    pub fn other_unknown_troops(&self) -> usize {
-        self.other_troops
-            .saturating_sub(self.known_other_troops().len())
-    }
-
-    /// The troop deck's size.
-    pub fn troop_deck(&self) -> usize {
-        self.troop_deck
-    }
-
-    /// The troops on top of the troop deck, top first: `Some` when this seat put the
-    /// card back with Scout, `None` when the other player did.
-    pub fn troop_tops(&self) -> impl Iterator<Item = Option<Troop>> + '_ {
-        self.troop_tops.iter().rev().copied()
+    /// The weights of the model of the other hand, if the deals follow one (only the
+    /// harness's contenders build one).
+    fn hand_weights(&self) -> Option<&[f64; 60]> {
+        #[cfg(feature = "contenders")]
+        return self.hand_weights.as_deref();
+        #[cfg(not(feature = "contenders"))]
+        None
     }
 
     /// A full game consistent with this knowledge: the unknown cards dealt at random.
@@ -222,11 +206,11 @@ impl Knowledge {
             .other_troops
             .saturating_sub(known_troops)
             .min(troops.len());
-        match &self.hand_weights {
+        match self.hand_weights() {
             None => hand.extend(troops.drain(..take_t).map(Card::Troop)),
             Some(weights) => {
                 // Weighted sampling without replacement, from the shuffled order.
-                let weight = |t: &Troop| weights[super::hand_model::slot(*t)];
+                let weight = |t: &Troop| weights[troop_slot(*t)];
                 for _ in 0..take_t {
                     let total: f64 = troops.iter().map(weight).sum();
                     let mut r = rng.next_f64() * total;
@@ -256,7 +240,45 @@ impl Knowledge {
     }
 }
 
+/// What the sparring partner and the harness's searches read of a seat's knowledge.
+#[cfg(feature = "contenders")]
+impl Knowledge {
+    /// The troops whose place this seat does not know (the other hand and the unknown
+    /// deck cards).
+    pub fn unseen(&self) -> TroopSet {
+        self.unseen_troops.iter().copied().collect()
+    }
+
+    /// Troops this seat knows the other player holds (drawn from its returned cards).
+    pub fn known_other_troops(&self) -> TroopSet {
+        self.known_other.iter().filter_map(|c| c.troop()).collect()
+    }
+
+    /// How many troops the other hand holds that this seat does not know.
+    pub fn other_unknown_troops(&self) -> usize {
+        self.other_troops
+            .saturating_sub(self.known_other_troops().len())
+    }
+
+    /// The troop deck's size.
+    pub fn troop_deck(&self) -> usize {
+        self.troop_deck
+    }
+
+    /// The troops on top of the troop deck, top first: `Some` when this seat put the
+    /// card back with Scout, `None` when the other player did.
+    pub fn troop_tops(&self) -> impl Iterator<Item = Option<Troop>> + '_ {
+        self.troop_tops.iter().rev().copied()
+    }
+}
+
 /// Drops the oldest entries beyond `len` (never needed: a deck holds its returned cards).
+/// A troop's place (0-59, by colour then value) in a table of the 60 troops, such as
+/// the weights of a model of the other hand.
+pub(crate) fn troop_slot(t: Troop) -> usize {
+    (t.color.index() * 10 + usize::from(t.value).saturating_sub(1)).min(59)
+}
+
 fn keep_top<T>(len: usize, tops: &mut Vec<T>) {
     let extra = tops.len().saturating_sub(len);
     tops.drain(..extra);
@@ -331,8 +353,8 @@ mod tests {
         assert!(k.other_unknown_troops() > 1 && unseen.len() > 20);
         let (never, often) = (unseen[0], unseen[1]);
         let mut weights = [1.0; 60];
-        weights[crate::bot::hand_model::slot(never)] = 0.0;
-        weights[crate::bot::hand_model::slot(often)] = 1000.0;
+        weights[troop_slot(never)] = 0.0;
+        weights[troop_slot(often)] = 1000.0;
         k.hand_weights = Some(Box::new(weights));
         let other = Player::P1;
         let mut rng = Rng::new(3);

@@ -39,6 +39,7 @@ pub(crate) struct Config {
     pub replies: Replies,
     /// The sharpness of the model of the other hand the deals are drawn from
     /// (`hand_model.rs`); `None`: its unknown troops dealt uniformly.
+    #[cfg(feature = "contenders")]
     pub hand_model: Option<f64>,
 }
 
@@ -67,15 +68,19 @@ pub enum CutScore {
     /// The flags' chances of the odds evaluation (`eval.rs`), as the levels do.
     Odds,
     /// The sparring partner's flag chances (`Sparring::game_chance`).
+    #[cfg(feature = "contenders")]
     Partner,
     /// The odds evaluation's flag chances, combined with the correction
     /// [`super::CUT_CALIBRATION`] fitted to games' results (`cut_calibration.rs`).
+    #[cfg(feature = "contenders")]
     OddsCalibrated,
     /// The same with the correction fitted at the troop deck's size
     /// ([`super::CutCalibration::for_deck`]).
+    #[cfg(feature = "contenders")]
     OddsCalibratedByDeck,
     /// The calibrated odds chance and the sparring partner's chance blended by weights
     /// fitted to games' results ([`super::CutBlend`]).
+    #[cfg(feature = "contenders")]
     Blend,
 }
 
@@ -87,6 +92,7 @@ pub enum Ranking {
     Odds,
     /// The sparring partner's weighted flags expected after the move
     /// ([`super::Sparring`]), every move in one work unit.
+    #[cfg(feature = "contenders")]
     Partner,
 }
 
@@ -381,10 +387,12 @@ pub(crate) struct Search {
 /// What `me` knows of `game`, with the model of the other hand `config` asks for.
 fn knowledge(game: &Game, me: Player, config: &Config) -> Knowledge {
     let know = Knowledge::of(game, me);
-    match config.hand_model {
-        Some(beta) => know.with_hand_model(game, beta),
-        None => know,
+    #[cfg(feature = "contenders")]
+    if let Some(beta) = config.hand_model {
+        return know.with_hand_model(game, beta);
     }
+    let _ = config;
+    know
 }
 
 /// A fresh stream for deal `i` of a search seeded with `seed`.
@@ -393,6 +401,7 @@ pub(crate) fn deal_rng(seed: u64, i: usize) -> Rng {
 }
 
 /// A search's ranked candidates, handed over by [`Search::into_ranked`].
+#[cfg(feature = "contenders")]
 #[derive(Debug, Clone)]
 pub(crate) struct Ranked {
     /// What the searching seat knows.
@@ -462,6 +471,7 @@ impl Search {
         let total = unranked.len() + config.rollouts;
         let ranked = match config.ranking {
             Ranking::Odds => Vec::new(),
+            #[cfg(feature = "contenders")]
             Ranking::Partner => super::Sparring::new().rank(&know, &world),
         };
         let mut search = Box::new(Search {
@@ -559,6 +569,7 @@ impl Search {
     /// and handed over for another search of the same position: the seat's knowledge,
     /// the candidates kept (each a command, or a guile card and its resolution, with its
     /// ranking value), best-ranked first, and the first legal command.
+    #[cfg(feature = "contenders")]
     pub fn into_ranked(mut self: Box<Self>) -> Ranked {
         while let Some(commands) = self.run.unranked.pop() {
             self.rank(commands);
@@ -895,7 +906,9 @@ impl Search {
 pub(crate) fn cut_score(config: &Config, game: &Game, me: Player) -> f64 {
     match config.cut {
         CutScore::Odds => value(game, me, config.params),
+        #[cfg(feature = "contenders")]
         CutScore::Partner => super::sparring::game_chance(game, me),
+        #[cfg(feature = "contenders")]
         CutScore::OddsCalibrated | CutScore::OddsCalibratedByDeck | CutScore::Blend => {
             match game.phase() {
                 Phase::GameOver { winner, .. } => f64::from(u8::from(winner == me)),
