@@ -384,14 +384,15 @@ pub(crate) struct Search {
     run: Run,
 }
 
-/// What `me` knows of `game`, with the model of the other hand `config` asks for.
+/// What `me` knows of `game`, with the model of the other hand `config` asks for (only
+/// the harness's contenders ask for one).
+#[cfg_attr(not(feature = "contenders"), allow(unused_variables))]
 fn knowledge(game: &Game, me: Player, config: &Config) -> Knowledge {
     let know = Knowledge::of(game, me);
     #[cfg(feature = "contenders")]
     if let Some(beta) = config.hand_model {
         return know.with_hand_model(game, beta);
     }
-    let _ = config;
     know
 }
 
