@@ -76,7 +76,7 @@ pub enum Contender {
         score: CutScore,
         ways: bool,
     },
-    /// `HardCut` after [`LOW_PLIES`] turns of each player whose rollouts play on past
+    /// `HardCut` after `LOW_PLIES` turns of each player whose rollouts play on past
     /// those turns until the troop deck holds at most `cards` cards, so that every cut
     /// position is near the end, where its score is trusted (`hard-low-20`,
     /// `hard-low-odds-ways-20`, ...; `Playout::low_deck`).
@@ -86,7 +86,7 @@ pub enum Contender {
         ways: bool,
     },
     /// The hard level whose end-of-turn draw is searched as well (`hard-draws`):
-    /// [`DRAW_ROLLOUTS`] rollouts compare drawing a troop with drawing a tactic in the
+    /// `DRAW_ROLLOUTS` rollouts compare drawing a troop with drawing a tactic in the
     /// same deals, where hard follows its policy's rule.
     HardDraws,
     /// The hard level drawing a tactic, when its hand holds none and it is not behind on
@@ -96,7 +96,7 @@ pub enum Contender {
     HardTacticDraws(u8),
     /// The hard level whose rollouts choose the other player's first reply to the
     /// candidate a stronger way than its policy (`Replies`), with rollouts cut so that
-    /// its time per move stays within about 1.5 times hard's ([`replies_rollouts`]):
+    /// its time per move stays within about 1.5 times hard's (`replies_rollouts`):
     /// `hard-replies-worst-3` (the worst of the policy's 3 best replies for the bot, each
     /// played out), `hard-replies-odds-4` (the best of its 4 best for the other player
     /// by the odds evaluation).
@@ -111,7 +111,7 @@ pub enum Contender {
     /// move (the other player's reply first), the other player's nodes shared by every
     /// deal by the move, with the UCB rule's exploration constant `exploration` / 100
     /// (`hard-is-1-c25`: the replies alone, 0.25), with about as many rollouts as hard
-    /// ([`IS_ITERATIONS`]); with `halving`, the root's candidates share the rollouts by
+    /// (`IS_ITERATIONS`); with `halving`, the root's candidates share the rollouts by
     /// hard's sequential halving in the same deals instead of by the UCB rule, each with
     /// its own tree of replies below it (`hard-is-sh-2-c25`).
     HardIs {

@@ -551,7 +551,7 @@ pub struct ReplyRanks {
     /// The time the partner's valuation took over all those deals (the cost a tree
     /// would pay for it at a reply node, per position: this over `sampled.positions`).
     pub valuation_time: std::time::Duration,
-    /// The time the tabled model ([`ReplyModel::of`]) took to build, once a position.
+    /// The time the tabled model (`ReplyModel::of`) took to build, once a position.
     pub model_time: std::time::Duration,
     /// The time it took to order the plays of all the sampled deals.
     pub model_order_time: std::time::Duration,
@@ -559,7 +559,7 @@ pub struct ReplyRanks {
 
 /// Where the partner's real play stands in deals of the hidden cards that the other
 /// seat (the one that would search) samples: the partner's own valuation of its plays
-/// ([`partner_order`]: `Sparring::rank` from the partner's seat in the deal, so on its
+/// (`partner_order`: `Sparring::rank` from the partner's seat in the deal, so on its
 /// sampled hand), and the rollout policy's plays in the same deals. A real play whose
 /// card the sampled hand does not hold is in neither list in that deal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -585,13 +585,13 @@ pub struct SampledRanks {
     pub by_real_value: [usize; REPLY_RANKS],
     /// `by_cached[j][r]`: deals in which the real play was the `r + 1`-th of the
     /// policy's plays ordered by the valuation learned in [`CACHE_DEALS`]`[j]` other
-    /// deals ([`ReplyValues`]: what a tree pays for once per reply node).
+    /// deals (`ReplyValues`: what a tree pays for once per reply node).
     pub by_cached: [[usize; REPLY_RANKS]; CACHE_DEALS.len()],
     /// `by_model[r]`: deals in which the real play was the `r + 1`-th of the deal's plays
     /// ordered by the partner's worths tabled once for the position from its public
-    /// parts ([`ReplyModel`]: what a tree can afford once per candidate).
+    /// parts (`ReplyModel`: what a tree can afford once per candidate).
     pub by_model: [usize; REPLY_RANKS],
-    /// The same by the table alone, the deal's hand not looked at ([`ReplyModel::order`]).
+    /// The same by the table alone, the deal's hand not looked at (`ReplyModel::order`).
     pub by_table: [usize; REPLY_RANKS],
 }
 
