@@ -8,7 +8,7 @@
 //! module (no second download or compilation) and answers each job through
 //! [`games_worker_run`]. No inline script and no `blob:` URL is involved, so a policy of
 //! `script-src 'self' 'wasm-unsafe-eval'` allows it. A page may name another bundle's
-//! module for its workers instead (see [`worker_module`]). A bundle gets all this only
+//! module for its workers instead (see `worker_module`). A bundle gets all this only
 //! with the `worker` cargo feature, which the games that need it turn on.
 //!
 //! A job is a [`Task`]: text in (JSON unless the task says otherwise), text out,
@@ -181,7 +181,7 @@ thread_local! {
 const PROGRESS_MS: f64 = 100.0;
 
 /// Reports how far the running task got (0..=1); called from [`Task::run`]. It reaches
-/// the job's [`Options::progress`] at most every [`PROGRESS_MS`]; a job running on the
+/// the job's [`Options::progress`] at most every `PROGRESS_MS`; a job running on the
 /// page (which is busy until the job ends) reports nothing.
 pub fn progress(done: f64) {
     // Native builds (tests of the tasks) have no JavaScript to report to.
@@ -437,7 +437,7 @@ pub fn runner() -> Runner {
 const MAX_LANES: usize = 4;
 
 /// How many workers spread jobs may use: one per core the browser reports, at most
-/// [`MAX_LANES`] (and one when jobs run on the page).
+/// `MAX_LANES` (and one when jobs run on the page).
 pub fn lanes() -> usize {
     lanes_for(runner())
 }

@@ -22,7 +22,7 @@ pub struct CardViewProps {
     pub position: Option<Pos>,
     #[prop_or_default]
     pub selected: bool,
-    /// Makes the card a real <button> (keyboard reachable); `None` keeps it a plain box.
+    /// Makes the card a real `<button>` (keyboard reachable); `None` keeps it a plain box.
     #[prop_or_default]
     pub on_click: Option<Callback<()>>,
     #[prop_or_default]

@@ -82,7 +82,7 @@ pub fn format_lp(lp: u32) -> String {
     out
 }
 
-/// The LP shown on the way from `from` to `to` after `elapsed` of [`LP_COUNT_MS`]
+/// The LP shown on the way from `from` to `to` after `elapsed` of `LP_COUNT_MS`
 /// milliseconds (fast at first, slowing down at the end).
 pub fn lp_between(from: u32, to: u32, elapsed: f64) -> u32 {
     let t = (elapsed / LP_COUNT_MS).clamp(0.0, 1.0);
