@@ -1,4 +1,5 @@
-//! Computer opponents at four levels, and the players and matches the harness measures them with.
+//! Computer opponents at four levels, and (with the `contenders` feature, `contenders.rs`) the
+//! players and matches the harness measures them with.
 //!
 //! - `easy` is the original one-ply bot ([`Bot`]).
 //! - `normal`, `hard` and `expert` search: they rank the legal moves with an evaluation
