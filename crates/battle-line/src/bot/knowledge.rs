@@ -272,13 +272,13 @@ impl Knowledge {
     }
 }
 
-/// Drops the oldest entries beyond `len` (never needed: a deck holds its returned cards).
 /// A troop's place (0-59, by colour then value) in a table of the 60 troops, such as
 /// the weights of a model of the other hand.
 pub(crate) fn troop_slot(t: Troop) -> usize {
     (t.color.index() * 10 + usize::from(t.value).saturating_sub(1)).min(59)
 }
 
+/// Drops the oldest entries beyond `len` (never needed: a deck holds its returned cards).
 fn keep_top<T>(len: usize, tops: &mut Vec<T>) {
     let extra = tops.len().saturating_sub(len);
     tops.drain(..extra);
