@@ -69,6 +69,15 @@
 //! play there (its candidates, each with its ranking value, rollouts and mean score;
 //! `*` marks those of the last round), from a snapshot taken just before it decides.
 //!
+//! `… battle-line-bench endgame FROM N CARDS [CONTENDER [POSITIONS]]` plays
+//! `CONTENDER` (`hard` by default) against the sparring partner on seeds `FROM..FROM+N`,
+//! each from both seats, and at each of the contender's turns once the troop deck holds
+//! at most `CARDS` cards solves the game to the end knowing every card
+//! (`wins_knowing_every_card`, at most `POSITIONS` positions, 1,000,000 by default):
+//! won or lost for the contender with both sides at their best. It prints each game's
+//! verdicts by deck size with the result, and counts the games the contender lost from a
+//! position it could have won knowing every card (issue 23, twenty-fourth round).
+//!
 //! `… battle-line-bench tables FROM N` times those tables at the reply nodes below the
 //! searcher's first 8 plays in every fourth position of seeds `FROM..FROM+N` of the
 //! partner against itself (`time_tables`): built from fresh outlooks, and with the
@@ -78,7 +87,7 @@ use battle_line::bot::{
     Bot, CACHE_DEALS, CUT_CALIBRATION, CUT_FEATURE_NAMES, Contender, CutCalibration, CutSample,
     Level, REPLY_RANKS, RandomPlayer, Ranking, Sparring, VOTE_BEST, calibrate, choose,
     choose_ranked, cut_samples, dead_leader_share, play_watched, reply_ranks, time_tables,
-    wide_choices,
+    wide_choices, wins_knowing_every_card,
 };
 use battle_line::{
     Card, Color, Command, Deck, Destination, Game, Phase, Player, Settings, Tactic, Target, Troop,
@@ -160,6 +169,21 @@ fn main() {
         let name = rest.first().map_or("hard", String::as_str);
         let contender = Contender::from_name(name).expect("a contender's name");
         explain(seed, seat, turn, contender);
+        return;
+    }
+    if let [mode, from, n, cards, rest @ ..] = args.as_slice()
+        && mode == "endgame"
+        && rest.len() <= 2
+    {
+        let from: u64 = from.parse().expect("a first seed");
+        let n: u64 = n.parse().expect("a count of seeds");
+        let cards: usize = cards.parse().expect("a troop deck size");
+        let name = rest.first().map_or("hard", String::as_str);
+        let contender = Contender::from_name(name).expect("a contender's name");
+        let budget = rest
+            .get(1)
+            .map_or(1_000_000, |b| b.parse().expect("a count of positions"));
+        endgame(from..from + n, cards, contender, budget);
         return;
     }
     if let [mode, from, n] = args.as_slice()
@@ -1083,6 +1107,56 @@ fn wide(seeds: std::ops::Range<u64>, every: usize) {
 /// turn by turn: the other player's turns in a line each, and before each of
 /// `contender`'s turns the nine flags, both hands and the decks; then how it ended.
 /// Ends with the automatic checks' counts over lost and won games.
+/// See `endgame` in the module's doc.
+fn endgame(seeds: std::ops::Range<u64>, cards: usize, contender: Contender, budget: u64) {
+    let (mut games, mut won, mut reached, mut thrown) = (0, 0, 0, 0);
+    for seed in seeds {
+        for seat in Player::BOTH {
+            let mut seats = [Contender::Sparring; 2];
+            seats[seat.index()] = contender;
+            let mut verdicts: Vec<String> = Vec::new();
+            let mut could_win = false;
+            let mut last = None;
+            let game = play_watched(seed, seats, 3000, |g, who, _| {
+                if who != seat
+                    || g.phase() != Phase::Play
+                    || g.troop_deck_len() > cards
+                    || last == Some(g.log().len())
+                {
+                    return;
+                }
+                last = Some(g.log().len());
+                let start = Instant::now();
+                let v = wins_knowing_every_card(g, seat, budget);
+                could_win |= v == Some(true);
+                let said = match v {
+                    Some(true) => "won",
+                    Some(false) => "lost",
+                    None => "open",
+                };
+                verdicts.push(format!(
+                    "deck {} {said} ({:.0} ms)",
+                    g.troop_deck_len(),
+                    start.elapsed().as_secs_f64() * 1e3
+                ));
+            });
+            let result = game.winner() == Some(seat);
+            games += 1;
+            won += usize::from(result);
+            reached += usize::from(!verdicts.is_empty());
+            thrown += usize::from(could_win && !result);
+            println!(
+                "seed {seed} {seat:?}: {} | {}",
+                if result { "won" } else { "not won" },
+                verdicts.join(", ")
+            );
+        }
+    }
+    println!(
+        "{games} games, {won} won; {reached} reached a troop deck of at most {cards} cards; {thrown} not won from a position won knowing every card"
+    );
+}
+
 fn losses(seeds: std::ops::Range<u64>, contender: Contender, won: bool) {
     let mut lost_patterns = Patterns::default();
     let mut won_patterns = Patterns::default();

@@ -46,7 +46,10 @@
 //! `hard-partner-cut` the hard level whose cut rollouts are scored by the partner's
 //! flag chances, at hard's 900 rollouts; `hard-wide-16`, `-24`, `-40` the hard level
 //! searching its best 16, 24 or 40 candidates instead of 10, with its 1,800 rollouts
-//! (`expert-wide-…`: expert's, with its 3,600).
+//! (`expert-wide-…`: expert's, with its 3,600); `hard-endgame-2`, `-4`, `-8` the hard
+//! level whose moves, once the troop deck holds at most 2, 4 or 8 cards, are the ones
+//! that win in the most of 8 deals of the unseen cards, each solved exactly to the end
+//! (`bot/endgame.rs`; hard's move where that does not decide).
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

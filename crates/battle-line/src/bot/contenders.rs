@@ -177,7 +177,15 @@ pub enum Contender {
     /// candidates with eight times hard's rollouts chose a move outside hard's 10 in
     /// about 30% of the partner's positions, and chose it again with another seed.
     Wide(Level, u8),
+    /// The hard level whose moves, once the troop deck holds at most `cards` cards, are
+    /// the ones that win in the most deals of the cards it cannot see, each deal solved
+    /// exactly to the end (`hard-endgame-2`, `-4`, `-8`; `bot/endgame.rs`; issue 23,
+    /// twenty-fourth round). Where that does not decide, hard's own move.
+    HardEndgame(u8),
 }
+
+/// The troop deck's sizes the harness names for `HardEndgame`.
+const ENDGAME_CARDS: [u8; 3] = [2, 4, 8];
 
 /// The candidates the harness names for `Wide`.
 const WIDE_WIDTHS: [u8; 3] = [16, 24, 40];
@@ -337,6 +345,12 @@ impl Contender {
             Contender::HardBlend => "hard-blend",
             Contender::HardLiveDraws => "hard-live-draws",
             Contender::HardSpread => "hard-spread",
+            Contender::HardEndgame(cards) => sized_name(
+                &["hard-endgame-2", "hard-endgame-4", "hard-endgame-8"],
+                &ENDGAME_CARDS,
+                cards,
+                "hard-endgame",
+            ),
             Contender::HardTacticDraws(0) => "hard-tactic-draws-0",
             Contender::HardTacticDraws(_) => "hard-tactic-draws-100",
             Contender::HardReplies(replies) => {
@@ -506,6 +520,7 @@ impl Contender {
         }
         all.extend(PARTNER_REPLY_DEALS.map(Contender::HardIsPartnerReplies));
         all.extend(CLOSE_EXTRAS.map(Contender::HardClose));
+        all.extend(ENDGAME_CARDS.map(Contender::HardEndgame));
         for score in [CutScore::Partner, CutScore::Odds] {
             for ways in [false, true] {
                 all.extend(CUT_PLIES.map(|plies| Contender::HardCut { plies, score, ways }));
@@ -625,6 +640,11 @@ impl Contender {
                 }
                 None => choose(game, level, seed),
             },
+            Contender::HardEndgame(cards) => {
+                let hard = || choose(game, Level::Hard, seed);
+                endgame::choose(game, (usize::from(cards), endgame::BUDGET), seed, hard)
+                    .or_else(hard)
+            }
             Contender::HardSpread => {
                 let hard = hard_8_900();
                 choose_with(game, corrections::spread_config(game, seed, hard), seed)

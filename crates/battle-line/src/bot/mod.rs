@@ -30,6 +30,10 @@ mod corrections;
 #[cfg(feature = "contenders")]
 mod cut_calibration;
 #[cfg(feature = "contenders")]
+mod endgame;
+#[cfg(feature = "contenders")]
+pub use endgame::wins_knowing_every_card;
+#[cfg(feature = "contenders")]
 mod hand_model;
 #[cfg(feature = "contenders")]
 mod ismcts;
@@ -959,6 +963,9 @@ mod tests {
             "hard-close-100",
             "hard-close-partner",
             "hard-partner-cut",
+            "hard-endgame-2",
+            "hard-endgame-4",
+            "hard-endgame-8",
             "hard-wide-16",
             "hard-wide-24",
             "hard-wide-40",

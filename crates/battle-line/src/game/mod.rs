@@ -121,6 +121,36 @@ impl Game {
     pub fn log(&self) -> &[Command] {
         &self.log
     }
+
+    /// A hash of everything that decides how the game can go on from here, for a
+    /// search's table of positions: the decks in order, the hands as sets, the flags,
+    /// the guile tactics played, whose turn and its step, the tactics counts and the
+    /// passes in a row. Not the log, the discards (the complement of the rest), the seed
+    /// or the counter that stamps completed sides (only the stamps' order matters, and
+    /// a later stamp is later whatever the counter reads).
+    #[cfg(feature = "contenders")]
+    pub(crate) fn position_key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.troop_deck.hash(&mut h);
+        self.tactic_deck.hash(&mut h);
+        for hand in &self.hands {
+            let mut sorted = hand.clone();
+            sorted.sort_unstable();
+            sorted.hash(&mut h);
+        }
+        self.flags.hash(&mut h);
+        self.field.hash(&mut h);
+        self.current.hash(&mut h);
+        self.phase.hash(&mut h);
+        self.cards_played_this_turn.hash(&mut h);
+        self.active_guile_tactic.hash(&mut h);
+        self.tactics_played.hash(&mut h);
+        self.leader_played.hash(&mut h);
+        self.stuck_passes.hash(&mut h);
+        h.finish()
+    }
+
     /// Whether the game has ended (won or stalemate).
     pub fn is_over(&self) -> bool {
         matches!(self.phase, Phase::GameOver { .. } | Phase::Stalemate)

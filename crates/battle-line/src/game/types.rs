@@ -63,7 +63,7 @@ pub struct Settings {
 }
 
 /// How the game was won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Victory {
     /// Three adjacent flags.
     Breakthrough,
@@ -130,7 +130,7 @@ impl Command {
 }
 
 /// The step of the turn the current player is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
     /// Claim (at the start of the turn) and play one card, or pass.
     Play,
@@ -150,7 +150,7 @@ pub enum Phase {
 }
 
 /// One flag and the cards at it.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Flag {
     /// P0's troop and morale cards, in the order played.
     pub p0_slots: Vec<Card>,
