@@ -176,18 +176,9 @@ pub(crate) fn choose(
 mod tests {
     use super::*;
     use crate::bot::Sparring;
-    use crate::card::{Card, Tactic, Troop};
-    use crate::game::{Deal, GameRecord, Phase, Settings};
-
-    fn replay(deal: &Deal, log: &[Command]) -> Game {
-        Game::replay(&GameRecord {
-            seed: 0,
-            settings: Settings::default(),
-            deal: Some(deal.clone()),
-            log: log.to_vec(),
-        })
-        .expect("the same moves replay")
-    }
+    use crate::bot::twins::{replay, twin};
+    use crate::card::{Tactic, Troop};
+    use crate::game::{Deal, Phase};
 
     /// Positions of the partner's games against itself from random deals, once the
     /// troop deck holds at most `cards` cards, with their deal; with `unscouted`, only
@@ -288,25 +279,6 @@ mod tests {
         let mut solver = Solver::new(game.current(), 3);
         assert_eq!(solver.wins(&game), None);
         assert_eq!(solver.left, 0);
-    }
-
-    /// `deal` with the troops `me` cannot see in `game` (the other hand's and the
-    /// undrawn ones) shuffled among their places.
-    fn twin(deal: &Deal, game: &Game, me: Player, rng: &mut Rng) -> Deal {
-        let other = game.hand(me.opponent());
-        let mut troops = deal.troops.clone();
-        let hidden: Vec<usize> = (0..troops.len())
-            .filter(|&i| i < game.troop_deck_len() || other.contains(&Card::Troop(troops[i])))
-            .collect();
-        let mut cards: Vec<Troop> = hidden.iter().map(|&i| troops[i]).collect();
-        rng.shuffle(&mut cards);
-        for (&i, t) in hidden.iter().zip(cards) {
-            troops[i] = t;
-        }
-        Deal {
-            troops,
-            tactics: deal.tactics.clone(),
-        }
     }
 
     #[test]

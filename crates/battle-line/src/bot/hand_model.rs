@@ -214,19 +214,10 @@ pub fn calibrate(games: u64, beta: f64) -> Calibration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::twins::{replay, twin};
     use crate::card::Tactic;
-    use crate::game::{Deal, GameRecord, Phase, Settings};
+    use crate::game::{Deal, Phase};
     use seeded_rng::Rng;
-
-    fn replay(deal: &Deal, log: &[Command]) -> Game {
-        Game::replay(&GameRecord {
-            seed: 0,
-            settings: Settings::default(),
-            deal: Some(deal.clone()),
-            log: log.to_vec(),
-        })
-        .expect("the same moves replay")
-    }
 
     /// Positions of games of the sparring partner against itself, from random deals,
     /// where the player to move chooses a card and no Scout was played (so that the
@@ -256,25 +247,6 @@ mod tests {
             }
         }
         out
-    }
-
-    /// `deal` with the cards `me` cannot see in `game` (the other hand and the undrawn
-    /// part of each deck) shuffled among their places.
-    fn twin(deal: &Deal, game: &Game, me: Player, rng: &mut Rng) -> Deal {
-        let other = game.hand(me.opponent());
-        let mut troops = deal.troops.clone();
-        let hidden: Vec<usize> = (0..troops.len())
-            .filter(|&i| i < game.troop_deck_len() || other.contains(&Card::Troop(troops[i])))
-            .collect();
-        let mut cards: Vec<Troop> = hidden.iter().map(|&i| troops[i]).collect();
-        rng.shuffle(&mut cards);
-        for (&i, t) in hidden.iter().zip(cards) {
-            troops[i] = t;
-        }
-        Deal {
-            troops,
-            tactics: deal.tactics.clone(),
-        }
     }
 
     #[test]

@@ -31,6 +31,8 @@ mod corrections;
 mod cut_calibration;
 #[cfg(feature = "contenders")]
 mod endgame;
+#[cfg(all(test, feature = "contenders"))]
+mod twins;
 #[cfg(feature = "contenders")]
 pub use endgame::wins_knowing_every_card;
 #[cfg(feature = "contenders")]
