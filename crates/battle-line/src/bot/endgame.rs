@@ -176,8 +176,8 @@ pub(crate) fn choose(
 mod tests {
     use super::*;
     use crate::bot::Sparring;
-    use crate::bot::twins::{replay, twin};
-    use crate::card::{Tactic, Troop};
+    use crate::bot::twins::{random_deal, replay, twin};
+    use crate::card::Tactic;
     use crate::game::{Deal, Phase};
 
     /// Positions of the partner's games against itself from random deals, once the
@@ -191,12 +191,7 @@ mod tests {
         let partner = Sparring::new();
         let mut out = Vec::new();
         for seed in games {
-            let mut rng = Rng::new(seed);
-            let mut troops: Vec<Troop> = Troop::all().collect();
-            let mut tactics: Vec<Tactic> = Tactic::ALL.to_vec();
-            rng.shuffle(&mut troops);
-            rng.shuffle(&mut tactics);
-            let deal = Deal { troops, tactics };
+            let deal = random_deal(seed);
             let mut game = replay(&deal, &[]);
             for _ in 0..400 {
                 let scouted = Player::BOTH

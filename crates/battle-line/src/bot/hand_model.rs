@@ -214,8 +214,7 @@ pub fn calibrate(games: u64, beta: f64) -> Calibration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::twins::{replay, twin};
-    use crate::card::Tactic;
+    use crate::bot::twins::{random_deal, replay, twin};
     use crate::game::{Deal, Phase};
     use seeded_rng::Rng;
 
@@ -226,12 +225,7 @@ mod tests {
         let partner = crate::bot::Sparring::new();
         let mut out = Vec::new();
         for seed in 0..games {
-            let mut rng = Rng::new(seed);
-            let mut troops: Vec<Troop> = Troop::all().collect();
-            let mut tactics: Vec<Tactic> = Tactic::ALL.to_vec();
-            rng.shuffle(&mut troops);
-            rng.shuffle(&mut tactics);
-            let deal = Deal { troops, tactics };
+            let deal = random_deal(seed);
             let mut game = replay(&deal, &[]);
             for _ in 0..300 {
                 if game.is_over()

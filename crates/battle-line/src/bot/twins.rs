@@ -3,8 +3,18 @@
 
 use seeded_rng::Rng;
 
-use crate::card::{Card, Troop};
+use crate::card::{Card, Tactic, Troop};
 use crate::game::{Command, Deal, Game, GameRecord, Player, Settings};
+
+/// Both decks shuffled by a generator seeded with `seed`.
+pub(crate) fn random_deal(seed: u64) -> Deal {
+    let mut rng = Rng::new(seed);
+    let mut troops: Vec<Troop> = Troop::all().collect();
+    let mut tactics: Vec<Tactic> = Tactic::ALL.to_vec();
+    rng.shuffle(&mut troops);
+    rng.shuffle(&mut tactics);
+    Deal { troops, tactics }
+}
 
 /// The game of `deal` after `log`.
 pub(crate) fn replay(deal: &Deal, log: &[Command]) -> Game {
