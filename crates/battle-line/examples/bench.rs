@@ -1102,11 +1102,6 @@ fn wide(seeds: std::ops::Range<u64>, every: usize) {
     }
 }
 
-/// Plays `contender` against the sparring partner on seeds `seeds`, each from both
-/// seats as the harness does, and prints each game it loses (with `won`, every game)
-/// turn by turn: the other player's turns in a line each, and before each of
-/// `contender`'s turns the nine flags, both hands and the decks; then how it ended.
-/// Ends with the automatic checks' counts over lost and won games.
 /// See `endgame` in the module's doc.
 fn endgame(seeds: std::ops::Range<u64>, cards: usize, contender: Contender, budget: u64) {
     let (mut games, mut won, mut reached, mut thrown) = (0, 0, 0, 0);
@@ -1157,6 +1152,11 @@ fn endgame(seeds: std::ops::Range<u64>, cards: usize, contender: Contender, budg
     );
 }
 
+/// Plays `contender` against the sparring partner on seeds `seeds`, each from both
+/// seats as the harness does, and prints each game it loses (with `won`, every game)
+/// turn by turn: the other player's turns in a line each, and before each of
+/// `contender`'s turns the nine flags, both hands and the decks; then how it ended.
+/// Ends with the automatic checks' counts over lost and won games.
 fn losses(seeds: std::ops::Range<u64>, contender: Contender, won: bool) {
     let mut lost_patterns = Patterns::default();
     let mut won_patterns = Patterns::default();

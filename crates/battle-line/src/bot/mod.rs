@@ -31,10 +31,6 @@ mod corrections;
 mod cut_calibration;
 #[cfg(feature = "contenders")]
 mod endgame;
-#[cfg(all(test, feature = "contenders"))]
-mod twins;
-#[cfg(feature = "contenders")]
-pub use endgame::wins_knowing_every_card;
 #[cfg(feature = "contenders")]
 mod hand_model;
 #[cfg(feature = "contenders")]
@@ -45,6 +41,8 @@ mod ladder;
 mod reply_model;
 #[cfg(feature = "contenders")]
 mod sparring;
+#[cfg(all(test, feature = "contenders"))]
+mod twins;
 
 #[cfg(feature = "contenders")]
 pub(crate) use contenders::hard_8_900;
@@ -61,6 +59,8 @@ pub use cut_calibration::{
     cut_features, cut_samples,
 };
 pub use easy::Bot;
+#[cfg(feature = "contenders")]
+pub use endgame::wins_knowing_every_card;
 #[cfg(feature = "contenders")]
 pub use hand_model::{Calibration, calibrate};
 #[cfg(feature = "contenders")]
