@@ -20,7 +20,7 @@ use super::knowledge::Knowledge;
 use crate::game::{Command, Game, Player};
 
 /// Deals solved for a decision.
-pub(crate) const DEALS: usize = 8;
+const DEALS: usize = 8;
 
 /// Positions a decision may visit in all (its deals and moves together) before it
 /// gives up and leaves the move to the hard level. It gives up after the first deal
@@ -31,7 +31,7 @@ pub(crate) const BUDGET: u64 = 1_000_000;
 const DEEPEST: usize = 400;
 
 /// An exact search of games whose every card is known: whether `me` wins.
-pub(crate) struct Solver {
+struct Solver {
     me: Player,
     left: u64,
     /// Solved positions by [`Game::position_key`]: whether `me` wins from there.
@@ -39,7 +39,7 @@ pub(crate) struct Solver {
 }
 
 impl Solver {
-    pub(crate) fn new(me: Player, budget: u64) -> Solver {
+    fn new(me: Player, budget: u64) -> Solver {
         Solver {
             me,
             left: budget,
@@ -49,7 +49,7 @@ impl Solver {
 
     /// Whether `me` wins `game` with both players at their best (a stalemate is not a
     /// win); `None` once the budget is spent.
-    pub(crate) fn wins(&mut self, game: &Game) -> Option<bool> {
+    fn wins(&mut self, game: &Game) -> Option<bool> {
         self.solve(game, 0)
     }
 
