@@ -49,7 +49,10 @@
 //! (`expert-wide-…`: expert's, with its 3,600); `hard-endgame-2`, `-4`, `-8` the hard
 //! level whose moves, once the troop deck holds at most 2, 4 or 8 cards, are the ones
 //! that win in the most of 8 deals of the unseen cards, each solved exactly to the end
-//! (`bot/endgame.rs`; hard's move where that does not decide).
+//! (`bot/endgame.rs`; hard's move where that does not decide); `hard-sees-hand` and
+//! `hard-sees-all` the hard level whose deals see what no player can, the other hand
+//! as it is, or every card (a measurement of what the hidden cards cost it, not a
+//! player).
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

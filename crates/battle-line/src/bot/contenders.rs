@@ -182,6 +182,13 @@ pub enum Contender {
     /// exactly to the end (`hard-endgame-2`, `-4`, `-8`; `bot/endgame.rs`; issue 23,
     /// twenty-fourth round). Where that does not decide, hard's own move.
     HardEndgame(u8),
+    /// The hard level whose deals see what no player can (issue 23, twenty-fifth round),
+    /// to measure how much of its play the hidden cards cost: the other hand as it is
+    /// (`hard-sees-hand`: what a perfect model of that hand could give at most), or
+    /// every card, the decks' order too (`hard-sees-all`).
+    HardSees {
+        all: bool,
+    },
 }
 
 /// The troop deck's sizes the harness names for `HardEndgame`.
@@ -345,6 +352,8 @@ impl Contender {
             Contender::HardBlend => "hard-blend",
             Contender::HardLiveDraws => "hard-live-draws",
             Contender::HardSpread => "hard-spread",
+            Contender::HardSees { all: false } => "hard-sees-hand",
+            Contender::HardSees { all: true } => "hard-sees-all",
             Contender::HardEndgame(cards) => sized_name(
                 &["hard-endgame-2", "hard-endgame-4", "hard-endgame-8"],
                 &ENDGAME_CARDS,
@@ -521,6 +530,7 @@ impl Contender {
         all.extend(PARTNER_REPLY_DEALS.map(Contender::HardIsPartnerReplies));
         all.extend(CLOSE_EXTRAS.map(Contender::HardClose));
         all.extend(ENDGAME_CARDS.map(Contender::HardEndgame));
+        all.extend([false, true].map(|all| Contender::HardSees { all }));
         for score in [CutScore::Partner, CutScore::Odds] {
             for ways in [false, true] {
                 all.extend(CUT_PLIES.map(|plies| Contender::HardCut { plies, score, ways }));
@@ -645,6 +655,13 @@ impl Contender {
                 endgame::choose(game, (usize::from(cards), endgame::BUDGET), seed, hard)
                     .or_else(hard)
             }
+            Contender::HardSees { all } => match Level::Hard.config() {
+                Some(hard) => {
+                    let deals = if all { Deals::SeeAll } else { Deals::SeeHand };
+                    choose_with(game, Config { deals, ..hard }, seed)
+                }
+                None => choose(game, Level::Hard, seed),
+            },
             Contender::HardSpread => {
                 let hard = hard_8_900();
                 choose_with(game, corrections::spread_config(game, seed, hard), seed)
@@ -652,7 +669,7 @@ impl Contender {
             Contender::HardModel(beta) => {
                 let hard = hard_8_900();
                 let config = Config {
-                    hand_model: Some(f64::from(beta)),
+                    deals: Deals::Model(f64::from(beta)),
                     ..hard
                 };
                 choose_with(game, config, seed)

@@ -35,6 +35,10 @@ pub(crate) struct Knowledge {
     /// from a model of that hand (`hand_model.rs`); `None`: every unseen troop alike.
     #[cfg(feature = "contenders")]
     hand_weights: Option<Box<[f64; 60]>>,
+    /// The game as it really is, dealt every time: only the harness's measurement of
+    /// what seeing every card is worth builds one ([`Knowledge::seeing`]).
+    #[cfg(feature = "contenders")]
+    truth: Option<Box<Game>>,
 }
 
 /// A command of the log as the seat saw it: the other player's returned card is masked.
@@ -165,7 +169,26 @@ impl Knowledge {
             unseen_tactics,
             #[cfg(feature = "contenders")]
             hand_weights: None,
+            #[cfg(feature = "contenders")]
+            truth: None,
         }
+    }
+
+    /// This knowledge with what no player can see added, to measure what it is worth:
+    /// the other hand as it is in `game`, and with `all` the decks' order too (every
+    /// deal is then `game` itself).
+    #[cfg(feature = "contenders")]
+    pub fn seeing(mut self, game: &Game, all: bool) -> Knowledge {
+        let hand = game.hand(self.me.opponent()).to_vec();
+        self.unseen_troops
+            .retain(|t| !hand.contains(&Card::Troop(*t)));
+        self.unseen_tactics
+            .retain(|t| !hand.contains(&Card::Tactic(*t)));
+        self.known_other = hand;
+        if all {
+            self.truth = Some(Box::new(game.clone()));
+        }
+        self
     }
 
     /// This knowledge whose deals take the other hand's unknown troops by the weights
@@ -191,6 +214,10 @@ impl Knowledge {
 
     /// A full game consistent with this knowledge: the unknown cards dealt at random.
     pub fn sample(&self, rng: &mut Rng) -> Game {
+        #[cfg(feature = "contenders")]
+        if let Some(truth) = &self.truth {
+            return (**truth).clone();
+        }
         let mut troops = self.unseen_troops.clone();
         let mut tactics = self.unseen_tactics.clone();
         rng.shuffle(&mut troops);
@@ -377,6 +404,41 @@ mod tests {
         let (a, b) = (k.sample(&mut Rng::new(9)), k.sample(&mut Rng::new(9)));
         assert_eq!(a.hand(other), b.hand(other));
         assert_eq!(a.decks(), b.decks());
+    }
+
+    #[cfg(feature = "contenders")]
+    #[test]
+    fn deals_that_see_the_other_hand_hold_it_and_deals_that_see_all_are_the_game() {
+        let mut game = Game::new(21, Settings::default());
+        advance(&mut game, |g| {
+            g.log().len() > 30 && g.current() == Player::P0 && g.phase() == crate::game::Phase::Play
+        });
+        let other = Player::P1;
+        let sorted = |cards: &[Card]| {
+            let mut v = cards.to_vec();
+            v.sort_by_key(|c| format!("{c:?}"));
+            v
+        };
+        let real = sorted(game.hand(other));
+        let hand = Knowledge::of(&game, Player::P0).seeing(&game, false);
+        let mut rng = Rng::new(4);
+        let mut decks = Vec::new();
+        for _ in 0..10 {
+            let s = hand.sample(&mut rng);
+            assert_eq!(s.card_count(), 70);
+            assert_eq!(sorted(s.hand(other)), real);
+            assert_eq!(s.hand(Player::P0), game.hand(Player::P0));
+            assert_eq!(s.legal_commands(), game.legal_commands());
+            decks.push(s.decks().0.to_vec());
+        }
+        // The decks' order is still dealt at random.
+        assert!(decks.iter().any(|d| *d != decks[0]));
+        let all = Knowledge::of(&game, Player::P0).seeing(&game, true);
+        for _ in 0..3 {
+            let s = all.sample(&mut rng);
+            assert_eq!(s.hand(other), game.hand(other));
+            assert_eq!(s.decks(), game.decks());
+        }
     }
 
     #[test]

@@ -71,6 +71,8 @@ pub use reply_model::{TableTimes, time_tables};
 pub use sparring::Sparring;
 
 use crate::game::{Command, Game, Player};
+#[cfg(feature = "contenders")]
+use search::Deals;
 use search::{Config, Policy, Progress, Run, Search};
 pub use search::{CutScore, Ranking, Replies};
 use seeded_rng::Rng;
@@ -166,7 +168,7 @@ fn full_config(width: usize, rollouts: usize, ranking: Ranking) -> Config {
         draw_rollouts: 0,
         replies: Replies::Policy,
         #[cfg(feature = "contenders")]
-        hand_model: None,
+        deals: search::Deals::Uniform,
     }
 }
 
@@ -1247,7 +1249,7 @@ mod tests {
     fn hard_model_answers_the_same_whole_or_in_slices() {
         let hard = hard_8_900();
         let config = Config {
-            hand_model: Some(40.0),
+            deals: search::Deals::Model(40.0),
             ..hard
         };
         for (i, game) in searched_positions(33, 2).into_iter().enumerate() {

@@ -37,10 +37,29 @@ pub(crate) struct Config {
     pub draw_rollouts: usize,
     /// How the other player's first play after the candidate is chosen in a rollout.
     pub replies: Replies,
-    /// The sharpness of the model of the other hand the deals are drawn from
-    /// (`hand_model.rs`); `None`: its unknown troops dealt uniformly.
+    /// How the deals of the hidden cards are drawn: uniformly, by a model of the other
+    /// hand, or (for measurement only) seeing cards no player can see.
     #[cfg(feature = "contenders")]
-    pub hand_model: Option<f64>,
+    pub deals: Deals,
+}
+
+/// How a contender's search deals the cards its seat cannot see (the levels always
+/// deal them uniformly).
+#[cfg(feature = "contenders")]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Deals {
+    /// Every unseen card alike.
+    #[default]
+    Uniform,
+    /// The other hand's unknown troops weighted by the model of that hand
+    /// (`hand_model.rs`) with this sharpness.
+    Model(f64),
+    /// The other hand as it really is, the decks' order unknown: an upper bound on what
+    /// any model of the other hand can give, for measurement only.
+    SeeHand,
+    /// The game as it really is, every card known: an upper bound on what any handling
+    /// of the hidden cards can give, for measurement only.
+    SeeAll,
 }
 
 /// How a rollout chooses the other player's first play after the candidate (its reply,
@@ -390,9 +409,13 @@ pub(crate) struct Search {
 fn knowledge(game: &Game, me: Player, config: &Config) -> Knowledge {
     let know = Knowledge::of(game, me);
     #[cfg(feature = "contenders")]
-    if let Some(beta) = config.hand_model {
-        return know.with_hand_model(game, beta);
-    }
+    return match config.deals {
+        Deals::Uniform => know,
+        Deals::Model(beta) => know.with_hand_model(game, beta),
+        Deals::SeeHand => know.seeing(game, false),
+        Deals::SeeAll => know.seeing(game, true),
+    };
+    #[cfg(not(feature = "contenders"))]
     know
 }
 
