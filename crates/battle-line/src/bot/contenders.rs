@@ -189,7 +189,16 @@ pub enum Contender {
     HardSees {
         all: bool,
     },
+    /// The hard level whose rollouts play the other player's moves with another noise
+    /// than the searching player's (`noise` tenths of a formation point where both
+    /// have 12: `hard-their-noise-6`, `-24`, `-48`; issue 23, twenty-fifth round):
+    /// seeing the other hand made hard's search worse, as if it fitted its moves to how
+    /// its rollouts' policy plays the other player's cards.
+    HardTheirNoise(u8),
 }
+
+/// The other player's noise in tenths that the harness names for `HardTheirNoise`.
+const THEIR_NOISES: [u8; 3] = [6, 24, 48];
 
 /// The troop deck's sizes the harness names for `HardEndgame`.
 const ENDGAME_CARDS: [u8; 3] = [2, 4, 8];
@@ -352,6 +361,16 @@ impl Contender {
             Contender::HardBlend => "hard-blend",
             Contender::HardLiveDraws => "hard-live-draws",
             Contender::HardSpread => "hard-spread",
+            Contender::HardTheirNoise(noise) => sized_name(
+                &[
+                    "hard-their-noise-6",
+                    "hard-their-noise-24",
+                    "hard-their-noise-48",
+                ],
+                &THEIR_NOISES,
+                noise,
+                "hard-their-noise",
+            ),
             Contender::HardSees { all: false } => "hard-sees-hand",
             Contender::HardSees { all: true } => "hard-sees-all",
             Contender::HardEndgame(cards) => sized_name(
@@ -531,6 +550,7 @@ impl Contender {
         all.extend(CLOSE_EXTRAS.map(Contender::HardClose));
         all.extend(ENDGAME_CARDS.map(Contender::HardEndgame));
         all.extend([false, true].map(|all| Contender::HardSees { all }));
+        all.extend(THEIR_NOISES.map(Contender::HardTheirNoise));
         for score in [CutScore::Partner, CutScore::Odds] {
             for ways in [false, true] {
                 all.extend(CUT_PLIES.map(|plies| Contender::HardCut { plies, score, ways }));
@@ -659,6 +679,16 @@ impl Contender {
                 Some(hard) => {
                     let deals = if all { Deals::SeeAll } else { Deals::SeeHand };
                     choose_with(game, Config { deals, ..hard }, seed)
+                }
+                None => choose(game, Level::Hard, seed),
+            },
+            Contender::HardTheirNoise(noise) => match Level::Hard.config() {
+                Some(hard) => {
+                    let playout = playout::Playout {
+                        seat_noise: Some((game.current().opponent(), f64::from(noise) / 10.0)),
+                        ..hard.playout
+                    };
+                    choose_with(game, Config { playout, ..hard }, seed)
                 }
                 None => choose(game, Level::Hard, seed),
             },

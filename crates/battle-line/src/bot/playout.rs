@@ -65,6 +65,11 @@ pub(crate) struct Playout {
     /// positions far from the end (cut after 4 turns of each player, the search lost 8
     /// points; README, *What was tried for hard*). `None`: the turn limit alone.
     pub low_deck: Option<usize>,
+    /// The noise of one seat's moves when it is not `noise`: a contender's rollouts
+    /// with the other player's play more varied than the searching player's (issue 23,
+    /// twenty-fifth round). `None`: both seats alike.
+    #[cfg(feature = "contenders")]
+    pub seat_noise: Option<(Player, f64)>,
 }
 
 impl Default for Playout {
@@ -82,6 +87,8 @@ impl Default for Playout {
             ways: false,
             ways_scale: 1.0,
             low_deck: None,
+            #[cfg(feature = "contenders")]
+            seat_noise: None,
         }
     }
 }
@@ -714,12 +721,26 @@ impl Playout {
         }
     }
 
+    /// The noise of `me`'s moves.
+    fn noise_of(&self, me: Player) -> f64 {
+        #[cfg(feature = "contenders")]
+        if let Some((seat, noise)) = self.seat_noise
+            && seat == me
+        {
+            return noise;
+        }
+        #[cfg(not(feature = "contenders"))]
+        let _ = me;
+        self.noise
+    }
+
     fn play(&self, game: &Game, me: Player, rng: &mut Rng) -> Command {
         let mut best: Option<(f64, Command)> = None;
+        let noise = self.noise_of(me);
         self.each_play(
             game,
             me,
-            || rng.next_f64() * self.noise,
+            || rng.next_f64() * noise,
             |v, c| {
                 if best.is_none_or(|(b, _)| v > b) {
                     best = Some((v, c));
@@ -934,6 +955,44 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[cfg(feature = "contenders")]
+    #[test]
+    fn a_seats_own_noise_changes_only_that_seats_plays() {
+        // P1 plays without noise, P0 with a noise that swamps every worth: P1's plays
+        // are the quiet policy's, P0's are not always.
+        let quiet = Playout {
+            noise: 0.0,
+            ..Playout::default()
+        };
+        let mixed = Playout {
+            seat_noise: Some((Player::P0, 1000.0)),
+            ..quiet
+        };
+        let (mut same, mut differ) = (0, 0);
+        for seed in 50..54 {
+            let mut game = Game::new(seed, Settings::default());
+            let mut random = RandomPlayer::new(seed);
+            for ply in 0..300 {
+                if game.is_over() {
+                    break;
+                }
+                if game.phase() == Phase::Play {
+                    let a = quiet.command(&game, &mut Rng::new(ply));
+                    let b = mixed.command(&game, &mut Rng::new(ply));
+                    if game.current() == Player::P1 {
+                        assert_eq!(a, b);
+                        same += 1;
+                    } else {
+                        differ += usize::from(a != b);
+                    }
+                }
+                let cmd = random.choose(&game).expect("a move");
+                game.apply(cmd).expect("legal");
+            }
+        }
+        assert!(same > 20 && differ > 5, "{same} {differ}");
     }
 
     #[test]
