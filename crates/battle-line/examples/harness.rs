@@ -53,7 +53,9 @@
 //! `hard-sees-all` the hard level whose deals see what no player can, the other hand
 //! as it is, or every card (a measurement of what the hidden cards cost it, not a
 //! player); `hard-their-noise-6`, `-24`, `-48` the hard level whose rollouts play the
-//! other player's moves with a noise of 0.6, 2.4 or 4.8 where its own have 1.2.
+//! other player's moves with a noise of 0.6, 2.4 or 4.8 where its own have 1.2;
+//! `hard-now-model-20`, `-40`, `-80` the `hard-model-…` deals on the hard level as it
+//! plays now.
 //! Seeds `SEED .. SEED + seeds` are played (default from 0), each from both seats, so
 //! a long measurement can be run in parts whose counts add up: `-- 250 hard --against
 //! sparring --from 250` is the second quarter of 1,000 seeds. With no player named,

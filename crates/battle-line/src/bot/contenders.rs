@@ -195,6 +195,12 @@ pub enum Contender {
     /// seeing the other hand made hard's search worse, as if it fitted its moves to how
     /// its rollouts' policy plays the other player's cards.
     HardTheirNoise(u8),
+    /// `HardModel` on the hard level as it plays since 2026-12-07 (10 candidates, 1,800
+    /// rollouts) instead of hard as it played in the fourteenth round:
+    /// `hard-now-model-20`, `-40`, `-80` (issue 23, twenty-fifth round: deals that hold
+    /// the other hand as it is made hard worse, and this model, which held the real
+    /// hand less often than uniform deals, led by 4.2 points in 300 seeds).
+    HardModelNow(u8),
 }
 
 /// The other player's noise in tenths that the harness names for `HardTheirNoise`.
@@ -402,6 +408,16 @@ impl Contender {
                 };
                 sized_name(&NAMES[row], &REPLY_COUNTS, n, "hard-replies")
             }
+            Contender::HardModelNow(beta) => sized_name(
+                &[
+                    "hard-now-model-20",
+                    "hard-now-model-40",
+                    "hard-now-model-80",
+                ],
+                &MODEL_BETAS,
+                beta,
+                "hard-now-model",
+            ),
             Contender::HardModel(beta) => sized_name(
                 &["hard-model-20", "hard-model-40", "hard-model-80"],
                 &MODEL_BETAS,
@@ -537,6 +553,7 @@ impl Contender {
             all.extend([Replies::Worst(n), Replies::Odds(n)].map(Contender::HardReplies));
         }
         all.extend(MODEL_BETAS.map(Contender::HardModel));
+        all.extend(MODEL_BETAS.map(Contender::HardModelNow));
         for halving in [false, true] {
             for plies in IS_PLIES {
                 all.extend(IS_EXPLORATIONS.map(|exploration| Contender::HardIs {
@@ -696,6 +713,13 @@ impl Contender {
                 let hard = hard_8_900();
                 choose_with(game, corrections::spread_config(game, seed, hard), seed)
             }
+            Contender::HardModelNow(beta) => match Level::Hard.config() {
+                Some(hard) => {
+                    let deals = Deals::Model(f64::from(beta));
+                    choose_with(game, Config { deals, ..hard }, seed)
+                }
+                None => choose(game, Level::Hard, seed),
+            },
             Contender::HardModel(beta) => {
                 let hard = hard_8_900();
                 let config = Config {
