@@ -184,7 +184,7 @@ pub enum Contender {
     HardEndgame(u8),
     /// The hard level whose deals see what no player can (issue 23, twenty-fifth round),
     /// to measure how much of its play the hidden cards cost: the other hand as it is
-    /// (`hard-sees-hand`: what a perfect model of that hand could give at most), or
+    /// (`hard-sees-hand`: what a perfect model of that hand would deal), or
     /// every card, the decks' order too (`hard-sees-all`).
     HardSees {
         all: bool,

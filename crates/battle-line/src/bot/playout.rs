@@ -66,8 +66,8 @@ pub(crate) struct Playout {
     /// points; README, *What was tried for hard*). `None`: the turn limit alone.
     pub low_deck: Option<usize>,
     /// The noise of one seat's moves when it is not `noise`: a contender's rollouts
-    /// with the other player's play more varied than the searching player's (issue 23,
-    /// twenty-fifth round). `None`: both seats alike.
+    /// with the other player's play more varied or sharper than the searching
+    /// player's (issue 23, twenty-fifth round). `None`: both seats alike.
     #[cfg(feature = "contenders")]
     pub seat_noise: Option<(Player, f64)>,
 }

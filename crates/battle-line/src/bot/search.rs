@@ -54,11 +54,10 @@ pub enum Deals {
     /// The other hand's unknown troops weighted by the model of that hand
     /// (`hand_model.rs`) with this sharpness.
     Model(f64),
-    /// The other hand as it really is, the decks' order unknown: an upper bound on what
-    /// any model of the other hand can give, for measurement only.
+    /// The other hand as it really is, the decks' order unknown: what a perfect model
+    /// of the other hand would deal, for measurement only.
     SeeHand,
-    /// The game as it really is, every card known: an upper bound on what any handling
-    /// of the hidden cards can give, for measurement only.
+    /// The game as it really is, every card known, for measurement only.
     SeeAll,
 }
 
