@@ -17,6 +17,19 @@ pub(crate) fn choose_with(game: &Game, config: Config, seed: u64) -> Option<Comm
     }
 }
 
+/// The command hard's search as it plays now picks with its configuration changed by
+/// `change` (the harness's variants of today's hard).
+fn choose_with_hard(
+    game: &Game,
+    seed: u64,
+    change: impl FnOnce(Config) -> Config,
+) -> Option<Command> {
+    match Level::Hard.config() {
+        Some(hard) => choose_with(game, change(hard), seed),
+        None => choose(game, Level::Hard, seed),
+    }
+}
+
 /// The hard level's search from 2026-12-03 to 2026-12-07 (the harness's
 /// `hard-low-odds-ways-20`): 8 candidates, 900 rollouts, cut as the levels' are. The
 /// harness's variants of hard (`hard-cal`, `hard-draws`, the trees, the reply models,
@@ -663,17 +676,10 @@ impl Contender {
                 };
                 choose_with(game, Config { cut, ..hard }, seed)
             }
-            Contender::HardBlend => match Level::Hard.config() {
-                Some(hard) => choose_with(
-                    game,
-                    Config {
-                        cut: CutScore::Blend,
-                        ..hard
-                    },
-                    seed,
-                ),
-                None => None,
-            },
+            Contender::HardBlend => choose_with_hard(game, seed, |hard| Config {
+                cut: CutScore::Blend,
+                ..hard
+            }),
             Contender::HardLiveDraws => {
                 choose_with(game, hard_8_900(), seed).map(|cmd| corrections::live_draw(game, cmd))
             }
@@ -692,34 +698,25 @@ impl Contender {
                 endgame::choose(game, (usize::from(cards), endgame::BUDGET), seed, hard)
                     .or_else(hard)
             }
-            Contender::HardSees { all } => match Level::Hard.config() {
-                Some(hard) => {
-                    let deals = if all { Deals::SeeAll } else { Deals::SeeHand };
-                    choose_with(game, Config { deals, ..hard }, seed)
-                }
-                None => choose(game, Level::Hard, seed),
-            },
-            Contender::HardTheirNoise(noise) => match Level::Hard.config() {
-                Some(hard) => {
-                    let playout = playout::Playout {
-                        seat_noise: Some((game.current().opponent(), f64::from(noise) / 10.0)),
-                        ..hard.playout
-                    };
-                    choose_with(game, Config { playout, ..hard }, seed)
-                }
-                None => choose(game, Level::Hard, seed),
-            },
+            Contender::HardSees { all } => {
+                let deals = if all { Deals::SeeAll } else { Deals::SeeHand };
+                choose_with_hard(game, seed, |hard| Config { deals, ..hard })
+            }
+            Contender::HardTheirNoise(noise) => choose_with_hard(game, seed, |hard| {
+                let playout = playout::Playout {
+                    seat_noise: Some((game.current().opponent(), f64::from(noise) / 10.0)),
+                    ..hard.playout
+                };
+                Config { playout, ..hard }
+            }),
             Contender::HardSpread => {
                 let hard = hard_8_900();
                 choose_with(game, corrections::spread_config(game, seed, hard), seed)
             }
-            Contender::HardModelNow(beta) => match Level::Hard.config() {
-                Some(hard) => {
-                    let deals = Deals::Model(f64::from(beta));
-                    choose_with(game, Config { deals, ..hard }, seed)
-                }
-                None => choose(game, Level::Hard, seed),
-            },
+            Contender::HardModelNow(beta) => {
+                let deals = Deals::Model(f64::from(beta));
+                choose_with_hard(game, seed, |hard| Config { deals, ..hard })
+            }
             Contender::HardModel(beta) => {
                 let hard = hard_8_900();
                 let config = Config {
