@@ -46,10 +46,9 @@ pub(crate) struct Config {
 /// How a contender's search deals the cards its seat cannot see (the levels always
 /// deal them uniformly).
 #[cfg(feature = "contenders")]
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Deals {
     /// Every unseen card alike.
-    #[default]
     Uniform,
     /// The other hand's unknown troops weighted by the model of that hand
     /// (`hand_model.rs`) with this sharpness.
